@@ -1,0 +1,43 @@
+import type { Metadata, Viewport } from 'next';
+import localFont from 'next/font/local';
+import { AppHeader } from '@/components/layout/app-header';
+import { THEME_INIT_SCRIPT } from '@/components/ui/theme';
+import './globals.css';
+
+// Fonts ship from npm (@fontsource-variable): nothing is fetched from Google at build or run time.
+const inter = localFont({
+  src: '../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2',
+  variable: '--font-inter',
+  display: 'swap',
+});
+const mono = localFont({
+  src: '../node_modules/@fontsource-variable/jetbrains-mono/files/jetbrains-mono-latin-wght-normal.woff2',
+  variable: '--font-mono-local',
+  display: 'swap',
+});
+
+export const metadata: Metadata = {
+  title: { default: 'Manual Copilot', template: '%s · Manual Copilot' },
+  description: 'Ask your equipment manuals. Answers cite the exact page.',
+};
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#ffffff' },
+    { media: '(prefers-color-scheme: dark)', color: '#09090b' },
+  ],
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={`${inter.variable} ${mono.variable}`} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+      </head>
+      <body className="flex min-h-dvh flex-col font-sans">
+        <AppHeader />
+        <main className="flex flex-1 flex-col">{children}</main>
+      </body>
+    </html>
+  );
+}

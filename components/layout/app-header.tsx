@@ -1,0 +1,29 @@
+import Link from 'next/link';
+import { ThemeToggle } from '@/components/ui/theme-toggle';
+import { NavLink } from './nav-link';
+
+export function AppHeader() {
+  return (
+    <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/85 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/85">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
+        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+          <span aria-hidden className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-brand-600 text-sm text-white">
+            MC
+          </span>
+          <span>Manual Copilot</span>
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1">
+          <NavLink href="/" testId="nav-chat">
+            Chat
+          </NavLink>
+          <NavLink href="/manuals" testId="nav-manuals">
+            Manuals
+          </NavLink>
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <ThemeToggle />
+        </div>
+      </div>
+    </header>
+  );
+}

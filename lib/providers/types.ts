@@ -1,0 +1,111 @@
+/**
+ * The provider contracts. Tools and ingestion see only these interfaces, obtained from the
+ * factories in lib/providers/index.ts (getEmbedder, getMultiVectorEmbedder, getVectorStore,
+ * getLLM, getVLM); a new backend is one file plus one row in its folder's factory table.
+ */
+
+/** A rectangle in PDF page coordinates (points, origin top-left, y grows downwards). */
+export interface BBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** Dense text embeddings. Vectors are L2-normalised so dot product = cosine similarity. */
+export interface Embedder {
+  /** Stable id of model + settings; part of every cache key and stored with the index. */
+  readonly id: string;
+  readonly dimensions: number;
+  /** Which row of the provider table serves this role (shown in /api/health and the UI). */
+  readonly provider: 'transformers' | 'offline' | 'openai-compatible' | 'gemini';
+  /** Why a fallback is active, e.g. "model Xenova/bge-small-en-v1.5 not found offline". */
+  readonly fallbackReason?: string;
+  embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]>;
+  embedQuery(text: string, opts?: CallOptions): Promise<Float32Array>;
+}
+
+/** Late-interaction (ColBERT/ColQwen-style) page embeddings: a bag of vectors per page or query. */
+export interface MultiVectorEmbedder {
+  readonly id: string;
+  readonly dimensions: number;
+  readonly provider: 'local' | 'colqwen';
+  /** Upper bound on vectors stored per page (pooled down to it). */
+  readonly maxVectorsPerPage: number;
+  embedPages(pages: Array<{ text: string; imagePath?: string }>, opts?: CallOptions): Promise<Float32Array[][]>;
+  embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]>;
+}
+
+/** A retrievable passage of one page. */
+export interface ChunkRecord {
+  id: string;
+  manualId: string;
+  page: number;
+  /** Heading path, e.g. "Specifications > Electrical". */
+  heading: string;
+  text: string;
+  /** True if (part of) the text came from OCR. */
+  ocr: boolean;
+  bboxes: BBox[];
+  vector: Float32Array;
+}
+
+/** One page with its multi-vector bag (for MaxSim page search). */
+export interface PageRecord {
+  manualId: string;
+  page: number;
+  text: string;
+  vectors: Float32Array[];
+}
+
+export interface SearchFilter {
+  manualIds?: string[];
+  /** Inclusive 1-based page range. */
+  pages?: { from?: number; to?: number };
+}
+
+export interface SearchOptions {
+  limit: number;
+  filter?: SearchFilter;
+  signal?: AbortSignal;
+}
+
+export interface ChunkHit {
+  id: string;
+  manualId: string;
+  page: number;
+  heading: string;
+  text: string;
+  ocr: boolean;
+  bboxes: BBox[];
+  score: number;
+}
+
+export interface PageHit {
+  manualId: string;
+  page: number;
+  score: number;
+}
+
+export interface HybridOptions extends SearchOptions {
+  /** Weight of the dense leg in [0, 1]; the BM25 leg gets 1 - alpha. Chosen by eval. */
+  alpha?: number;
+}
+
+export interface VectorStore {
+  readonly provider: 'lancedb' | 'weaviate';
+  upsertChunks(chunks: ChunkRecord[]): Promise<void>;
+  upsertPages(pages: PageRecord[]): Promise<void>;
+  /** Removes every chunk and page of a manual (idempotent). */
+  deleteManual(manualId: string): Promise<void>;
+  denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]>;
+  bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]>;
+  hybridSearch(query: string, vector: Float32Array, opts: HybridOptions): Promise<ChunkHit[]>;
+  multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]>;
+  count(filter?: SearchFilter): Promise<{ chunks: number; pages: number }>;
+  close(): Promise<void>;
+}

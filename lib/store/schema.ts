@@ -1,0 +1,121 @@
+/**
+ * SQLite schema (DESIGN §5). Vectors live in the vector store; this database holds everything a
+ * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
+export type ManualStatus = (typeof MANUAL_STATUSES)[number];
+
+export const manuals = sqliteTable(
+  'manuals',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    fileName: text('file_name').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    pageCount: integer('page_count'),
+    status: text('status', { enum: MANUAL_STATUSES }).notNull().default('queued'),
+    /** Pages done within the current stage, for progress bars. */
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    error: text('error'),
+    /** Per-stage durations in ms, JSON: { parsing: 120, ocr: 4000, … }. */
+    timings: text('timings', { mode: 'json' }).$type<Record<string, number>>(),
+    ownerId: text('owner_id'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('manuals_sha256_idx').on(t.sha256)],
+);
+
+export const pages = sqliteTable(
+  'pages',
+  {
+    manualId: text('manual_id')
+      .notNull()
+      .references(() => manuals.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    width: real('width').notNull(),
+    height: real('height').notNull(),
+    text: text('text').notNull().default(''),
+    /** True when some of the page text came from OCR (scanned page or raster figure). */
+    ocr: integer('ocr', { mode: 'boolean' }).notNull().default(false),
+    ocrText: text('ocr_text'),
+    imagePath: text('image_path'),
+    thumbPath: text('thumb_path'),
+  },
+  (t) => [uniqueIndex('pages_manual_number_idx').on(t.manualId, t.number)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    title: text('title').notNull().default('New chat'),
+    /** Manual ids the chat is scoped to, JSON; null = all manuals. */
+    scope: text('scope', { mode: 'json' }).$type<string[] | null>(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('sessions_owner_idx').on(t.ownerId)],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull().default(''),
+    /** The streamed agent events of the turn, JSON array (trail). */
+    events: text('events', { mode: 'json' }).$type<unknown[]>(),
+    sources: text('sources', { mode: 'json' }).$type<unknown[]>(),
+    metrics: text('metrics', { mode: 'json' }).$type<Record<string, unknown>>(),
+    audit: text('audit', { mode: 'json' }).$type<unknown[]>(),
+    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
+);
+
+export const shares = sqliteTable(
+  'shares',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    /** Messages as of share time, JSON: viewers see this snapshot, not later turns. */
+    snapshot: text('snapshot', { mode: 'json' }).$type<{ title: string; messages: unknown[] }>().notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('shares_session_idx').on(t.sessionId)],
+);
+
+export const feedback = sqliteTable(
+  'feedback',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('feedback_message_owner_idx').on(t.messageId, t.ownerId)],
+);
