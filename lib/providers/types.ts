@@ -109,3 +109,16 @@ export interface VectorStore {
   count(filter?: SearchFilter): Promise<{ chunks: number; pages: number }>;
   close(): Promise<void>;
 }
+
+/**
+ * A configured language model. `model` is the AI SDK model already wrapped (wrapLanguageModel
+ * middleware) with timeouts, retries with backoff, structured logging and record/replay, so every
+ * generateText / streamText / generateObject call through it gets them.
+ */
+export interface LlmClient {
+  readonly provider: 'gemini' | 'openai-compatible' | 'test';
+  readonly modelId: string;
+  readonly model: import('ai').LanguageModel;
+  /** True when the model accepts image parts (the VLM role). */
+  readonly vision: boolean;
+}

@@ -1,0 +1,9 @@
+/**
+ * The one door to models and storage. Tools and ingestion call these factories and never
+ * construct clients; each role's folder holds its implementations and its factory table.
+ */
+export { getEmbedder } from './embeddings';
+export { getMultiVectorEmbedder } from './multivector';
+export { getVectorStore } from './vectorstore';
+export { getLLM, getVLM } from './llm';
+export type * from './types';
