@@ -14,6 +14,9 @@ const nextConfig = {
     'libsql',
     'weaviate-client',
   ],
+  // `npm test` runs `tsc --noEmit` over the whole tree; checking again in every build only slows
+  // `npm start` on a fresh machine.
+  typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   reactStrictMode: true,
 };

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { AppShell } from './pages/app-shell';
+
+test.describe('app shell', () => {
+  test('opens the home page, switches theme, navigates to Manuals and back', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/');
+    const shell = new AppShell(page);
+    await shell.expectTitle('Ask your manuals');
+    await expect(shell.navChat()).toHaveAttribute('aria-current', 'page');
+
+    // Follows the system: light here.
+    expect(await shell.isDark()).toBe(false);
+    const lightBg = await shell.backgroundColor();
+
+    // system → light → dark
+    await shell.themeToggle().click();
+    await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'light');
+    await shell.themeToggle().click();
+    await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'dark');
+    expect(await shell.isDark()).toBe(true);
+    expect(await shell.backgroundColor()).not.toBe(lightBg);
+
+    // The choice survives navigation and reload.
+    await shell.navManuals().click();
+    await expect(page).toHaveURL(/\/manuals$/);
+    await shell.expectTitle('Manuals');
+    await expect(shell.navManuals()).toHaveAttribute('aria-current', 'page');
+    await page.reload();
+    expect(await shell.isDark()).toBe(true);
+
+    await shell.navChat().click();
+    await expect(page).toHaveURL(/\/$/);
+    await shell.expectTitle('Ask your manuals');
+
+    // Back to following the system, which now says dark.
+    await shell.themeToggle().click();
+    await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'system');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => shell.isDark()).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => shell.isDark()).toBe(false);
+  });
+
+  test('the manuals page shows which provider serves each role', async ({ page }) => {
+    await page.goto('/manuals');
+    await expect(page.getByTestId('provider-vectorDb')).toContainText('lancedb');
+    await expect(page.getByTestId('provider-llm')).toContainText('none');
+  });
+
+  test('health reports version, storage and providers', async ({ request }) => {
+    const res = await request.get('/api/health');
+    expect(res.status()).toBe(200);
+    const body = await res.json();
+    expect(body.ok).toBe(true);
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.dataDir.ok).toBe(true);
+    expect(body.db.ok).toBe(true);
+    expect(Object.keys(body.providers).sort()).toEqual(['decider', 'embeddings', 'llm', 'multiVector', 'vectorDb', 'vlm']);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * `npm start`: everything a fresh clone needs to serve the app on the embedded default.
+ * 1. Validates the configuration and DATA_DIR (clear message + non-zero exit when wrong).
+ * 2. Builds the app when there is no build or the sources changed since the last one.
+ * 3. Serves it with `next start` on PORT (default 3000). The server itself applies migrations,
+ *    resumes unfinished ingestion and ingests the generated sample manual on first run
+ *    (instrumentation.ts), so `npm run serve` behaves the same.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../lib/providers/config';
+
+const root = path.resolve(import.meta.dirname, '..');
+const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const stampFile = path.join(root, '.next', 'mc-source-stamp');
+const SOURCE_ROOTS = ['app', 'components', 'lib', 'tools', 'skills', 'public', 'package.json', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json'];
+
+function fail(message: string): never {
+  console.error(`\n✖ ${message}\n`);
+  process.exit(1);
+}
+
+/** Newest modification time among the app's sources: a cheap "did anything change" check. */
+function newestSourceMtime(): number {
+  let newest = 0;
+  const walk = (p: string) => {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      return;
+    }
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p)) if (name !== 'node_modules' && !name.startsWith('.')) walk(path.join(p, name));
+    } else if (!/\.test\.tsx?$/.test(p)) {
+      newest = Math.max(newest, st.mtimeMs);
+    }
+  };
+  for (const r of SOURCE_ROOTS) walk(path.join(root, r));
+  return Math.floor(newest);
+}
+
+function buildIfNeeded() {
+  const current = String(newestSourceMtime());
+  const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID')) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
+  if (built === current && !process.env.MC_REBUILD) return;
+  console.log(built ? '• Sources changed since the last build: rebuilding…' : '• First start: building the app (about a minute)…');
+  const t0 = Date.now();
+  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) fail('The build failed (see above).');
+  fs.writeFileSync(stampFile, current);
+  console.log(`• Built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+
+function main() {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`${err.message}\n\nSee .env.example for every variable.`);
+    throw err;
+  }
+  try {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.accessSync(config.dataDir, fs.constants.W_OK);
+    const probe = path.join(config.dataDir, `.start-probe-${process.pid}`);
+    fs.writeFileSync(probe, 'ok');
+    fs.rmSync(probe);
+  } catch (err) {
+    fail(`DATA_DIR is not writable: ${config.dataDir} (${(err as NodeJS.ErrnoException).code ?? err}). Set DATA_DIR to a writable folder.`);
+  }
+
+  buildIfNeeded();
+
+  console.log(`• Data: ${config.dataDir}`);
+  console.log(`• Serving on http://localhost:${config.port}`);
+  const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(config.port)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+main();
