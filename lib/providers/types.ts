@@ -94,7 +94,14 @@ export interface PageHit {
 export interface HybridOptions extends SearchOptions {
   /** Weight of the dense leg in [0, 1]; the BM25 leg gets 1 - alpha. Chosen by eval. */
   alpha?: number;
+  /**
+   * How the two legs are merged: `relative-score` (min-max normalised scores, weighted sum) or
+   * `rrf` (weighted reciprocal rank fusion). Default: DEFAULT_FUSION in lib/providers/vectorstore.
+   */
+  fusion?: HybridFusion;
 }
+
+export type HybridFusion = 'relative-score' | 'rrf';
 
 export interface VectorStore {
   readonly provider: 'lancedb' | 'weaviate';

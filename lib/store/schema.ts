@@ -27,6 +27,13 @@ export const manuals = sqliteTable(
     progressDone: integer('progress_done').notNull().default(0),
     progressTotal: integer('progress_total').notNull().default(0),
     error: text('error'),
+    /** Stable machine-readable error code (e.g. password_required), for the UI to offer a fix. */
+    errorCode: text('error_code'),
+    /** Only while a password-protected PDF is being ingested; cleared when the job ends. */
+    password: text('password'),
+    ocrPages: integer('ocr_pages').notNull().default(0),
+    /** Ingest attempts interrupted by a crash; past a few the manual fails instead of looping. */
+    attempts: integer('attempts').notNull().default(0),
     /** Per-stage durations in ms, JSON: { parsing: 120, ocr: 4000, … }. */
     timings: text('timings', { mode: 'json' }).$type<Record<string, number>>(),
     ownerId: text('owner_id'),
@@ -53,6 +60,23 @@ export const pages = sqliteTable(
     thumbPath: text('thumb_path'),
   },
   (t) => [uniqueIndex('pages_manual_number_idx').on(t.manualId, t.number)],
+);
+
+/** Chunk text and highlight boxes; vectors live in the vector store under the same id. */
+export const chunks = sqliteTable(
+  'chunks',
+  {
+    id: text('id').primaryKey(),
+    manualId: text('manual_id')
+      .notNull()
+      .references(() => manuals.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    heading: text('heading').notNull().default(''),
+    text: text('text').notNull(),
+    ocr: integer('ocr', { mode: 'boolean' }).notNull().default(false),
+    bboxes: text('bboxes', { mode: 'json' }).$type<Array<{ x: number; y: number; w: number; h: number }>>().notNull(),
+  },
+  (t) => [index('chunks_manual_page_idx').on(t.manualId, t.page)],
 );
 
 export const sessions = sqliteTable(

@@ -1,3 +1,15 @@
+CREATE TABLE `chunks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`manual_id` text NOT NULL,
+	`page` integer NOT NULL,
+	`heading` text DEFAULT '' NOT NULL,
+	`text` text NOT NULL,
+	`ocr` integer DEFAULT false NOT NULL,
+	`bboxes` text NOT NULL,
+	FOREIGN KEY (`manual_id`) REFERENCES `manuals`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `chunks_manual_page_idx` ON `chunks` (`manual_id`,`page`);--> statement-breakpoint
 CREATE TABLE `feedback` (
 	`message_id` text NOT NULL,
 	`owner_id` text NOT NULL,
@@ -19,6 +31,10 @@ CREATE TABLE `manuals` (
 	`progress_done` integer DEFAULT 0 NOT NULL,
 	`progress_total` integer DEFAULT 0 NOT NULL,
 	`error` text,
+	`error_code` text,
+	`password` text,
+	`ocr_pages` integer DEFAULT 0 NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL,
 	`timings` text,
 	`owner_id` text,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,

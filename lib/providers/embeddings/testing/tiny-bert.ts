@@ -2,8 +2,9 @@
  * Writes a tiny but real BERT-shaped model folder (ONNX graph + tokenizer.json + configs) so the
  * transformers.js path can be tested end to end on machines that cannot download weights.
  *
- * The graph is `last_hidden_state = (word_emb[input_ids] + type_emb[token_type_ids]) * attention_mask`,
- * so a test can compute every expected vector by hand from the returned tables.
+ * The graph is `last_hidden_state = word_emb[input_ids] + type_emb[token_type_ids] + attention_mask * mask_bias`,
+ * so a test can compute every expected vector by hand from the returned tables. Like a real
+ * encoder, padded positions get non-zero states, so pooling that forgets the mask is caught.
  * The ONNX protobuf is encoded directly (no onnx/protobufjs dependency): only the handful of
  * fields onnxruntime needs are written.
  */
@@ -95,18 +96,20 @@ function i64Bytes(values: number[]): Uint8Array {
   return new Uint8Array(BigInt64Array.from(values.map((v) => BigInt(v))).buffer);
 }
 
-/** Encodes the ONNX model: Gather word + type embeddings, add, multiply by the attention mask. */
-export function encodeTinyBertOnnx(wordEmb: Float32Array, typeEmb: Float32Array, vocabSize: number, dim: number): Uint8Array {
+/** Encodes the ONNX model: Gather word + type embeddings, add, add the mask-gated bias. */
+export function encodeTinyBertOnnx(wordEmb: Float32Array, typeEmb: Float32Array, maskBias: Float32Array, vocabSize: number, dim: number): Uint8Array {
   const graph = pb();
   graph.message(1, node('Gather', ['word_embeddings', 'input_ids'], ['words'], [['axis', 0]]));
   graph.message(1, node('Gather', ['type_embeddings', 'token_type_ids'], ['types'], [['axis', 0]]));
   graph.message(1, node('Add', ['words', 'types'], ['summed']));
   graph.message(1, node('Cast', ['attention_mask'], ['mask_f'], [['to', FLOAT]]));
   graph.message(1, node('Unsqueeze', ['mask_f', 'unsqueeze_axes'], ['mask_3d']));
-  graph.message(1, node('Mul', ['summed', 'mask_3d'], ['last_hidden_state']));
+  graph.message(1, node('Mul', ['mask_3d', 'mask_bias'], ['bias_3d']));
+  graph.message(1, node('Add', ['summed', 'bias_3d'], ['last_hidden_state']));
   graph.string(2, 'tiny_bert');
   graph.message(5, tensorProto('word_embeddings', [vocabSize, dim], FLOAT, f32Bytes(wordEmb)));
   graph.message(5, tensorProto('type_embeddings', [2, dim], FLOAT, f32Bytes(typeEmb)));
+  graph.message(5, tensorProto('mask_bias', [dim], FLOAT, f32Bytes(maskBias)));
   graph.message(5, tensorProto('unsqueeze_axes', [1], INT64, i64Bytes([-1])));
   graph.message(11, valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']));
   graph.message(11, valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']));
@@ -151,6 +154,8 @@ export interface TinyBertModel {
   wordEmb: Float32Array;
   /** Row-major [2, dim]. */
   typeEmb: Float32Array;
+  /** Added at every attended position ([dim]). */
+  maskBias: Float32Array;
   /** All files written, relative to `dir` (what a hub would serve). */
   files: string[];
 }
@@ -171,6 +176,7 @@ export function writeTinyBertModel(dir: string, opts: TinyBertOptions = {}): Tin
   const rand = seededRandom(opts.seed ?? 42);
   const wordEmb = new Float32Array(vocab.length * dim).map(() => rand() * 2 - 1);
   const typeEmb = new Float32Array(2 * dim).map(() => (rand() * 2 - 1) * 0.1);
+  const maskBias = new Float32Array(dim).map(() => rand() * 2 - 1);
 
   const tokenizerJson = {
     version: '1.0',
@@ -244,7 +250,7 @@ export function writeTinyBertModel(dir: string, opts: TinyBertOptions = {}): Tin
     'config.json': JSON.stringify(config, null, 2),
     'tokenizer.json': JSON.stringify(tokenizerJson),
     'tokenizer_config.json': JSON.stringify(tokenizerConfig, null, 2),
-    [`onnx/${onnxFile}`]: encodeTinyBertOnnx(wordEmb, typeEmb, vocab.length, dim),
+    [`onnx/${onnxFile}`]: encodeTinyBertOnnx(wordEmb, typeEmb, maskBias, vocab.length, dim),
   };
   if (opts.pooling) {
     files['1_Pooling/config.json'] = JSON.stringify({
@@ -259,7 +265,7 @@ export function writeTinyBertModel(dir: string, opts: TinyBertOptions = {}): Tin
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   }
-  return { dir, vocab, dim, wordEmb, typeEmb, files: Object.keys(files) };
+  return { dir, vocab, dim, wordEmb, typeEmb, maskBias, files: Object.keys(files) };
 }
 
 /** Row `id` of a row-major table. */

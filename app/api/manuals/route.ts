@@ -1,0 +1,27 @@
+import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
+import { errorResponse } from '@/lib/http';
+import { acceptUpload, listManualViews } from '@/lib/library';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET() {
+  return Response.json({ manuals: await listManualViews(await currentOwnerId()) }, { headers: { 'cache-control': 'no-store' } });
+}
+
+/** Upload: the PDF is the raw request body; its name travels URI-encoded in `x-file-name`. */
+export async function POST(request: Request) {
+  if (!request.body) return Response.json({ error: 'No file was sent.' }, { status: 400 });
+  let fileName = 'upload.pdf';
+  try {
+    fileName = decodeURIComponent(request.headers.get('x-file-name') ?? fileName);
+  } catch {
+    // A malformed name is only cosmetic: keep the default.
+  }
+  try {
+    const owner = await ensureOwnerId();
+    const result = await acceptUpload(request.body, fileName, owner);
+    return Response.json(result, { status: result.duplicate ? 200 : 201 });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

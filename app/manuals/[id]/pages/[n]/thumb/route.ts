@@ -1,0 +1,6 @@
+import { pageImageResponse } from '@/lib/ingest/page-image-response';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string; n: string }> }) {
+  const { id, n } = await params;
+  return pageImageResponse(id, n, 'thumb');
+}

@@ -1,0 +1,42 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import type { ManualView } from '@/lib/manual-view';
+import { ManualList } from './manual-list';
+import { UploadZone } from './upload-zone';
+
+/** The library: upload zone + live list. Polls while anything is processing, idles otherwise. */
+export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes: number }) {
+  const [manuals, setManuals] = useState(initial);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const res = await fetch('/api/manuals', { cache: 'no-store' });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      setManuals((await res.json()).manuals);
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(`Could not refresh the library (${(err as Error).message}). Retrying…`);
+    }
+  }, []);
+
+  const busy = manuals.some((m) => m.status !== 'ready' && m.status !== 'failed');
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setInterval(refresh, 1000);
+    return () => clearInterval(timer);
+  }, [busy, refresh]);
+
+  return (
+    <div className="space-y-6">
+      <UploadZone onUploaded={refresh} maxBytes={maxBytes} />
+      {loadError && (
+        <p role="status" className="text-sm text-amber-700 dark:text-amber-300">
+          {loadError}
+        </p>
+      )}
+      <ManualList manuals={manuals} onChanged={refresh} />
+    </div>
+  );
+}

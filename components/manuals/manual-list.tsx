@@ -1,0 +1,181 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import { formatBytes, overallPercent, STAGE_LABEL, type ManualView } from '@/lib/manual-view';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+
+const STATUS_STYLE: Record<string, string> = {
+  ready: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-900',
+  failed: 'bg-red-50 text-red-800 ring-red-200 dark:bg-red-950 dark:text-red-200 dark:ring-red-900',
+  active: 'bg-amber-50 text-amber-800 ring-amber-200 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-900',
+};
+
+export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onChanged: () => void }) {
+  const [confirming, setConfirming] = useState<ManualView | null>(null);
+  const [rowError, setRowError] = useState<Record<string, string>>({});
+
+  if (manuals.length === 0) {
+    return (
+      <div
+        data-testid="manuals-empty-state"
+        className="rounded-xl border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+      >
+        <p className="font-medium text-zinc-800 dark:text-zinc-200">No manuals yet</p>
+        <p>Upload a PDF above: its pages, text and figures become searchable in a minute or two.</p>
+      </div>
+    );
+  }
+
+  const remove = async (m: ManualView) => {
+    setConfirming(null);
+    const res = await fetch(`/api/manuals/${m.id}`, { method: 'DELETE' });
+    if (!res.ok) {
+      const body = await res.json().catch(() => ({}));
+      setRowError((e) => ({ ...e, [m.id]: body.error ?? `Could not delete (HTTP ${res.status}).` }));
+    }
+    onChanged();
+  };
+
+  const retryWithPassword = async (m: ManualView, password: string) => {
+    const res = await fetch(`/api/manuals/${m.id}/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password }),
+    });
+    const body = await res.json().catch(() => ({}));
+    setRowError((e) => ({ ...e, [m.id]: res.ok ? '' : (body.error ?? 'Could not open the file with that password.') }));
+    onChanged();
+  };
+
+  return (
+    <>
+      <div className="overflow-hidden rounded-xl border border-zinc-200 dark:border-zinc-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500 dark:bg-zinc-900">
+            <tr>
+              <th className="px-4 py-2 font-medium">Manual</th>
+              <th className="px-4 py-2 font-medium">Pages</th>
+              <th className="px-4 py-2 font-medium">Status</th>
+              <th className="hidden px-4 py-2 font-medium sm:table-cell">Size</th>
+              <th className="hidden px-4 py-2 font-medium md:table-cell">Added</th>
+              <th className="px-4 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {manuals.map((m) => {
+              const active = m.status !== 'ready' && m.status !== 'failed';
+              const pct = overallPercent(m);
+              return (
+                <tr key={m.id} data-testid="manual-row" data-manual-id={m.id} data-status={m.status} className="align-top">
+                  <td className="max-w-xs px-4 py-3">
+                    {m.status === 'ready' ? (
+                      <Link href={`/manuals/${m.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
+                        {m.title}
+                      </Link>
+                    ) : (
+                      <span className="font-medium">{m.title}</span>
+                    )}
+                    <div className="truncate text-xs text-zinc-500" title={m.fileName}>
+                      {m.fileName}
+                    </div>
+                    {(m.error || rowError[m.id]) && (
+                      <p role="alert" data-testid="manual-error" className="mt-1 text-xs text-red-600 dark:text-red-400">
+                        {rowError[m.id] || m.error}
+                      </p>
+                    )}
+                    {m.errorCode === 'password_required' || m.errorCode === 'password_incorrect' ? (
+                      <PasswordForm onSubmit={(pw) => retryWithPassword(m, pw)} />
+                    ) : null}
+                  </td>
+                  <td className="px-4 py-3 tabular-nums">
+                    {m.pageCount ?? '—'}
+                    {m.ocrPages > 0 && <div className="text-xs text-zinc-500">{m.ocrPages} OCR</div>}
+                  </td>
+                  <td className="min-w-44 px-4 py-3">
+                    <span
+                      data-testid="manual-status"
+                      className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[active ? 'active' : m.status]}`}
+                    >
+                      {STAGE_LABEL[m.status]}
+                    </span>
+                    {active && (
+                      <div className="mt-2">
+                        <div
+                          className="h-1.5 w-full overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
+                          role="progressbar"
+                          aria-valuenow={pct}
+                          aria-valuemin={0}
+                          aria-valuemax={100}
+                          aria-label={`${m.title}: ${STAGE_LABEL[m.status]}`}
+                        >
+                          <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
+                        </div>
+                        <div className="mt-1 text-xs text-zinc-500 tabular-nums" data-testid="manual-progress">
+                          {m.progressTotal > 0 ? `${m.progressDone} / ${m.progressTotal} · ` : ''}
+                          {pct}%
+                        </div>
+                      </div>
+                    )}
+                  </td>
+                  <td className="hidden px-4 py-3 tabular-nums sm:table-cell">{formatBytes(m.sizeBytes)}</td>
+                  <td className="hidden px-4 py-3 text-zinc-500 md:table-cell">
+                    <time dateTime={new Date(m.createdAt).toISOString()}>{new Date(m.createdAt).toLocaleDateString()}</time>
+                  </td>
+                  <td className="px-4 py-3 text-right">
+                    {m.canDelete && (
+                      <button
+                        type="button"
+                        data-testid="delete-manual"
+                        onClick={() => setConfirming(m)}
+                        className="rounded px-2 py-1 text-xs text-zinc-500 hover:bg-red-50 hover:text-red-700 dark:hover:bg-red-950 dark:hover:text-red-300"
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <ConfirmDialog
+        open={!!confirming}
+        title="Delete this manual?"
+        message={confirming ? `“${confirming.title}” and all its pages, images and search data will be removed. Chats that cite it keep their text.` : ''}
+        confirmLabel="Delete"
+        onConfirm={() => confirming && remove(confirming)}
+        onCancel={() => setConfirming(null)}
+      />
+    </>
+  );
+}
+
+function PasswordForm({ onSubmit }: { onSubmit: (password: string) => void }) {
+  const [pw, setPw] = useState('');
+  return (
+    <form
+      className="mt-2 flex gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (pw) onSubmit(pw);
+      }}
+    >
+      <input
+        type="password"
+        value={pw}
+        onChange={(e) => setPw(e.target.value)}
+        placeholder="PDF password"
+        aria-label="PDF password"
+        data-testid="pdf-password"
+        className="w-40 rounded border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
+      />
+      <button type="submit" className="rounded bg-brand-600 px-2 py-1 text-xs font-medium text-white hover:bg-brand-700">
+        Open
+      </button>
+    </form>
+  );
+}

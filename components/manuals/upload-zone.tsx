@@ -1,0 +1,125 @@
+'use client';
+
+import { useCallback, useRef, useState } from 'react';
+import { formatBytes } from '@/lib/manual-view';
+
+interface UploadItem {
+  key: string;
+  name: string;
+  size: number;
+  sent: number;
+  state: 'uploading' | 'done' | 'duplicate' | 'error';
+  message?: string;
+}
+
+/** Sends one file as the raw request body, reporting upload progress (fetch cannot). */
+function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ status: number; body: { error?: string; duplicate?: boolean } }> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/manuals');
+    xhr.setRequestHeader('content-type', 'application/pdf');
+    xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
+    xhr.upload.onprogress = (e) => onProgress(e.loaded);
+    xhr.onload = () => {
+      let body = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {}
+      resolve({ status: xhr.status, body });
+    };
+    xhr.onerror = () => resolve({ status: 0, body: { error: 'Network error: the upload did not reach the server.' } });
+    xhr.send(file);
+  });
+}
+
+export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; maxBytes: number }) {
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const patch = (key: string, p: Partial<UploadItem>) => setItems((prev) => prev.map((it) => (it.key === key ? { ...it, ...p } : it)));
+
+  const handleFiles = useCallback(
+    async (files: FileList | File[]) => {
+      const list = Array.from(files);
+      const fresh = list.map((f, i) => ({ key: `${Date.now()}-${i}-${f.name}`, name: f.name, size: f.size, sent: 0, state: 'uploading' as const }));
+      setItems((prev) => [...fresh, ...prev].slice(0, 20));
+      // One at a time: the server streams each to disk; parallel uploads only compete for the link.
+      for (let i = 0; i < list.length; i++) {
+        const file = list[i];
+        const { key } = fresh[i];
+        if (file.size > maxBytes) {
+          patch(key, { state: 'error', message: `Larger than the ${formatBytes(maxBytes)} limit.` });
+          continue;
+        }
+        const res = await uploadFile(file, (sent) => patch(key, { sent }));
+        if (res.status >= 200 && res.status < 300) {
+          patch(key, { state: res.body.duplicate ? 'duplicate' : 'done', sent: file.size, message: res.body.duplicate ? 'Already in the library.' : undefined });
+        } else {
+          patch(key, { state: 'error', message: res.body.error ?? `Upload failed (HTTP ${res.status}).` });
+        }
+        onUploaded();
+      }
+    },
+    [maxBytes, onUploaded],
+  );
+
+  return (
+    <section aria-label="Upload manuals" className="space-y-3">
+      <label
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          if (e.dataTransfer.files.length) void handleFiles(e.dataTransfer.files);
+        }}
+        data-testid="upload-zone"
+        className={`flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center transition-colors ${
+          dragging ? 'border-brand-500 bg-brand-50 dark:bg-brand-700/10' : 'border-zinc-300 hover:border-brand-500 dark:border-zinc-700'
+        }`}
+      >
+        <span className="text-sm font-medium">Drop PDF manuals here, or click to choose files</span>
+        <span className="text-xs text-zinc-500">Up to {formatBytes(maxBytes)} each. Scanned pages are read with OCR.</span>
+        <input
+          ref={inputRef}
+          type="file"
+          accept="application/pdf,.pdf"
+          multiple
+          data-testid="upload-input"
+          className="sr-only"
+          onChange={(e) => {
+            if (e.target.files?.length) void handleFiles(e.target.files);
+            e.target.value = '';
+          }}
+        />
+      </label>
+      {items.length > 0 && (
+        <ul className="space-y-1 text-sm" aria-live="polite">
+          {items.map((it) => (
+            <li key={it.key} data-testid="upload-item" data-state={it.state} className="flex items-center gap-3 rounded-md bg-zinc-50 px-3 py-2 dark:bg-zinc-900">
+              <span className="min-w-0 flex-1 truncate" title={it.name}>
+                {it.name}
+              </span>
+              {it.state === 'uploading' ? (
+                <span className="w-40">
+                  <progress className="h-1.5 w-full" max={it.size || 1} value={it.sent} aria-label={`Uploading ${it.name}`} />
+                </span>
+              ) : (
+                <span
+                  data-testid="upload-message"
+                  className={it.state === 'error' ? 'text-red-600 dark:text-red-400' : 'text-zinc-500'}
+                >
+                  {it.state === 'done' ? 'Uploaded — processing below' : it.message}
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Environment } from './environment';
+import { chunk, page, resultOf } from './testing';
+
+describe('Environment', () => {
+  it('numbers hits once per turn: the same chunk or page found again keeps its ref', () => {
+    const env = new Environment();
+    const a = chunk('alpha', { chunkId: 'a' });
+    const b = chunk('beta', { chunkId: 'b' });
+    expect(env.add('fast_vector_search', resultOf([a, b]), 0).map((h) => h.ref)).toEqual([1, 2]);
+    const again = env.add('hybrid_search', resultOf([chunk('beta', { chunkId: 'b', score: 0.9 }), page('m1', 3)], 'hybrid'), 1);
+    expect(again.map((h) => h.ref)).toEqual([2, 3]);
+    expect(env.hit(2)!.score).toBe(0.9);
+    expect(Object.keys(env.results)).toEqual(['fast_vector_search', 'hybrid_search']);
+    expect(env.results.hybrid_search.hybrid[0].refs).toEqual([2, 3]);
+  });
+
+  it('a VLM reading replaces the page text but keeps the page ref', () => {
+    const env = new Environment();
+    env.add('colqwen_search', resultOf([page('m1', 7, { text: 'J1 connector', score: 0.8 })], 'pages'), 0);
+    env.add('visual_interpretation', resultOf([page('m1', 7, { text: 'Pin 3 is HEATER.', textSource: 'vlm', score: 0.8 })], 'interpretation'), 1);
+    expect(env.hits()).toHaveLength(1);
+    expect(env.hit(1)!.text).toBe('Pin 3 is HEATER.');
+    expect(env.visualPages()).toEqual([{ manualId: 'm1', page: 7, score: 0.8, ref: 1 }]);
+  });
+
+  it('estimates tokens and compacts long passages to the sentences relevant to the question', () => {
+    const env = new Environment();
+    const filler = 'Unrelated remarks about packaging and shipping. '.repeat(200);
+    env.add('hybrid_search', resultOf([chunk(`${filler}The relief valve opens at 8 bar. ${filler}`)]), 0);
+    expect(env.estimateTokens()).toBeGreaterThan(4000);
+    env.applySummary('Relief valve: 8 bar [1].', 'At what pressure does the relief valve open?', 300);
+    expect(env.hit(1)!.text!.length).toBeLessThanOrEqual(301);
+    expect(env.hit(1)!.text).toContain('The relief valve opens at 8 bar.');
+    expect(env.summarizedVersion).toBe(env.version);
+    expect(env.describe()).toContain('Summary so far: Relief valve: 8 bar [1].');
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * The environment: everything the tools found during a turn, keyed tool → result name, with a
+ * stable reference number per hit. The same chunk or page found twice keeps its first number, so
+ * a citation [n] means one thing for the whole turn.
+ */
+import type { Hit, RefHit, ToolOutput } from '@/tools/tool';
+import { bm25Scores, splitSentences, terms, truncate } from './text';
+
+type ResultOutput = Extract<ToolOutput, { type: 'result' }>;
+
+export interface EnvironmentResult {
+  tool: string;
+  name: string;
+  refs: number[];
+  metadata: Record<string, unknown>;
+  llmMessage: string;
+  iteration: number;
+}
+
+const hitKey = (h: Hit) => (h.kind === 'chunk' ? `chunk:${h.chunkId}` : `page:${h.manualId}#${h.page}`);
+
+export class Environment {
+  /** tool → result name → results in the order they arrived. */
+  readonly results: Record<string, Record<string, EnvironmentResult[]>> = {};
+  readonly summaries: string[] = [];
+  private readonly byRef = new Map<number, RefHit>();
+  private readonly refByKey = new Map<string, number>();
+  /** Bumped on every change; auto-triggers use it so they fire once per state, not in a loop. */
+  version = 0;
+  /** The version right after the last summary and compaction (-1: never summarized). */
+  summarizedVersion = -1;
+
+  /** Folds a tool result in; returns the hits with their (possibly pre-existing) refs. */
+  add(tool: string, output: ResultOutput, iteration: number): RefHit[] {
+    const refHits: RefHit[] = [];
+    for (const object of output.objects) {
+      const key = hitKey(object);
+      const existing = this.refByKey.get(key);
+      if (existing !== undefined) {
+        const merged = mergeHits(this.byRef.get(existing)!, object);
+        this.byRef.set(existing, merged);
+        if (!refHits.some((h) => h.ref === existing)) refHits.push(merged);
+        continue;
+      }
+      const ref = this.byRef.size + 1;
+      const refHit = { ...object, ref } as RefHit;
+      this.byRef.set(ref, refHit);
+      this.refByKey.set(key, ref);
+      refHits.push(refHit);
+    }
+    const byName = (this.results[tool] ??= {});
+    (byName[output.name] ??= []).push({
+      tool,
+      name: output.name,
+      refs: refHits.map((h) => h.ref),
+      metadata: output.metadata,
+      llmMessage: output.llmMessage,
+      iteration,
+    });
+    this.version++;
+    return refHits;
+  }
+
+  /** Records a summary and shrinks long passages to what matters for the question. */
+  applySummary(summary: string, question: string, maxCharsPerHit: number) {
+    this.summaries.push(summary);
+    this.compact(question, maxCharsPerHit);
+    this.summarizedVersion = this.version;
+  }
+
+  hit(ref: number): RefHit | undefined {
+    return this.byRef.get(ref);
+  }
+
+  /** All hits in reference order. */
+  hits(): RefHit[] {
+    return [...this.byRef.values()];
+  }
+
+  /** Hits that carry text worth quoting or citing. */
+  textHits(): RefHit[] {
+    return this.hits().filter((h) => !!h.text && h.text.trim().length > 0);
+  }
+
+  ran(tool: string): boolean {
+    return !!this.results[tool];
+  }
+
+  get isEmpty(): boolean {
+    return this.byRef.size === 0 && this.summaries.length === 0;
+  }
+
+  /**
+   * Pages found by the multi-vector page search, best first (page hits, plus chunks whose page
+   * the visual leg also found). Visual interpretation reads the first one.
+   */
+  visualPages(): Array<{ manualId: string; page: number; score: number; ref: number }> {
+    const seen = new Map<string, { manualId: string; page: number; score: number; ref: number }>();
+    for (const h of this.byRef.values()) {
+      const score = h.kind === 'page' ? h.score : h.visualScore;
+      if (score === undefined) continue;
+      const key = `${h.manualId}#${h.page}`;
+      const prev = seen.get(key);
+      if (!prev || score > prev.score) seen.set(key, { manualId: h.manualId, page: h.page, score, ref: h.ref });
+    }
+    return [...seen.values()].sort((a, b) => b.score - a.score);
+  }
+
+  estimateTokens(): number {
+    let chars = 0;
+    for (const h of this.byRef.values()) chars += (h.text?.length ?? 0) + (h.kind === 'chunk' ? h.heading.length : 0) + 40;
+    for (const byName of Object.values(this.results)) {
+      for (const list of Object.values(byName)) for (const r of list) chars += r.llmMessage.length;
+    }
+    for (const s of this.summaries) chars += s.length;
+    return Math.ceil(chars / 4);
+  }
+
+  /**
+   * Shrinks every long passage to its sentences most relevant to the question (kept in reading
+   * order), so a summarised environment fits the model again. Refs do not change.
+   */
+  compact(question: string, maxCharsPerHit: number) {
+    const qTerms = terms(question);
+    for (const [ref, h] of this.byRef) {
+      if (!h.text || h.text.length <= maxCharsPerHit) continue;
+      const sentences = splitSentences(h.text);
+      const scores = bm25Scores(qTerms, sentences.map((s) => ({ terms: terms(s) })));
+      const order = sentences.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+      const keep = new Set<number>();
+      let used = 0;
+      for (const i of order) {
+        if (used + sentences[i].length > maxCharsPerHit && keep.size > 0) break;
+        keep.add(i);
+        used += sentences[i].length + 1;
+      }
+      const text = truncate(sentences.filter((_, i) => keep.has(i)).join(' '), maxCharsPerHit);
+      this.byRef.set(ref, { ...h, text });
+    }
+    this.version++;
+  }
+
+  /** A plain-text view for prompts: results by tool, each hit as "[n] manual p.X — text". */
+  describe(opts: { maxCharsPerHit?: number } = {}): string {
+    const maxChars = opts.maxCharsPerHit ?? 300;
+    const lines: string[] = [];
+    for (const [tool, byName] of Object.entries(this.results)) {
+      for (const [name, list] of Object.entries(byName)) {
+        for (const r of list) {
+          lines.push(`${tool} → ${name}: ${r.llmMessage}`);
+          for (const ref of r.refs) lines.push(`  ${formatHit(this.byRef.get(ref)!, maxChars)}`);
+        }
+      }
+    }
+    if (this.summaries.length) lines.push(`Summary so far: ${this.summaries.at(-1)}`);
+    return lines.length ? lines.join('\n') : '(empty: nothing retrieved yet)';
+  }
+}
+
+/** "[3] Pump manual p.12 (Specifications > Electrical): text…" */
+export function formatHit(h: RefHit, maxChars: number): string {
+  const where = `${h.manualTitle ?? h.manualId} p.${h.page}`;
+  const heading = h.heading ? ` (${h.heading})` : '';
+  const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
+  return `[${h.ref}] ${where}${heading}${body}`;
+}
+
+function mergeHits(old: RefHit, next: Hit): RefHit {
+  if (old.kind === 'page' && next.kind === 'page') {
+    // A VLM reading of the page replaces the passage text: it is what the user asked to look at.
+    const takeText = !!next.text && (!old.text || next.textSource === 'vlm');
+    return {
+      ...old,
+      score: Math.max(old.score, next.score),
+      ...(takeText ? { text: next.text, textSource: next.textSource } : {}),
+      chunkId: old.chunkId ?? next.chunkId,
+      heading: old.heading ?? next.heading,
+      bboxes: old.bboxes ?? next.bboxes,
+    };
+  }
+  if (old.kind === 'chunk' && next.kind === 'chunk') {
+    const visualScore = Math.max(old.visualScore ?? -Infinity, next.visualScore ?? -Infinity);
+    return {
+      ...old,
+      score: Math.max(old.score, next.score),
+      ...(Number.isFinite(visualScore) ? { visualScore } : {}),
+      previewUrl: old.previewUrl ?? next.previewUrl,
+      thumbnailUrl: old.thumbnailUrl ?? next.thumbnailUrl,
+    };
+  }
+  return old;
+}

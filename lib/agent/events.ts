@@ -1,0 +1,139 @@
+/**
+ * The streamed event union of a turn. The chat UI renders it live and the sessions DB stores the
+ * array as JSON, so every event is plain JSON (no classes, Dates, typed arrays or Maps) and
+ * carries `t`: milliseconds since the turn started.
+ */
+import type { BBox } from '@/lib/providers/types';
+
+/** Who picked a tool: the LLM, the rules matrix, a matched skill, the budget, or a runIf trigger. */
+export type DeciderKind = 'rules' | 'llm' | 'skill' | 'forced' | 'auto';
+
+export interface EventHit {
+  ref: number;
+  kind: 'chunk' | 'page';
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  chunkId?: string;
+  heading?: string;
+  text?: string;
+  score: number;
+  previewUrl?: string;
+  thumbnailUrl?: string;
+}
+
+export interface EventSource {
+  ref: number;
+  kind: 'chunk' | 'page';
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  chunkId?: string;
+  heading?: string;
+  snippet: string;
+  bboxes?: BBox[];
+  previewUrl?: string;
+}
+
+export type ToolOutcome = 'ok' | 'error' | 'invalid_input' | 'timeout' | 'cancelled';
+
+/** One tool call as the audit interceptor saw it. */
+export interface AuditRecord {
+  tool: string;
+  inputs: unknown;
+  ms: number;
+  outcome: ToolOutcome;
+  message?: string;
+  /** Objects returned (after the size guard). */
+  objects: number;
+  /** True when the size guard cut objects or text. */
+  truncated?: boolean;
+}
+
+export interface UnsupportedSentence {
+  /** 0-based sentence index in the answer. */
+  index: number;
+  sentence: string;
+  refs: number[];
+  reason: string;
+}
+
+export interface TurnMetrics {
+  total_ms: number;
+  /** Time until the first response_delta (or response), when there was one. */
+  first_response_ms: number | null;
+  iterations: number;
+  tools: Record<string, { calls: number; ms: number; errors: number }>;
+  tokens: { input: number; output: number; total: number } | null;
+  decisions: Array<{ iteration: number; tool: string; decider: DeciderKind; ms: number }>;
+  /** Tools in the order they ran. */
+  path: string[];
+  audit: AuditRecord[];
+}
+
+type Timed<E> = E & { t: number };
+
+export type AgentEvent = Timed<
+  | {
+      type: 'turn_start';
+      question: string;
+      manualIds: string[] | null;
+      budget: number;
+      decider: 'rules' | 'llm';
+    }
+  | { type: 'skill'; name: string; score: number; tools: string[]; description: string }
+  | {
+      type: 'decision';
+      iteration: number;
+      tool: string;
+      reason: string;
+      decider: DeciderKind;
+      inputs: unknown;
+      confidence?: number;
+      available: string[];
+      unavailable: Array<{ tool: string; reason: string }>;
+    }
+  | { type: 'status'; tool: string; message: string }
+  | {
+      type: 'result';
+      tool: string;
+      name: string;
+      refs: number[];
+      hits: EventHit[];
+      metadata: Record<string, unknown>;
+      count: number;
+      time_ms: number;
+    }
+  | {
+      type: 'error';
+      tool: string;
+      message: string;
+      recoverable: boolean;
+      suggestion?: string;
+      time_ms?: number;
+      /** The tool was taken out of the rest of the turn. */
+      removed?: boolean;
+    }
+  | {
+      type: 'response_delta';
+      delta: string;
+      /** Discard the deltas received so far: the answer restarts (e.g. extractive after an LLM failure). */
+      reset?: boolean;
+    }
+  | {
+      type: 'response';
+      text: string;
+      sources: EventSource[];
+      /** The answer says the manuals do not cover the question. */
+      declined?: boolean;
+      /** Cut short by cancellation. */
+      partial?: boolean;
+      time_ms?: number;
+    }
+  | { type: 'check'; method: 'llm' | 'lexical'; checked: number; unsupported: UnsupportedSentence[] }
+  | ({ type: 'metrics' } & TurnMetrics)
+  | { type: 'done'; status: 'done' | 'cancelled' | 'failed' }
+>;
+
+export type AgentEventType = AgentEvent['type'];
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,65 @@
+/**
+ * Per-turn provider access. Injected dependencies win (tests, eval, bench); anything not injected
+ * comes from the lib/providers factories, loaded lazily so a turn that never needs the VLM never
+ * constructs it, and a role that fails to configure fails only the tools that need it.
+ */
+import fs from 'node:fs/promises';
+import type { PageImageLoader, Providers } from '@/tools/tool';
+import type { Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
+
+export interface AgentDeps {
+  embedder?: Embedder;
+  multiVectorEmbedder?: MultiVectorEmbedder;
+  vectorStore?: VectorStore;
+  /** null = no LLM (offline), undefined = from configuration. */
+  llm?: LlmClient | null;
+  vlm?: LlmClient | null;
+  /** PNG bytes of a page; null = no page images (visual interpretation unavailable). */
+  pageImage?: PageImageLoader | null;
+  manualTitle?: (manualId: string) => Promise<string | undefined> | string | undefined;
+}
+
+/** Memoises a lazy async value; a failure is remembered too, so a broken role fails fast. */
+function lazy<T>(load: () => Promise<T> | T): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= Promise.resolve().then(load));
+}
+
+const factories = lazy(() => import('@/lib/providers'));
+
+export function resolveProviders(deps: AgentDeps = {}): Providers {
+  const titles = new Map<string, Promise<string | undefined>>();
+  const manualTitle = deps.manualTitle ?? defaultManualTitle;
+  return {
+    embedder: lazy(async () => deps.embedder ?? (await (await factories()).getEmbedder())),
+    multiVectorEmbedder: lazy(async () => deps.multiVectorEmbedder ?? (await (await factories()).getMultiVectorEmbedder())),
+    vectorStore: lazy(async () => deps.vectorStore ?? (await (await factories()).getVectorStore())),
+    llm: lazy(async () => (deps.llm !== undefined ? deps.llm : ((await (await factories()).getLLM()) ?? null))),
+    vlm: lazy(async () => (deps.vlm !== undefined ? deps.vlm : ((await (await factories()).getVLM()) ?? null))),
+    pageImage: deps.pageImage !== undefined ? deps.pageImage : defaultPageImage,
+    manualTitle: (id) => {
+      let title = titles.get(id);
+      if (!title) {
+        // A missing title is cosmetic: never let it fail a search.
+        title = Promise.resolve()
+          .then(() => manualTitle(id))
+          .catch(() => undefined);
+        titles.set(id, title);
+      }
+      return title;
+    },
+  };
+}
+
+async function defaultManualTitle(manualId: string): Promise<string | undefined> {
+  const { getManual } = await import('@/lib/store/manuals');
+  return (await getManual(manualId))?.title;
+}
+
+/** The rendered page PNG (re-rendered from the source PDF if the file went missing). */
+const defaultPageImage: PageImageLoader = async (manualId, page) => {
+  const { ensurePageImage } = await import('@/lib/ingest/page-images');
+  const file = await ensurePageImage(manualId, page, 'image');
+  if (!file) throw new Error(`no page ${page} in manual ${manualId}`);
+  return fs.readFile(file);
+};

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { citedRefs, contentTerms, numbersIn, passageCoverage, splitSentences, stem, stripCitations } from './text';
+
+describe('text utilities', () => {
+  it('splits sentences without breaking abbreviations, decimals or citations', () => {
+    expect(splitSentences('See Fig. 3 for the layout. The rail is 3.3 V [2]. Next.\n- item one\n- item two')).toEqual([
+      'See Fig. 3 for the layout.',
+      'The rail is 3.3 V [2].',
+      'Next.',
+      '- item one',
+      '- item two',
+    ]);
+    // a citation after the full stop belongs to the sentence before it
+    expect(splitSentences('The fuse is 2 A. [1] Replace it with the same type [1][3].')).toEqual([
+      'The fuse is 2 A. [1]',
+      'Replace it with the same type [1][3].',
+    ]);
+  });
+
+  it('reads citations, including grouped ones', () => {
+    expect(citedRefs('A [1]. B [2, 3]. C [1].')).toEqual([1, 2, 3]);
+    expect(stripCitations('Value is 5 V [4].')).toBe('Value is 5 V.');
+  });
+
+  it('keeps part numbers and decimals as terms and drops question scaffolding', () => {
+    expect(contentTerms('What is the input impedance of the ESP32-POE at 3.3 V?')).toEqual(['input', 'impedance', 'esp32-poe', '3.3']);
+    expect(stem('codes')).toBe('code');
+    expect(stem('batteries')).toBe('battery');
+    expect(numbersIn('Set 0x1F, wait 2.50 s, then 400')).toEqual(['0x1f', '2.5', '400']);
+  });
+
+  it('coverage is high when a passage answers and low when the question names something absent', () => {
+    const passages = ['The battery capacity is 400 mAh.', 'Charging current is at most 0.8 A.', 'The case is ABS plastic.'];
+    expect(passageCoverage('How big is the battery?', passages).coverage).toBeGreaterThan(0.7);
+    const warranty = passageCoverage('What is the warranty period?', [...passages, 'The sampling period is 10 ms.']);
+    expect(warranty.coverage).toBeLessThan(0.5);
+    expect(warranty.missing).toEqual(['warranty']);
+  });
+});

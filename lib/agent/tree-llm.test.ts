@@ -1,0 +1,184 @@
+/** The loop with language models: every model here is MockLanguageModelV3 (ai/test). */
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { summarize } from '@/tools/summarize';
+import { textResponse } from '@/tools/text-response';
+import { TOOL } from '@/tools/tool';
+import { visualInterpretation } from '@/tools/visual-interpretation';
+import type { LlmClient } from '@/lib/providers/types';
+import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing';
+import { collectTurn } from './tree';
+
+const PUMP = [
+  chunk('The pump motor is rated at 230 V and draws 6.8 A at full load.', { heading: 'Specifications', page: 4 }),
+  chunk('If the breaker trips, check the motor winding resistance and the capacitor.', { heading: 'Troubleshooting', page: 12 }),
+];
+const search = (name: string, objects = PUMP) => scriptedTool({ name, run: () => [resultOf(objects)] });
+
+describe('runTurn with an LLM', () => {
+  it('LLM decider: restricted to available tools, retries an invalid pick, streams a cited answer, flags an unsupported sentence', async () => {
+    const decisions = [
+      jsonResult({ tool: 'web_search', reason: 'search the web' }), // not an available tool
+      jsonResult({ tool: TOOL.hybrid, reason: 'open troubleshooting question', inputs: { query: 'breaker trips pump' } }),
+      jsonResult({ tool: TOOL.textResponse, reason: 'evidence found' }),
+    ];
+    let d = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        const prompt = promptText(options);
+        if (prompt.includes('Answer sentences')) {
+          return jsonResult({ verdicts: [{ index: 0, supported: true }, { index: 1, supported: false, reason: 'no source mentions 40 A' }] });
+        }
+        return decisions[Math.min(d++, decisions.length - 1)];
+      },
+      doStream: async () => streamOf('The motor draws 6.8 A at full load [1]. Replace the breaker with a 40 A type [2].'),
+    });
+    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+    const events = await collectTurn({
+      question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
+      deps: { ...offlineDeps, llm },
+      options: { tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], skills: [] },
+    });
+    expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
+    const picks = eventsOf(events, 'decision');
+    expect(picks.map((p) => `${p.tool}:${p.decider}`)).toEqual([`${TOOL.hybrid}:llm`, `${TOOL.textResponse}:llm`]);
+    // the first call's schema only allowed the tools available at step 1
+    const firstSchema = (model.doGenerateCalls[0].responseFormat as unknown as { schema: { properties: { tool: { enum: string[] } } } }).schema;
+    expect(firstSchema.properties.tool.enum).toEqual([TOOL.fastVector, TOOL.hybrid]);
+    expect(promptText(model.doGenerateCalls[1])).toContain('Your previous reply was invalid');
+    expect(picks[0].inputs).toEqual({ query: 'breaker trips pump' });
+
+    const deltas = eventsOf(events, 'response_delta');
+    expect(deltas.length).toBeGreaterThan(3);
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toBe(deltas.map((x) => x.delta).join('').trim());
+    expect(response.sources.map((s) => [s.ref, s.page])).toEqual([
+      [1, 4],
+      [2, 12],
+    ]);
+    // the grounded-answer prompt lists the environment's sources with their refs
+    expect(promptText(model.doStreamCalls[0])).toContain('[1] m1 p.4 (Specifications): The pump motor is rated at 230 V');
+
+    const check = eventsOf(events, 'check')[0];
+    expect(check.method).toBe('llm');
+    expect(check.unsupported).toEqual([
+      { index: 1, sentence: 'Replace the breaker with a 40 A type [2].', refs: [2], reason: 'no source mentions 40 A' },
+    ]);
+    const metrics = eventsOf(events, 'metrics')[0];
+    expect(metrics.tokens!.total).toBeGreaterThan(0);
+    expect(metrics.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
+  });
+
+  it('falls back to the extractive answer when the LLM stream fails', async () => {
+    const model = new MockLanguageModelV3({
+      doStream: async () => {
+        throw new Error('503 model overloaded');
+      },
+    });
+    const events = await collectTurn({
+      question: 'What current does the motor draw?',
+      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      options: { tools: [search(TOOL.fastVector), textResponse], skills: [], decider: 'rules' },
+    });
+    expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
+    expect(eventsOf(events, 'response')[0].text).toContain('draws 6.8 A at full load [1].');
+    expect(eventsOf(events, 'done')[0].status).toBe('done');
+  });
+
+  it('restarts the streamed answer (reset) when the LLM fails mid-stream', async () => {
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: simulateReadableStream<LanguageModelV3StreamPart>({
+          chunks: [
+            { type: 'stream-start', warnings: [] },
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'The motor dr' },
+            { type: 'error', error: new Error('connection reset') },
+          ],
+          initialDelayInMs: null,
+          chunkDelayInMs: null,
+        }),
+      }),
+    });
+    const events = await collectTurn({
+      question: 'What current does the motor draw?',
+      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      options: { tools: [search(TOOL.fastVector), textResponse], skills: [], decider: 'rules' },
+    });
+    const deltas = eventsOf(events, 'response_delta');
+    expect(deltas[0]).toMatchObject({ delta: 'The motor dr' });
+    expect(deltas[1]).toMatchObject({ reset: true });
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toBe(deltas.slice(1).map((x) => x.delta).join(''));
+    expect(response.text).toContain('draws 6.8 A at full load [1].');
+  });
+
+  it('visual question: page search, then the VLM reads the best page image (PNG file part), cited', async () => {
+    const { client: vlm, model } = mockLlm({ generate: [textResult('On connector J1, pin 3 carries the HEATER signal.')] });
+    const loaded: Array<[string, number]> = [];
+    const colqwen = scriptedTool({
+      name: TOOL.colqwen,
+      run: () => [resultOf([page('fmu', 31, { score: 0.82, text: 'J1 IMU flex connector' }), page('fmu', 30, { score: 0.41 })], 'pages')],
+    });
+    const events = await collectTurn({
+      question: 'On the IMU flex connector J1 diagram, which pin carries HEATER?',
+      deps: {
+        ...offlineDeps,
+        vlm,
+        pageImage: async (manualId, n) => {
+          loaded.push([manualId, n]);
+          return Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+        },
+      },
+      options: { tools: [colqwen, search(TOOL.hybrid), visualInterpretation, textResponse], skills: [] },
+    });
+    const picks = eventsOf(events, 'decision');
+    expect(picks.map((p) => p.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);
+    // before the page search the VLM tool is listed with its reason
+    expect(picks[0].unavailable).toContainEqual({ tool: TOOL.visual, reason: expect.stringContaining('run colqwen_search') });
+    expect(loaded).toEqual([['fmu', 31]]);
+    const content = model.doGenerateCalls[0].prompt[0].content as Array<{ type: string; mediaType?: string }>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'file']);
+    expect(content[1].mediaType).toBe('image/png');
+    const interpretation = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
+    expect(interpretation.refs).toEqual([1]); // same page as the page-search hit: same ref
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toContain('pin 3 carries the HEATER signal [1].');
+    expect(response.sources[0]).toMatchObject({ ref: 1, kind: 'page', manualId: 'fmu', page: 31, previewUrl: '/manuals/fmu/pages/31/image' });
+  });
+
+  it('visual_interpretation is unavailable without a VLM, with the reason', async () => {
+    const colqwen = scriptedTool({ name: TOOL.colqwen, run: () => [resultOf([page('fmu', 31, { text: 'J1 pin 3 HEATER' })], 'pages')] });
+    const events = await collectTurn({
+      question: 'On the J1 connector diagram, which pin carries HEATER?',
+      deps: { ...offlineDeps, pageImage: async () => Buffer.alloc(0) },
+      options: { tools: [colqwen, visualInterpretation, textResponse], skills: [] },
+    });
+    const second = eventsOf(events, 'decision')[1];
+    expect(second.tool).toBe(TOOL.textResponse);
+    expect(second.unavailable).toContainEqual({ tool: TOOL.visual, reason: 'no vision model is configured (set VLM_PROVIDER)' });
+  });
+
+  it('summarize with the LLM when the environment is large', async () => {
+    const { client, model } = mockLlm({
+      generate: [textResult('The relief valve opens at 8 bar [1].')],
+      stream: ['The relief valve opens at 8 bar [1].'],
+    });
+    const big = Array.from({ length: 40 }, (_, i) =>
+      chunk(`${'Packaging and shipping remarks that matter little. '.repeat(75)} The relief valve opens at 8 bar.`, { chunkId: `b${i}`, page: i + 1 }),
+    );
+    const events = await collectTurn({
+      question: 'At what pressure does the relief valve open?',
+      deps: { ...offlineDeps, llm: client },
+      options: { tools: [search(TOOL.hybrid, big), summarize, textResponse], skills: [], decider: 'rules' },
+    });
+    const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;
+    expect(summary.metadata).toMatchObject({ method: 'llm' });
+    expect(promptText(model.doGenerateCalls[0])).toContain('at most 200 words');
+    // after compaction the answer prompt is far smaller than the raw environment
+    expect(promptText(model.doStreamCalls[0]).length).toBeLessThan(40_000);
+    expect(promptText(model.doStreamCalls[0])).toContain('Summary of the sources: The relief valve opens at 8 bar [1].');
+  });
+});

@@ -1,0 +1,381 @@
+/**
+ * One turn of the agent (DESIGN §3): build TreeData → run auto-triggers → list tools with
+ * availability → decide → run the tool through the interceptors → fold outputs into the
+ * environment → repeat until the end tool runs or the budget forces it. Everything the turn does
+ * is streamed as AgentEvents; errors become feedback for the next decision, not exceptions.
+ */
+import type { LanguageModelUsage } from 'ai';
+import { defaultTools } from '@/tools';
+import { sourcesFor } from '@/tools/text-response';
+import type { AnyTool, RefHit, ToolContext } from '@/tools/tool';
+import { getConfig } from '@/lib/providers/config';
+import { checkAnswer } from './answer-check';
+import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
+import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
+import { loadSkills, matchSkill, type Skill } from './decision/skills';
+import type { Decider, Decision, ToolOption } from './decision/types';
+import { Environment } from './environment';
+import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from './events';
+import { abortable, chain, defaultInterceptors } from './interceptors';
+import { resolveProviders, type AgentDeps } from './providers';
+import { truncate } from './text';
+import type { ChatTurn, DecisionRecord, TreeData } from './tree-data';
+
+export const DEFAULT_BUDGET = 5;
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** A tool that fails this many times in a turn is taken out of it. */
+const MAX_FAILURES = 2;
+
+export interface RunTurnOptions {
+  /** Maximum decisions; the last is a forced text_response. Default 5. */
+  budget?: number;
+  /** Default: an injected LLM means 'llm'; otherwise the configured decider. */
+  decider?: 'rules' | 'llm';
+  /** Tool registry override (tests, eval strategies). */
+  tools?: readonly AnyTool[];
+  /** Skills override; default: the markdown files in skills/. */
+  skills?: Skill[];
+  /** Deadline for tools that do not declare their own. */
+  toolTimeoutMs?: number;
+  /** Rules confidence that skips the LLM decision call. */
+  fastPathConfidence?: number;
+  /** Check answer sentences against their sources (default true). */
+  checkAnswer?: boolean;
+  now?: () => number;
+}
+
+export interface RunTurnInput {
+  question: string;
+  history?: ChatTurn[];
+  /** Manual scope; omitted or empty = every manual. */
+  manualIds?: string[];
+  signal?: AbortSignal;
+  deps?: AgentDeps;
+  options?: RunTurnOptions;
+}
+
+type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 't'> : never) : never;
+
+interface ResponseState {
+  text: string;
+  sources: EventSource[];
+  declined: boolean;
+}
+
+function chooseDecider(input: RunTurnInput): 'rules' | 'llm' {
+  if (input.options?.decider) return input.options.decider;
+  if (input.deps?.llm) return 'llm';
+  if (input.deps?.llm === null) return 'rules';
+  try {
+    return getConfig().decider.provider;
+  } catch {
+    return 'rules';
+  }
+}
+
+export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> {
+  const opts = input.options ?? {};
+  const clock = opts.now ?? (() => performance.now());
+  const t0 = clock();
+  const at = () => Math.round(clock() - t0);
+  const ev = (body: EventBody): AgentEvent => ({ ...body, t: at() }) as AgentEvent;
+  const signal = input.signal ?? new AbortController().signal;
+  const tools = opts.tools ?? defaultTools;
+  const endTool = tools.find((t) => t.end);
+  const question = input.question.trim();
+  const deciderKind = chooseDecider(input);
+  const decider: Decider =
+    deciderKind === 'llm' ? createLlmDecider({ fastPathConfidence: opts.fastPathConfidence ?? DEFAULT_FAST_PATH_CONFIDENCE }) : rulesDecider;
+
+  const tree: TreeData = {
+    question,
+    history: input.history ?? [],
+    manualIds: input.manualIds?.length ? [...input.manualIds] : undefined,
+    environment: new Environment(),
+    errors: [],
+    iteration: 0,
+    budget: Math.max(1, Math.min(20, Math.floor(opts.budget ?? DEFAULT_BUDGET))),
+    decisions: [],
+    skill: null,
+    providers: resolveProviders(input.deps),
+    removed: {},
+  };
+
+  // Metrics state.
+  const audit: AuditRecord[] = [];
+  const toolStats: TurnMetrics['tools'] = {};
+  const decisionTimes: TurnMetrics['decisions'] = [];
+  const path: string[] = [];
+  const failures: Record<string, number> = {};
+  let tokens: TurnMetrics['tokens'] = null;
+  let firstResponseAt: number | null = null;
+  const recordUsage = (usage: LanguageModelUsage | undefined) => {
+    if (!usage) return;
+    tokens ??= { input: 0, output: 0, total: 0 };
+    tokens.input += usage.inputTokens ?? 0;
+    tokens.output += usage.outputTokens ?? 0;
+    tokens.total += usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  };
+
+  const runner = chain(defaultInterceptors({ audit, timeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, now: clock }));
+  let response: ResponseState | null = null;
+  let partialText = '';
+  let status: 'done' | 'cancelled' | 'failed' = 'done';
+
+  /** Runs one tool call and folds its outputs in; yields the events. */
+  async function* runOne(tool: AnyTool, toolInput: unknown, record: DecisionRecord): AsyncGenerator<AgentEvent> {
+    const started = clock();
+    const stats = (toolStats[tool.name] ??= { calls: 0, ms: 0, errors: 0 });
+    stats.calls++;
+    path.push(tool.name);
+    yield ev({ type: 'status', tool: tool.name, message: tool.status });
+    const ctx: ToolContext = { ...tree.providers, signal, recordUsage };
+    let failed = false;
+    const fail = function (message: string, recoverable: boolean, suggestion?: string): AgentEvent {
+      failed = true;
+      stats.errors++;
+      tree.errors.push({ tool: tool.name, message, suggestion, recoverable, iteration: tree.iteration });
+      failures[tool.name] = (failures[tool.name] ?? 0) + 1;
+      const removed = !recoverable || failures[tool.name] >= MAX_FAILURES;
+      if (removed) {
+        tree.removed[tool.name] = recoverable ? `failed twice this turn (last: ${truncate(message, 160)})` : `failed: ${truncate(message, 160)}`;
+      }
+      return ev({
+        type: 'error',
+        tool: tool.name,
+        message,
+        recoverable,
+        ...(suggestion ? { suggestion } : {}),
+        time_ms: Math.round(clock() - started),
+        ...(removed ? { removed } : {}),
+      });
+    };
+    try {
+      for await (const out of runner({ tool, input: toolInput, tree, ctx })) {
+        if (out.type === 'status') {
+          yield ev({ type: 'status', tool: tool.name, message: out.message });
+        } else if (out.type === 'result') {
+          const refHits = tree.environment.add(tool.name, out, tree.iteration);
+          if (out.compactEnvironment) tree.environment.applySummary(out.llmMessage, question, out.compactEnvironment.maxCharsPerHit);
+          yield ev({
+            type: 'result',
+            tool: tool.name,
+            name: out.name,
+            refs: refHits.map((h) => h.ref),
+            hits: refHits.map(toEventHit),
+            metadata: out.metadata,
+            count: refHits.length,
+            time_ms: Math.round(clock() - started),
+          });
+        } else if (out.type === 'error') {
+          yield fail(out.message, out.recoverable, out.suggestion);
+        } else if (out.delta !== undefined) {
+          partialText = out.reset ? out.delta : partialText + out.delta;
+          firstResponseAt ??= at();
+          yield ev({ type: 'response_delta', delta: out.delta, ...(out.reset ? { reset: true } : {}) });
+        } else if (out.text !== undefined) {
+          firstResponseAt ??= at();
+          const declined = out.metadata?.declined === true;
+          response = { text: out.text, sources: out.sources ?? [], declined };
+          yield ev({
+            type: 'response',
+            text: out.text,
+            sources: out.sources ?? [],
+            ...(declined ? { declined } : {}),
+            time_ms: Math.round(clock() - started),
+          });
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) throw err;
+      // The interceptors already turn tool failures into outputs; this is a bug in the chain itself.
+      yield fail(`${tool.name} crashed: ${err instanceof Error ? err.message : String(err)}`, true);
+    } finally {
+      stats.ms += Math.round(clock() - started);
+      record.outcome = failed ? 'error' : 'ok';
+    }
+  }
+
+  async function listOptions(): Promise<ToolOption[]> {
+    return Promise.all(
+      tools.map(async (tool): Promise<ToolOption> => {
+        const removedReason = tree.removed[tool.name];
+        if (removedReason) return { tool, availability: { ok: false, reason: removedReason } };
+        try {
+          return { tool, availability: await abortable(tool.availability(tree), signal) };
+        } catch (err) {
+          if (signal.aborted) throw err;
+          return { tool, availability: { ok: false, reason: `availability check failed: ${err instanceof Error ? err.message : String(err)}` } };
+        }
+      }),
+    );
+  }
+
+  /** The next tool the matched skill guarantees that has not been attempted yet. */
+  function pendingSkillTool(options: ToolOption[]): AnyTool | undefined {
+    if (!tree.skill) return undefined;
+    for (const name of tree.skill.tools) {
+      const option = options.find((o) => o.tool.name === name);
+      if (!option || option.tool.end || !option.availability.ok) continue;
+      const attempted = tree.environment.ran(name) || tree.errors.some((e) => e.tool === name);
+      if (!attempted) return option.tool;
+    }
+    return undefined;
+  }
+
+  function decisionEvent(decision: Decision, options: ToolOption[]): AgentEvent {
+    return ev({
+      type: 'decision',
+      iteration: tree.iteration,
+      tool: decision.tool,
+      reason: decision.reason,
+      decider: decision.decider,
+      inputs: decision.input ?? {},
+      ...(decision.confidence !== undefined ? { confidence: decision.confidence } : {}),
+      available: options.filter((o) => o.availability.ok).map((o) => o.tool.name),
+      unavailable: options.flatMap((o) => (o.availability.ok ? [] : [{ tool: o.tool.name, reason: o.availability.reason }])),
+    });
+  }
+
+  async function* runDecision(decision: Decision, options: ToolOption[], decideMs: number): AsyncGenerator<AgentEvent, AnyTool> {
+    const tool = tools.find((t) => t.name === decision.tool)!;
+    const record: DecisionRecord = { iteration: tree.iteration, tool: tool.name, decider: decision.decider, reason: decision.reason };
+    tree.decisions.push(record);
+    decisionTimes.push({ iteration: tree.iteration, tool: tool.name, decider: decision.decider, ms: decideMs });
+    yield decisionEvent(decision, options);
+    yield* runOne(tool, decision.input, record);
+    return tool;
+  }
+
+  function forced(reason: string): Decision {
+    return { tool: endTool!.name, input: defaultInputFor(endTool!.name, tree), decider: 'forced', reason };
+  }
+
+  yield ev({ type: 'turn_start', question, manualIds: tree.manualIds ?? null, budget: tree.budget, decider: deciderKind });
+
+  try {
+    if (!endTool) throw new Error('the tool registry has no end tool (text_response)');
+    const match = matchSkill(question, opts.skills ?? loadSkills());
+    if (match) {
+      tree.skill = match.skill;
+      yield ev({ type: 'skill', name: match.skill.name, score: match.score, tools: match.skill.tools, description: match.skill.description });
+    }
+
+    // The budget bounds decisions; the extra slack only lets a failing end tool be retried once.
+    while (tree.iteration < tree.budget + MAX_FAILURES) {
+      signal.throwIfAborted();
+
+      for (const tool of tools) {
+        if (!tool.runIf || tree.removed[tool.name]) continue;
+        const autoInput = await abortable(tool.runIf(tree), signal);
+        if (autoInput === null || autoInput === undefined) continue;
+        const options = await listOptions();
+        if (!options.find((o) => o.tool === tool)?.availability.ok) continue;
+        const tokensNow = tree.environment.estimateTokens();
+        yield* runDecision(
+          { tool: tool.name, input: autoInput, decider: 'auto', reason: `auto-triggered: the environment holds ≈${tokensNow} tokens` },
+          options,
+          0,
+        );
+      }
+
+      const options = await listOptions();
+      const available = options.filter((o) => o.availability.ok);
+      const atBudget = tree.iteration >= tree.budget - 1;
+      const decideStart = clock();
+      let decision: Decision;
+      const skillTool = pendingSkillTool(options);
+      if (tree.removed[endTool.name]) {
+        status = 'failed';
+        break;
+      }
+      if (atBudget) {
+        decision = forced(`iteration budget reached (${tree.budget}): answering with what was found`);
+      } else if (available.length === 0) {
+        decision = forced('no other tool is available');
+      } else if (skillTool) {
+        decision = {
+          tool: skillTool.name,
+          input: defaultInputFor(skillTool.name, tree),
+          decider: 'skill',
+          reason: `skill "${tree.skill!.name}" guarantees ${skillTool.name}`,
+        };
+      } else {
+        decision = await abortable(decider.decide({ tree, options, signal, recordUsage }), signal);
+        if (!available.some((o) => o.tool.name === decision.tool)) {
+          // A decider must only pick available tools; if one slips through, the rules pick instead.
+          const rules = decideByRules({ tree, options, signal, recordUsage });
+          decision = available.some((o) => o.tool.name === rules.tool)
+            ? { ...rules, reason: `${decision.tool} is not available; rules: ${rules.reason}` }
+            : forced(`${decision.tool} is not available and nothing else is`);
+        }
+      }
+      const tool = yield* runDecision(decision, options, Math.round(clock() - decideStart));
+      tree.iteration++;
+      if (tool.end && response) break;
+    }
+    if (!response && status === 'done') status = 'failed';
+  } catch (err) {
+    if (signal.aborted) {
+      status = 'cancelled';
+    } else {
+      status = 'failed';
+      yield ev({ type: 'error', tool: 'agent', message: err instanceof Error ? err.message : String(err), recoverable: false });
+    }
+  }
+
+  const finalResponse = response as ResponseState | null;
+  if (status === 'cancelled' && !finalResponse && partialText) {
+    // Keep what was already streamed: a stopped answer is still useful, and its citations resolve.
+    const sources = sourcesFor(partialText, tree);
+    yield ev({ type: 'response', text: partialText, sources, partial: true });
+  }
+
+  if (status === 'done' && finalResponse && !finalResponse.declined && finalResponse.text && opts.checkAnswer !== false) {
+    try {
+      const texts = new Map(tree.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''} ${h.text}`]));
+      const llm = await abortable(tree.providers.llm().catch(() => null), signal);
+      const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
+      yield ev({ type: 'check', method: check.method, checked: check.checked, unsupported: check.unsupported });
+    } catch (err) {
+      if (!signal.aborted) throw err;
+      status = 'cancelled';
+    }
+  }
+
+  yield ev({
+    type: 'metrics',
+    total_ms: at(),
+    first_response_ms: firstResponseAt,
+    iterations: tree.iteration,
+    tools: toolStats,
+    tokens,
+    decisions: decisionTimes,
+    path,
+    audit,
+  });
+  yield ev({ type: 'done', status });
+}
+
+function toEventHit(h: RefHit): EventHit {
+  return {
+    ref: h.ref,
+    kind: h.kind,
+    manualId: h.manualId,
+    ...(h.manualTitle ? { manualTitle: h.manualTitle } : {}),
+    page: h.page,
+    ...(h.chunkId ? { chunkId: h.chunkId } : {}),
+    ...(h.heading ? { heading: h.heading } : {}),
+    ...(h.text ? { text: truncate(h.text, 600) } : {}),
+    score: Math.round(h.score * 10000) / 10000,
+    ...(h.previewUrl ? { previewUrl: h.previewUrl } : {}),
+    ...(h.thumbnailUrl ? { thumbnailUrl: h.thumbnailUrl } : {}),
+  };
+}
+
+/** Collects a turn into an array (eval, tests, the non-streaming API). */
+export async function collectTurn(input: RunTurnInput): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const e of runTurn(input)) events.push(e);
+  return events;
+}

@@ -1,0 +1,80 @@
+/**
+ * End to end, offline: the real tools, skills and rules over a real LanceDB store indexed with the
+ * real offline embedders. No language model: extractive answers, lexical answer check.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL } from '@/tools/tool';
+import { eventsOf, mockLlm, textResult } from './testing';
+import { bboxFor, openFixtureStore, type FixtureStore } from './testing-store';
+import { collectTurn } from './tree';
+
+let fx: FixtureStore;
+beforeAll(async () => {
+  fx = await openFixtureStore();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const ask = (question: string, manualIds?: string[]) => collectTurn({ question, manualIds, deps: fx.deps });
+
+describe('a turn over a real LanceDB store', () => {
+  it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {
+    const events = await ask('What is the full-load current of the PX-200 motor?');
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toMatch(/The full-load current is 6\.8 A \[(\d+)\]\./);
+    const ref = Number(response.text.match(/6\.8 A \[(\d+)\]/)![1]);
+    const source = response.sources.find((s) => s.ref === ref)!;
+    expect(source).toMatchObject({ manualId: 'px-200', manualTitle: 'PX-200 Pump Manual', page: 1, chunkId: 'px-200:1:0' });
+    expect(source.bboxes).toEqual([bboxFor('px-200:1:0')]);
+    expect(eventsOf(events, 'check')[0]).toMatchObject({ method: 'lexical', unsupported: [] });
+    expect(eventsOf(events, 'done')[0].status).toBe('done');
+    expect(eventsOf(events, 'metrics')[0].path.at(-1)).toBe(TOOL.textResponse);
+  });
+
+  it('declines a question the manuals do not answer', async () => {
+    const events = await ask('What is the warranty period?');
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toMatch(/^The manuals do not say anything about warranty/);
+    expect(response.declined).toBe(true);
+    expect(response.sources).toEqual([]);
+    expect(response.text).not.toMatch(/\d/);
+    // nothing to check in a decline
+    expect(eventsOf(events, 'check')).toHaveLength(0);
+  });
+
+  it('error code question: the troubleshooting skill runs hybrid search and the answer explains the code', async () => {
+    const events = await ask('The pump shows error code E07, what does it mean?');
+    expect(eventsOf(events, 'skill')[0].name).toBe('troubleshoot-error-code');
+    expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: TOOL.hybrid, decider: 'skill' });
+    expect(eventsOf(events, 'response')[0].text).toMatch(/Error code E07 indicates low inlet pressure/);
+  });
+
+  it('visual question offline: page search, VLM unavailable with its reason, answer from the page passages', async () => {
+    const events = await ask('Which wire goes to terminal N in the wiring diagram?');
+    const decisions = eventsOf(events, 'decision');
+    expect(decisions[0].tool).toBe(TOOL.colqwen);
+    expect(decisions[1].unavailable).toContainEqual({ tool: TOOL.visual, reason: 'page images are not available in this deployment' });
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toContain('terminal N the blue wire');
+    expect(response.sources.some((s) => s.manualId === 'px-200' && s.page === 4)).toBe(true);
+  });
+
+  it('visual question with a VLM and page images: the VLM reads the best page from the store results', async () => {
+    const { client: vlm, model } = mockLlm({ generate: [textResult('Terminal N takes the blue wire.')] });
+    const events = await collectTurn({
+      question: 'Which wire goes to terminal N in the wiring diagram?',
+      deps: { ...fx.deps, vlm, pageImage: async () => Buffer.from('png') },
+    });
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);
+    expect(eventsOf(events, 'result')[1].metadata).toMatchObject({ manualId: 'px-200', page: 4 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(eventsOf(events, 'response')[0].text).toContain('Terminal N takes the blue wire');
+  });
+
+  it('respects the manual scope of the chat', async () => {
+    const events = await ask('What supply voltage does the board take?', ['cb-9']);
+    for (const r of eventsOf(events, 'result')) for (const h of r.hits) expect(h.manualId).toBe('cb-9');
+    expect(eventsOf(events, 'response')[0].text).toContain('12 to 24 V DC');
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Typed ingest errors. `code` is stable (the UI, the store and tests switch on it); `message` is
+ * written for the person who uploaded the file; `detail` keeps the low-level cause for logs.
+ */
+
+export type IngestErrorCode =
+  | 'empty'
+  | 'not_pdf'
+  | 'corrupt'
+  | 'too_large'
+  | 'too_many_pages'
+  | 'password_required'
+  | 'password_incorrect'
+  | 'render_failed'
+  | 'ocr_failed';
+
+export class IngestError extends Error {
+  readonly code: IngestErrorCode;
+  /** Low-level cause (pdf.js message, sizes…), for logs, never shown as the headline. */
+  readonly detail?: string;
+  /** True when the user can fix it by acting (e.g. typing the password) without a new file. */
+  readonly retryable: boolean;
+
+  constructor(code: IngestErrorCode, message: string, opts: { detail?: string; cause?: unknown; retryable?: boolean } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'IngestError';
+    this.code = code;
+    this.detail = opts.detail;
+    this.retryable = opts.retryable ?? false;
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message, detail: this.detail, retryable: this.retryable };
+  }
+}
+
+export function isIngestError(err: unknown, code?: IngestErrorCode): err is IngestError {
+  return err instanceof IngestError && (code === undefined || err.code === code);
+}
+
+const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+/** Constructors with the user-facing wording kept in one place. */
+export const ingestErrors = {
+  empty: () => new IngestError('empty', 'The file is empty (0 bytes). Please upload the PDF again.'),
+  notPdf: (looksLike?: string) =>
+    new IngestError(
+      'not_pdf',
+      looksLike
+        ? `This file is not a PDF: it looks like ${looksLike}. Please upload the manual as a PDF.`
+        : 'This file is not a PDF (no PDF header found). Please upload the manual as a PDF.',
+      { detail: looksLike },
+    ),
+  corrupt: (detail?: string, cause?: unknown) =>
+    new IngestError('corrupt', 'This PDF is damaged or incomplete and cannot be read. Try downloading it again or re-exporting it.', {
+      detail,
+      cause,
+    }),
+  tooLarge: (bytes: number, maxBytes: number) =>
+    new IngestError('too_large', `This file is ${mb(bytes)}, larger than the ${mb(maxBytes)} upload limit.`, {
+      detail: `${bytes} > ${maxBytes} bytes`,
+    }),
+  tooManyPages: (pages: number, maxPages: number) =>
+    new IngestError('too_many_pages', `This PDF has ${pages} pages; the limit is ${maxPages}. Split it into smaller files.`, {
+      detail: `${pages} > ${maxPages} pages`,
+    }),
+  passwordRequired: () =>
+    new IngestError('password_required', 'This PDF is password-protected. Enter its password to open it.', { retryable: true }),
+  passwordIncorrect: () =>
+    new IngestError('password_incorrect', 'The password is incorrect for this PDF. Please try again.', { retryable: true }),
+  renderFailed: (page: number, cause?: unknown) =>
+    new IngestError('render_failed', `Page ${page} could not be rendered as an image.`, { detail: String(cause), cause }),
+  ocrFailed: (detail: string, cause?: unknown) =>
+    new IngestError('ocr_failed', 'Text recognition (OCR) failed for a scanned page.', { detail, cause }),
+};

@@ -1,0 +1,40 @@
+/**
+ * Page images on disk, regenerated from the source PDF when missing (a cleaned cache, a restore
+ * from backup without images…), so a page link never breaks while the PDF exists.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { getManual } from '../store/manuals';
+import { pageImagePath, pageThumbPath, manualSourcePath } from './paths';
+import { openPdf } from './pdf';
+import { makeThumbnail, PAGE_SCALE } from './render';
+
+export async function writePageImages(manualId: string, page: number, png: Buffer): Promise<void> {
+  const imagePath = pageImagePath(manualId, page);
+  const thumbPath = pageThumbPath(manualId, page);
+  fs.mkdirSync(path.dirname(imagePath), { recursive: true });
+  fs.mkdirSync(path.dirname(thumbPath), { recursive: true });
+  // Write to a temp name then rename: a reader never sees half a file.
+  await fs.promises.writeFile(`${imagePath}.tmp`, png);
+  await fs.promises.rename(`${imagePath}.tmp`, imagePath);
+  await fs.promises.writeFile(`${thumbPath}.tmp`, await makeThumbnail(png));
+  await fs.promises.rename(`${thumbPath}.tmp`, thumbPath);
+}
+
+/** Path of the page PNG or WebP thumbnail, rendering it first if needed; null if no such page. */
+export async function ensurePageImage(manualId: string, page: number, kind: 'image' | 'thumb'): Promise<string | null> {
+  const target = kind === 'image' ? pageImagePath(manualId, page) : pageThumbPath(manualId, page);
+  if (fs.existsSync(target)) return target;
+  const manual = await getManual(manualId);
+  if (!manual || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
+  const source = manualSourcePath(manualId);
+  if (!fs.existsSync(source)) return null;
+  const doc = await openPdf(new Uint8Array(await fs.promises.readFile(source)), { password: manual.password ?? undefined, maxBytes: Infinity, maxPages: Infinity });
+  try {
+    const rendered = await doc.renderPage(page, { scale: PAGE_SCALE });
+    await writePageImages(manualId, page, rendered.png);
+  } finally {
+    await doc.close();
+  }
+  return target;
+}

@@ -1,0 +1,253 @@
+/**
+ * Validating and opening PDFs, and per-page extraction: positioned text → lines, blocks and
+ * headings (layout.ts), raster image regions (images.ts), text-layer presence (for OCR).
+ */
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
+import { getConfig } from '../providers/config';
+import { IngestError, ingestErrors } from './errors';
+import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
+import { type ImageRegion, findImageRegions } from './images';
+import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout';
+import { loadPdfjs, pdfjsAssets } from './pdfjs';
+import { type RenderedImage, type RenderOptions, renderPdfPage, renderPdfRegion } from './render';
+import { describeNonPdf, findPdfHeader } from './sniff';
+
+export interface OpenPdfOptions {
+  password?: string;
+  /** Defaults to getConfig().upload.maxBytes; Infinity disables the check. */
+  maxBytes?: number;
+  /** Defaults to getConfig().upload.maxPages; Infinity disables the check. */
+  maxPages?: number;
+}
+
+export interface PageContent extends PageLayout {
+  /** Raster images large enough to be worth OCR (page coordinates). */
+  images: ImageRegion[];
+  /** False when the page has no (or almost no) extractable text: it needs full-page OCR. */
+  hasTextLayer: boolean;
+  /** Non-whitespace characters in the text layer. */
+  textChars: number;
+  /** Page text in reading order, blocks separated by newlines. */
+  text: string;
+}
+
+export interface PdfInfo {
+  title?: string;
+  author?: string;
+  subject?: string;
+  producer?: string;
+}
+
+export interface PdfDoc {
+  readonly numPages: number;
+  /** pdf.js document fingerprint (stable per file content). */
+  readonly fingerprint: string;
+  readonly info: PdfInfo;
+  pageSize(page: number): Promise<{ width: number; height: number }>;
+  extractPage(page: number): Promise<PageContent>;
+  renderPage(page: number, opts?: RenderOptions): Promise<RenderedImage>;
+  /** Renders part of a page (page coordinates), e.g. an image region at OCR resolution. */
+  renderRegion(page: number, bbox: BBox, opts?: RenderOptions): Promise<RenderedImage>;
+  close(): Promise<void>;
+}
+
+/** Below this many characters a page counts as having no text layer (stray page numbers, marks). */
+export const MIN_TEXT_LAYER_CHARS = 16;
+
+/** Cheap checks before pdf.js sees the bytes: size limits and the %PDF- header. */
+export function validatePdfBytes(bytes: Uint8Array, opts: { maxBytes?: number } = {}): void {
+  const maxBytes = opts.maxBytes ?? getConfig().upload.maxBytes;
+  if (bytes.length === 0) throw ingestErrors.empty();
+  if (bytes.length > maxBytes) throw ingestErrors.tooLarge(bytes.length, maxBytes);
+  if (findPdfHeader(bytes) < 0) throw ingestErrors.notPdf(describeNonPdf(bytes));
+}
+
+export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Promise<PdfDoc> {
+  validatePdfBytes(bytes, opts);
+  const maxPages = opts.maxPages ?? getConfig().upload.maxPages;
+  const pdfjs = await loadPdfjs();
+  const task = pdfjs.getDocument({
+    // pdf.js refuses Node Buffers and may take ownership of the memory it gets: hand it a copy.
+    data: new Uint8Array(bytes),
+    password: opts.password,
+    ...pdfjsAssets(),
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  let doc: PDFDocumentProxy;
+  try {
+    doc = await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => {});
+    throw mapOpenError(pdfjs, err, opts.password);
+  }
+  try {
+    if (doc.numPages < 1) throw ingestErrors.corrupt('document has no pages');
+    if (doc.numPages > maxPages) throw ingestErrors.tooManyPages(doc.numPages, maxPages);
+    // Page dictionaries are cheap to load; touching each one now reports a truncated or damaged
+    // page tree at upload time instead of halfway through ingestion.
+    for (let n = 1; n <= doc.numPages; n++) await doc.getPage(n);
+    const meta = await doc.getMetadata().catch(() => null);
+    return new PdfJsDoc(doc, task, pdfjs, infoOf(meta?.info));
+  } catch (err) {
+    await task.destroy().catch(() => {});
+    if (err instanceof IngestError) throw err;
+    throw ingestErrors.corrupt(errMessage(err), err);
+  }
+}
+
+function mapOpenError(pdfjs: Awaited<ReturnType<typeof loadPdfjs>>, err: unknown, password?: string): IngestError {
+  const e = err as { name?: string; code?: number; message?: string };
+  if (e?.name === 'PasswordException') {
+    // pdf.js says NEED_PASSWORD when none was given and INCORRECT_PASSWORD for a wrong one.
+    const wrong = e.code === pdfjs.PasswordResponses.INCORRECT_PASSWORD || !!password;
+    return wrong ? ingestErrors.passwordIncorrect() : ingestErrors.passwordRequired();
+  }
+  return ingestErrors.corrupt(errMessage(err), err);
+}
+
+const errMessage = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+
+function infoOf(raw: unknown): PdfInfo {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const s = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  return { title: s(r.Title), author: s(r.Author), subject: s(r.Subject), producer: s(r.Producer) };
+}
+
+class PdfJsDoc implements PdfDoc {
+  readonly numPages: number;
+  readonly fingerprint: string;
+
+  constructor(
+    private readonly doc: PDFDocumentProxy,
+    private readonly task: { destroy(): Promise<void> },
+    private readonly pdfjs: Awaited<ReturnType<typeof loadPdfjs>>,
+    readonly info: PdfInfo,
+  ) {
+    this.numPages = doc.numPages;
+    this.fingerprint = doc.fingerprints[0] ?? '';
+  }
+
+  private async page(n: number): Promise<PDFPageProxy> {
+    if (!Number.isInteger(n) || n < 1 || n > this.numPages) throw new RangeError(`page ${n} is outside 1…${this.numPages}`);
+    try {
+      return await this.doc.getPage(n);
+    } catch (err) {
+      throw ingestErrors.corrupt(`page ${n}: ${errMessage(err)}`, err);
+    }
+  }
+
+  async pageSize(n: number) {
+    const vp = (await this.page(n)).getViewport({ scale: 1 });
+    return { width: vp.width, height: vp.height };
+  }
+
+  async extractPage(n: number): Promise<PageContent> {
+    const page = await this.page(n);
+    try {
+      const viewport = page.getViewport({ scale: 1 });
+      const text = await page.getTextContent();
+      // The operator list gives the image placements and also loads the fonts, whose real names
+      // ("Arial,Bold") are the only reliable bold signal.
+      const opList = await page.getOperatorList();
+      const spans = textSpans(text, viewport.transform, (id) => fontNameOf(page, id));
+      const lines = buildLines(spans, viewport.width);
+      const layout = layoutPage(n, viewport.width, viewport.height, lines);
+      const images = findImageRegions(this.pdfjs.OPS, opList, viewport.transform, viewport);
+      const textChars = spans.reduce((k, s) => k + s.text.replace(/\s/g, '').length, 0);
+      return {
+        ...layout,
+        images,
+        textChars,
+        hasTextLayer: textChars >= MIN_TEXT_LAYER_CHARS,
+        text: layout.blocks.map((b) => b.text).join('\n'),
+      };
+    } catch (err) {
+      if (err instanceof IngestError) throw err;
+      throw ingestErrors.corrupt(`page ${n}: ${errMessage(err)}`, err);
+    } finally {
+      page.cleanup();
+    }
+  }
+
+  async renderPage(n: number, opts?: RenderOptions) {
+    const page = await this.page(n);
+    try {
+      return await renderPdfPage(page, opts);
+    } catch (err) {
+      throw ingestErrors.renderFailed(n, err);
+    }
+  }
+
+  async renderRegion(n: number, bbox: BBox, opts?: RenderOptions) {
+    const page = await this.page(n);
+    try {
+      return await renderPdfRegion(page, bbox, opts);
+    } catch (err) {
+      throw ingestErrors.renderFailed(n, err);
+    }
+  }
+
+  async close() {
+    await this.task.destroy();
+  }
+}
+
+const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,+](bd|b)$/i;
+
+function fontNameOf(page: PDFPageProxy, id: string): string {
+  try {
+    const objs = page.commonObjs as unknown as { has(id: string): boolean; get(id: string): { name?: string } };
+    return objs.has(id) ? (objs.get(id)?.name ?? '') : '';
+  } catch {
+    return '';
+  }
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * pdf.js text items → spans with top-left page boxes. Each item's transform places its baseline
+ * origin in PDF space; ascent/descent of its font give the glyph box, and the viewport transform
+ * turns that into page coordinates (handling /Rotate and crop-box offsets).
+ */
+export function textSpans(content: TextContent, viewportTransform: readonly number[], fontName: (id: string) => string): TextSpan[] {
+  const spans: TextSpan[] = [];
+  const boldCache = new Map<string, boolean>();
+  for (const raw of content.items) {
+    const item = raw as TextItem;
+    if (typeof item.str !== 'string' || item.str.trim() === '') continue;
+    const [a, b, c, d, e, f] = item.transform as number[];
+    const style = content.styles[item.fontName];
+    const size = Math.hypot(c, d) || Math.hypot(a, b) || item.height || 1;
+    const ascent = clamp(style?.ascent || 0.8, 0.5, 1.1);
+    const descent = clamp(style?.descent || -0.2, -0.5, 0);
+    const ul = Math.hypot(a, b) || 1;
+    const ux = a / ul, uy = b / ul; // baseline direction
+    const vl = Math.hypot(c, d) || 1;
+    const vx = c / vl, vy = d / vl; // glyph "up" direction
+    let corners: Array<[number, number]>;
+    if (style?.vertical) {
+      // Vertical writing: the item runs down from its origin by `height`.
+      corners = [[e - size / 2, f], [e + size / 2, f], [e - size / 2, f - item.height], [e + size / 2, f - item.height]];
+    } else {
+      const bx = e + vx * descent * size, by = f + vy * descent * size;
+      const tx = e + vx * ascent * size, ty = f + vy * ascent * size;
+      const w = item.width;
+      corners = [[bx, by], [bx + ux * w, by + uy * w], [tx, ty], [tx + ux * w, ty + uy * w]];
+    }
+    const bbox = boxOfPoints(corners.map(([x, y]) => applyPoint(viewportTransform, x, y)));
+    const dir = multiply([a, b, 0, 0, 0, 0], [...viewportTransform]);
+    const rotated = !!style?.vertical || Math.abs(dir[1]) > 0.1 * Math.abs(dir[0]) || dir[0] < 0;
+    let bold = boldCache.get(item.fontName);
+    if (bold === undefined) {
+      bold = BOLD_NAME.test(fontName(item.fontName));
+      boldCache.set(item.fontName, bold);
+    }
+    const scale = Math.hypot(viewportTransform[0], viewportTransform[1]) || 1;
+    spans.push({ text: item.str, bbox, fontSize: Math.round(size * scale * 100) / 100, bold, rotated });
+  }
+  return spans;
+}

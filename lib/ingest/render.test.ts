@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasSharedManuals, sharedManual } from '../../test/shared-manuals';
+import { type PdfDoc, openPdf } from './pdf';
+import { PAGE_SCALE, inkFraction, makeThumbnail } from './render';
+import { PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+let doc: PdfDoc;
+let truth: SampleTruth;
+beforeAll(async () => {
+  const sample = await buildSampleManual();
+  truth = sample.truth;
+  doc = await openPdf(sample.bytes);
+});
+afterAll(() => doc?.close());
+
+describe('renderPage', () => {
+  it('renders a page at 1.5× as a PNG with ink on it', async () => {
+    const img = await doc.renderPage(1);
+    expect(img.scale).toBe(PAGE_SCALE);
+    expect([img.width, img.height]).toEqual([Math.round(PAGE_W * 1.5), Math.round(PAGE_H * 1.5)]);
+    expect(img.png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    const meta = await sharp(img.png).metadata();
+    expect([meta.width, meta.height]).toEqual([img.width, img.height]);
+    expect(await inkFraction(img.png)).toBeGreaterThan(0.01);
+  });
+
+  it('lowers the scale to respect a pixel budget', async () => {
+    const img = await doc.renderPage(1, { scale: 4, maxPixels: 200_000 });
+    expect(img.scale).toBeLessThan(1);
+    expect(img.width * img.height).toBeLessThanOrEqual(200_000 * 1.01);
+  });
+
+  it('renders a region at OCR scale, offset to the region', async () => {
+    const { bbox } = truth.figure;
+    const img = await doc.renderRegion(truth.figure.page, bbox, { scale: 2 });
+    expect([img.width, img.height]).toEqual([bbox.w * 2, bbox.h * 2]);
+    // The figure is a solid blue (30, 90, 160) image: the crop must be that image only.
+    const stats = await sharp(img.png).stats();
+    const [r, g, b] = stats.channels.map((c) => c.mean);
+    expect(r).toBeCloseTo(30, -1);
+    expect(g).toBeCloseTo(90, -1);
+    expect(b).toBeCloseTo(160, -1);
+  });
+
+  it('rejects a region outside the page', async () => {
+    await expect(doc.renderRegion(1, { x: 700, y: 0, w: 50, h: 50 })).rejects.toMatchObject({ code: 'render_failed' });
+  });
+});
+
+describe('makeThumbnail', () => {
+  it('makes a 240 px wide WebP with the page aspect ratio', async () => {
+    const img = await doc.renderPage(1);
+    const webp = await makeThumbnail(img.png);
+    const meta = await sharp(webp).metadata();
+    expect(meta.format).toBe('webp');
+    expect(meta.width).toBe(240);
+    expect(Math.abs(meta.height! - (240 * PAGE_H) / PAGE_W)).toBeLessThan(1);
+    expect(webp.length).toBeLessThan(img.png.length);
+    expect(await inkFraction(webp)).toBeGreaterThan(0.005);
+  });
+});
+
+describe.skipIf(!hasSharedManuals)('rendering real manuals (pdfjs 5 legacy + @napi-rs/canvas)', () => {
+  it.each([
+    ['nanovna-h-user-guide.pdf', 2],
+    ['pixhawk-ds009-connector-standard.pdf', 6],
+    ['tek-4041-service-notes-1987.pdf', 1],
+  ])('%s page %i is not blank', async (file, page) => {
+    const real = await openPdf(new Uint8Array(fs.readFileSync(sharedManual(file))));
+    try {
+      const img = await real.renderPage(page);
+      expect(await inkFraction(img.png)).toBeGreaterThan(0.01);
+    } finally {
+      await real.close();
+    }
+  });
+});

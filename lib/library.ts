@@ -1,0 +1,136 @@
+/**
+ * The manuals library as the routes see it: accept an upload, list, delete, retry with a password.
+ * Uploads are validated by content before anything is recorded, so a bad file leaves no trace.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { manualDir, manualSourcePath } from './ingest/paths';
+import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
+import { pokeIngestWorker } from './ingest/worker-client';
+import { openPdf } from './ingest/pdf';
+import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
+import type { ManualView } from './manual-view';
+import { getConfig } from './providers/config';
+import { getVectorStore } from './providers/vectorstore';
+import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
+
+export function toManualView(m: Manual, ownerId: string | null): ManualView {
+  return {
+    id: m.id,
+    title: m.title,
+    fileName: m.fileName,
+    sizeBytes: m.sizeBytes,
+    pageCount: m.pageCount,
+    ocrPages: m.ocrPages,
+    status: m.status,
+    progressDone: m.progressDone,
+    progressTotal: m.progressTotal,
+    error: m.error,
+    errorCode: m.errorCode,
+    createdAt: m.createdAt.getTime(),
+    canDelete: canModify(m, ownerId),
+  };
+}
+
+/** The uploader may delete their manual; manuals with no owner (the sample, CLI ingests) anyone may. */
+export function canModify(m: Manual, ownerId: string | null): boolean {
+  return !m.ownerId || m.ownerId === ownerId;
+}
+
+export async function listManualViews(ownerId: string | null): Promise<ManualView[]> {
+  return (await listManuals()).map((m) => toManualView(m, ownerId));
+}
+
+/** Pages count, or the password problem, of a PDF on disk; other problems throw IngestError. */
+async function inspectPdf(file: string, password?: string): Promise<{ pages: number } | { passwordError: IngestError }> {
+  const bytes = new Uint8Array(await fs.promises.readFile(file));
+  try {
+    const doc = await openPdf(bytes, { password });
+    const pages = doc.numPages;
+    await doc.close();
+    return { pages };
+  } catch (err) {
+    if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
+    throw err;
+  }
+}
+
+export interface AcceptedUpload {
+  manual: ManualView;
+  duplicate: boolean;
+}
+
+/**
+ * Streams an upload to disk, validates it as a PDF, dedups by sha256 and queues it for ingestion.
+ * Throws IngestError (with a user-facing message) for empty, oversized, non-PDF or corrupt files;
+ * a password-protected file is kept as a failed manual the user can unlock with its password.
+ */
+export async function acceptUpload(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, rawFileName: string, ownerId: string | null): Promise<AcceptedUpload> {
+  const { upload } = getConfig();
+  const saved = await saveUpload(body, upload.maxBytes);
+  try {
+    const existing = await findManualBySha(saved.sha256);
+    if (existing && existing.status !== 'failed') {
+      return { manual: toManualView(existing, ownerId), duplicate: true };
+    }
+    const inspected = await inspectPdf(saved.tmpPath);
+    const id = existing?.id ?? randomUUID();
+    fs.mkdirSync(manualDir(id), { recursive: true });
+    fs.renameSync(saved.tmpPath, manualSourcePath(id));
+    const fileName = safeFileName(rawFileName);
+    if (!existing) {
+      await createManual({ id, title: titleFromFileName(fileName), fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
+    }
+    if ('passwordError' in inspected) {
+      await updateManual(id, { status: 'failed', error: inspected.passwordError.message, errorCode: inspected.passwordError.code, progressDone: 0, progressTotal: 0 });
+    } else {
+      await updateManual(id, { status: 'queued', error: null, errorCode: null, pageCount: inspected.pages, progressDone: 0, progressTotal: 0, attempts: 0 });
+      pokeIngestWorker();
+    }
+    const manual = await getManual(id);
+    return { manual: toManualView(manual!, ownerId), duplicate: false };
+  } finally {
+    fs.rmSync(saved.tmpPath, { force: true });
+  }
+}
+
+export class LibraryError extends Error {
+  constructor(
+    public readonly status: 404 | 403 | 409 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function requireModifiable(id: string, ownerId: string | null): Promise<Manual> {
+  const m = await getManual(id);
+  if (!m) throw new LibraryError(404, 'This manual does not exist.');
+  if (!canModify(m, ownerId)) throw new LibraryError(403, 'Only the person who uploaded this manual can change it.');
+  return m;
+}
+
+/** Removes the manual's vectors, then its files, then its rows (pages and chunks cascade). */
+export async function deleteManual(id: string, ownerId: string | null): Promise<void> {
+  await requireModifiable(id, ownerId);
+  // The row goes last: if anything before fails, the manual is still listed and can be retried.
+  await (await getVectorStore()).deleteManual(id);
+  fs.rmSync(manualDir(id), { recursive: true, force: true });
+  await deleteManualRow(id);
+}
+
+export async function retryWithPassword(id: string, password: string, ownerId: string | null): Promise<ManualView> {
+  const m = await requireModifiable(id, ownerId);
+  if (m.errorCode !== 'password_required' && m.errorCode !== 'password_incorrect') {
+    throw new LibraryError(409, 'This manual does not need a password.');
+  }
+  const inspected = await inspectPdf(manualSourcePath(id), password);
+  if ('passwordError' in inspected) {
+    const err = inspected.passwordError.code === 'password_required' ? ingestErrors.passwordIncorrect() : inspected.passwordError;
+    await updateManual(id, { error: err.message, errorCode: err.code });
+    throw new LibraryError(422, err.message);
+  }
+  await updateManual(id, { status: 'queued', error: null, errorCode: null, password, pageCount: inspected.pages, attempts: 0 });
+  pokeIngestWorker();
+  return toManualView((await getManual(id))!, ownerId);
+}

@@ -1,0 +1,193 @@
+/**
+ * The offline embedder: signed feature hashing of character n-grams and whole tokens.
+ *
+ * Chosen by measurement on the real manuals (scripts/measure-embedders.ts): it needs no weights,
+ * loads instantly, and its n-grams match OCR-merged and unit-glued tokens ("GNDPA8+5U",
+ * "3.3V") that word-vector models miss. Each distinct token contributes a whole-token feature
+ * plus its boundary-marked n-grams, weighted by sublinear term frequency; stopwords are dropped
+ * (a built-in stand-in for idf, since an embedder sees one text at a time).
+ */
+import type { CallOptions, Embedder } from '../types';
+import { isStopword, normalizeText, tokenize, type Token } from './text';
+import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vectors';
+import { l2normalize, sha256Hex, throwIfAborted } from './util';
+
+export interface HashedNgramOptions {
+  /** Dense vector size. */
+  dimensions: number;
+  /** Per-token vector size for the multi-vector bag (smaller keeps page bags affordable). */
+  tokenDimensions: number;
+  minN: number;
+  maxN: number;
+  /** Weight of the whole-token feature. */
+  wordWeight: number;
+  /** Total weight of one token's n-gram block (spread over its n-grams as 1/sqrt(count)). */
+  ngramWeight: number;
+  /** Weight of the parts of a punctuated compound ("esp32", "poe" of "esp32-poe"). */
+  partWeight: number;
+  /** Weight of stopwords in dense vectors (0 drops them). */
+  stopwordWeight: number;
+  /** Hash seed: collisions differ per seed, so the measurement script averages over several. */
+  seed: number;
+}
+
+// Picked from the figures of scripts/measure-embedders.ts (see the providers issue report).
+export const DEFAULT_HASHED_NGRAM_OPTIONS: HashedNgramOptions = {
+  dimensions: 768,
+  tokenDimensions: 128,
+  minN: 3,
+  maxN: 5,
+  wordWeight: 0,
+  ngramWeight: 1,
+  partWeight: 0.5,
+  stopwordWeight: 0,
+  seed: 0,
+};
+
+interface SparseFeatures {
+  idx: Int32Array;
+  val: Float32Array;
+}
+
+// FNV-1a over UTF-16 code units, finished with murmur3's fmix32 so low bits are well mixed.
+function hash32(s: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const MAX_TOKEN_CACHE = 50_000;
+
+export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
+  readonly provider = 'offline' as const;
+  readonly id: string;
+  readonly tokenVectorsId: string;
+  readonly dimensions: number;
+  readonly tokenDimensions: number;
+  readonly fallbackReason?: string;
+  /** Computing is cheaper than a cache lookup, so the persistent cache skips this embedder. */
+  readonly cacheable = false;
+  readonly options: HashedNgramOptions;
+  private readonly featureCache = new Map<number, Map<string, SparseFeatures>>();
+
+  constructor(options: Partial<HashedNgramOptions> = {}, fallbackReason?: string) {
+    this.options = { ...DEFAULT_HASHED_NGRAM_OPTIONS, ...options };
+    const o = this.options;
+    if (o.minN < 1 || o.maxN < o.minN) throw new Error(`invalid n-gram range ${o.minN}-${o.maxN}`);
+    this.dimensions = o.dimensions;
+    this.tokenDimensions = o.tokenDimensions;
+    const settings = sha256Hex(JSON.stringify({ ...o, dimensions: 0, tokenDimensions: 0 })).slice(0, 8);
+    this.id = `offline:hashed-ngrams@1:${o.dimensions}:${settings}`;
+    this.tokenVectorsId = `offline:hashed-ngrams@1:tokens:${o.tokenDimensions}:${settings}`;
+    this.fallbackReason = fallbackReason;
+  }
+
+  /** The same embedder with a fallback reason attached (the factory uses it when a model is missing). */
+  withFallbackReason(reason: string): HashedNgramEmbedder {
+    return new HashedNgramEmbedder(this.options, reason);
+  }
+
+  async embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]> {
+    return texts.map((t, i) => {
+      if (i % 64 === 0) throwIfAborted(opts);
+      return this.embedSync(t);
+    });
+  }
+
+  async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array> {
+    throwIfAborted(opts);
+    return this.embedSync(text);
+  }
+
+  /** Dense vector of one text (synchronous: used directly by the measurement script). */
+  embedSync(text: string): Float32Array {
+    const o = this.options;
+    const counts = new Map<string, number>();
+    for (const t of tokenize(normalizeText(text), o.partWeight)) {
+      const w = isStopword(t) ? t.weight * o.stopwordWeight : t.weight;
+      if (w > 0) counts.set(t.text, (counts.get(t.text) ?? 0) + w);
+    }
+    const v = new Float32Array(o.dimensions);
+    for (const [token, c] of counts) {
+      // Sublinear tf: a term repeated ten times should not drown the rest of the chunk.
+      const w = c >= 1 ? 1 + Math.log(c) : c;
+      const f = this.features(token, o.dimensions);
+      for (let i = 0; i < f.idx.length; i++) v[f.idx[i]] += w * f.val[i];
+    }
+    return l2normalize(v);
+  }
+
+  async embedTokens(texts: string[], opts: TokenOptions): Promise<TokenVectors[]> {
+    return texts.map((t, i) => {
+      if (i % 16 === 0) throwIfAborted(opts);
+      return this.tokenVectorsSync(t);
+    });
+  }
+
+  /**
+   * One vector per distinct content token, in first-seen order. Duplicates are dropped: a
+   * repeated token has the same vector, and MaxSim over a page bag ignores repeats.
+   */
+  tokenVectorsSync(text: string): TokenVectors {
+    const seen = new Set<string>();
+    const tokens: string[] = [];
+    const vectors: Float32Array[] = [];
+    for (const t of tokenize(normalizeText(text), this.options.partWeight)) {
+      if (seen.has(t.text) || isStopword(t) || !isContentToken(t)) continue;
+      seen.add(t.text);
+      const f = this.features(t.text, this.tokenDimensions);
+      const v = new Float32Array(this.tokenDimensions);
+      for (let i = 0; i < f.idx.length; i++) v[f.idx[i]] += f.val[i];
+      tokens.push(t.text);
+      vectors.push(l2normalize(v));
+    }
+    return { tokens, vectors };
+  }
+
+  /** Hashed features of one token: the whole token plus its boundary-marked character n-grams. */
+  private features(token: string, dims: number): SparseFeatures {
+    let cache = this.featureCache.get(dims);
+    if (!cache) this.featureCache.set(dims, (cache = new Map()));
+    const hit = cache.get(token);
+    if (hit) return hit;
+
+    const o = this.options;
+    const grams: string[] = [];
+    const marked = `<${token}>`;
+    const chars = Array.from(marked);
+    for (let n = o.minN; n <= o.maxN; n++) {
+      for (let i = 0; i + n <= chars.length; i++) grams.push(chars.slice(i, i + n).join(''));
+    }
+    // Tokens shorter than minN still get one n-gram: the whole marked token.
+    if (grams.length === 0) grams.push(marked);
+    const gramWeight = o.ngramWeight / Math.sqrt(grams.length);
+
+    const acc = new Map<number, number>();
+    const add = (feature: string, w: number) => {
+      const h = hash32(feature, 0x9e3779b9 + o.seed);
+      const sign = hash32(feature, 0x7f4a7c15 + o.seed) & 1 ? 1 : -1;
+      const idx = h % dims;
+      acc.set(idx, (acc.get(idx) ?? 0) + sign * w);
+    };
+    if (o.wordWeight > 0) add(`\u0001${token}`, o.wordWeight);
+    if (o.ngramWeight > 0) for (const g of grams) add(g, gramWeight);
+
+    const entry: SparseFeatures = { idx: Int32Array.from(acc.keys()), val: Float32Array.from(acc.values()) };
+    if (cache.size >= MAX_TOKEN_CACHE) cache.clear();
+    cache.set(token, entry);
+    return entry;
+  }
+}
+
+// Lone punctuation-free single characters ("a", "x") carry no retrieval signal; digits do ("5").
+function isContentToken(t: Token): boolean {
+  return t.text.length > 1 || /\p{N}/u.test(t.text);
+}

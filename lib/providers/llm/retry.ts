@@ -1,0 +1,111 @@
+/**
+ * Which model errors are worth retrying, and how long to wait before the next attempt.
+ */
+import { APICallError } from 'ai';
+import type { LlmErrorCode } from './errors';
+
+export interface BackoffOptions {
+  /** Delay before the 2nd attempt; doubles each attempt. */
+  initialBackoffMs: number;
+  /** Ceiling of the exponential delay (before jitter). */
+  maxBackoffMs: number;
+  /** A Retry-After longer than this is not waited for: the call fails at once as rate-limited. */
+  maxRetryAfterMs: number;
+  /** Source of jitter in [0, 1). */
+  random: () => number;
+}
+
+export interface Classified {
+  code: LlmErrorCode;
+  retryable: boolean;
+  statusCode?: number;
+}
+
+// Socket-level failures worth a second try (same list as @ai-sdk/provider-utils, plus DNS hiccups).
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ConnectionRefused',
+  'ConnectionClosed',
+  'FailedToOpenSocket',
+]);
+
+function isNetworkError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code)) return true;
+    if (current instanceof TypeError && /^(fetch failed|failed to fetch)$/i.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+export function classifyError(error: unknown): Classified {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === 429) return { code: 'llm:rate_limit', retryable: true, statusCode: status };
+    if (status === 408 || (status !== undefined && status >= 500)) return { code: 'llm:unavailable', retryable: true, statusCode: status };
+    if (status === 401 || status === 403) return { code: 'llm:auth', retryable: false, statusCode: status };
+    if (status !== undefined && status >= 400) return { code: 'llm:bad_request', retryable: false, statusCode: status };
+    // No status: the SDK wraps connection failures as APICallError without one.
+    if (status === undefined && (error.isRetryable || isNetworkError(error))) return { code: 'llm:unavailable', retryable: true };
+    return { code: 'llm:provider', retryable: false, statusCode: status };
+  }
+  if (isNetworkError(error)) return { code: 'llm:unavailable', retryable: true };
+  return { code: 'llm:provider', retryable: false };
+}
+
+/** Milliseconds the server asked us to wait (Retry-After-Ms, Retry-After seconds or HTTP date). */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  if (!APICallError.isInstance(error) || !error.responseHeaders) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(error.responseHeaders)) headers[k.toLowerCase()] = v;
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = headers['retry-after'];
+  if (ra === undefined || ra.trim() === '') return undefined;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Delay before attempt `attempt + 1`. Exponential with "equal jitter" (half fixed, half random) so
+ * parallel callers hitting the same 429 do not come back in lockstep; a server's Retry-After wins.
+ * Returns undefined when the server asks for longer than we are willing to wait.
+ */
+export function backoffDelay(attempt: number, error: unknown, opts: BackoffOptions): number | undefined {
+  const asked = retryAfterMs(error);
+  if (asked !== undefined) return asked <= opts.maxRetryAfterMs ? asked : undefined;
+  const base = Math.min(opts.maxBackoffMs, opts.initialBackoffMs * 2 ** (attempt - 1));
+  return Math.round(base / 2 + opts.random() * (base / 2));
+}
+
+/** setTimeout as a promise that rejects with the signal's reason when aborted. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

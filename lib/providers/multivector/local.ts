@@ -1,0 +1,84 @@
+/**
+ * Local multi-vector embedder: token-level vectors of a page's text (text layer + OCR text) from
+ * the active dense embedder, pooled to a bounded bag per page; queries keep one vector per token.
+ * With the offline embedder the token vectors are hashed n-gram vectors (soft term matching that
+ * survives OCR merges); with transformers.js they are the model's contextual token outputs
+ * (ColBERT-style late interaction on a model that was not trained for it).
+ */
+import { safeCache, type VectorCache } from '../embeddings/cache';
+import type { TokenVectorSource } from '../embeddings/token-vectors';
+import type { CallOptions, MultiVectorEmbedder } from '../types';
+import { poolVectors, type Linkage } from './pooling';
+
+/** Bound on vectors per page for model token outputs (384+ dims each). */
+export const DEFAULT_MAX_VECTORS_PER_PAGE = 128;
+/**
+ * Bound for the offline hashed token vectors (128 dims, so 256 of them cost what 128 model
+ * vectors of 256 dims would): pooling below ~256 cost ~0.03 MRR in scripts/measure-embedders.ts.
+ */
+export const OFFLINE_MAX_VECTORS_PER_PAGE = 256;
+/** Long questions are rare; past this the extra tokens only add noise to the sum. */
+const MAX_QUERY_VECTORS = 64;
+
+export interface LocalMultiVectorOptions {
+  maxVectorsPerPage?: number;
+  linkage?: Linkage;
+  /** Pooled page bags are cached when the token source is costly (a transformer). */
+  cache?: VectorCache | null;
+  /** Pages per call to the token source. */
+  batchSize?: number;
+}
+
+export class LocalMultiVectorEmbedder implements MultiVectorEmbedder {
+  readonly provider = 'local' as const;
+  readonly id: string;
+  readonly dimensions: number;
+  readonly maxVectorsPerPage: number;
+  private readonly linkage: Linkage;
+  private readonly cache: VectorCache | null;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly source: TokenVectorSource,
+    opts: LocalMultiVectorOptions = {},
+  ) {
+    this.maxVectorsPerPage = opts.maxVectorsPerPage ?? DEFAULT_MAX_VECTORS_PER_PAGE;
+    this.linkage = opts.linkage ?? 'ward';
+    this.dimensions = source.tokenDimensions;
+    this.id = `local:${source.tokenVectorsId}:pool${this.maxVectorsPerPage}-${this.linkage}`;
+    this.cache = opts.cache ?? null;
+    this.batchSize = Math.max(1, opts.batchSize ?? 8);
+  }
+
+  async embedPages(pages: Array<{ text: string; imagePath?: string }>, opts?: CallOptions): Promise<Float32Array[][]> {
+    const out: Array<Float32Array[] | undefined> = new Array(pages.length);
+    const keys = pages.map((p) => ({ model: this.id, kind: 'page' as const, text: p.text }));
+    const cache = this.cache;
+    if (cache) {
+      const hits = await safeCache(() => cache.getMany(keys), new Map<number, Float32Array[]>());
+      for (const [i, bag] of hits) out[i] = bag;
+    }
+    const todo = pages.map((_, i) => i).filter((i) => !out[i]);
+    for (let s = 0; s < todo.length; s += this.batchSize) {
+      opts?.signal?.throwIfAborted();
+      const idx = todo.slice(s, s + this.batchSize);
+      const tokenBags = await this.source.embedTokens(
+        idx.map((i) => pages[i].text),
+        { kind: 'document', signal: opts?.signal },
+      );
+      const fresh = idx.map((i, j) => {
+        // A page with no text (an unOCRed scan) has an empty bag: it can only be found visually.
+        const bag = poolVectors(tokenBags[j].vectors, this.maxVectorsPerPage, { linkage: this.linkage });
+        out[i] = bag;
+        return { key: keys[i], vectors: bag };
+      });
+      if (cache) await safeCache(() => cache.putMany(fresh.filter((f) => f.vectors.length > 0)), undefined);
+    }
+    return out as Float32Array[][];
+  }
+
+  async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]> {
+    const [bag] = await this.source.embedTokens([text], { kind: 'query', signal: opts?.signal });
+    return bag.vectors.slice(0, MAX_QUERY_VECTORS);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What the web server does once on start (instrumentation.ts): apply migrations, seed the sample
+ * manual on first run, start the ingest worker (which recovers interrupted jobs).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir, ensureDataDir } from './data-dir';
+import { startIngestWorker } from './ingest/worker-client';
+import { acceptUpload } from './library';
+import { getDb } from './store/db';
+
+/**
+ * Adds the generated sample manual to the library once per DATA_DIR. A marker file remembers it,
+ * so a user who deletes the sample does not get it back on the next start.
+ */
+export async function seedSampleManual(): Promise<{ seeded: boolean; manualId?: string }> {
+  const marker = path.join(ensureDataDir('sample'), '.seeded');
+  if (fs.existsSync(marker)) return { seeded: false };
+  const { ensureSampleManual } = await import('./sample');
+  const { pdfPath } = await ensureSampleManual(dataDir('sample'));
+  const { manual } = await acceptUpload(fs.createReadStream(pdfPath), path.basename(pdfPath), null);
+  fs.writeFileSync(marker, manual.id);
+  return { seeded: true, manualId: manual.id };
+}
+
+export async function startServer(): Promise<void> {
+  await getDb();
+  if (process.env.MC_NO_SAMPLE !== '1') {
+    await seedSampleManual().catch((err) => console.error('[startup] could not add the sample manual:', err));
+  }
+  if (process.env.MC_NO_WORKER !== '1') startIngestWorker();
+}

@@ -1,0 +1,110 @@
+/**
+ * Every query about manuals and pages lives here (server-only), so routes, actions and the
+ * ingest pipeline share one vocabulary and one place to reason about consistency.
+ */
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { getDb } from './db';
+import { chunks, manuals, pages, type ManualStatus } from './schema';
+
+export type Manual = typeof manuals.$inferSelect;
+export type PageRow = typeof pages.$inferSelect;
+export type ChunkRow = typeof chunks.$inferSelect;
+
+export const ACTIVE_STATUSES: ManualStatus[] = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing'];
+
+export async function listManuals(): Promise<Manual[]> {
+  const db = await getDb();
+  return db.select().from(manuals).orderBy(desc(manuals.createdAt));
+}
+
+export async function getManual(id: string): Promise<Manual | undefined> {
+  const db = await getDb();
+  return db.query.manuals.findFirst({ where: eq(manuals.id, id) });
+}
+
+export async function findManualBySha(sha256: string): Promise<Manual | undefined> {
+  const db = await getDb();
+  return db.query.manuals.findFirst({ where: eq(manuals.sha256, sha256) });
+}
+
+export async function createManual(row: { id: string; title: string; fileName: string; sha256: string; sizeBytes: number; ownerId?: string }) {
+  const db = await getDb();
+  await db.insert(manuals).values({ ...row, status: 'queued', updatedAt: new Date() });
+}
+
+export async function updateManual(
+  id: string,
+  patch: Partial<
+    Pick<Manual, 'status' | 'progressDone' | 'progressTotal' | 'error' | 'errorCode' | 'password' | 'attempts' | 'ocrPages' | 'timings' | 'pageCount' | 'title'>
+  >,
+) {
+  const db = await getDb();
+  await db
+    .update(manuals)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(manuals.id, id));
+}
+
+export async function deleteManualRow(id: string) {
+  const db = await getDb();
+  await db.delete(manuals).where(eq(manuals.id, id)); // pages cascade
+}
+
+/** Manuals whose ingest was interrupted (crash, kill -9, restart): resumed or failed on start. */
+export async function listUnfinishedManuals(): Promise<Manual[]> {
+  const db = await getDb();
+  return db.select().from(manuals).where(inArray(manuals.status, ACTIVE_STATUSES)).orderBy(asc(manuals.createdAt));
+}
+
+export async function readyManualIds(): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'ready'));
+  return rows.map((r) => r.id);
+}
+
+/** Replaces all page and chunk rows of a manual in one transaction (never a half-written manual). */
+export async function replacePagesAndChunks(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[]) {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.delete(chunks).where(eq(chunks.manualId, manualId));
+    await tx.delete(pages).where(eq(pages.manualId, manualId));
+    for (let i = 0; i < pageRows.length; i += 100) {
+      await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
+    }
+    for (let i = 0; i < chunkRows.length; i += 100) {
+      await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
+    }
+  });
+}
+
+export async function clearPagesAndChunks(manualId: string) {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.delete(chunks).where(eq(chunks.manualId, manualId));
+    await tx.delete(pages).where(eq(pages.manualId, manualId));
+  });
+}
+
+export async function getChunk(id: string): Promise<ChunkRow | undefined> {
+  const db = await getDb();
+  return db.query.chunks.findFirst({ where: eq(chunks.id, id) });
+}
+
+export async function listPages(manualId: string): Promise<PageRow[]> {
+  const db = await getDb();
+  return db.select().from(pages).where(eq(pages.manualId, manualId)).orderBy(asc(pages.number));
+}
+
+export async function getPage(manualId: string, number: number): Promise<PageRow | undefined> {
+  const db = await getDb();
+  return db.query.pages.findFirst({ where: and(eq(pages.manualId, manualId), eq(pages.number, number)) });
+}
+
+export async function countOcrPages(manualId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(pages)
+    .where(and(eq(pages.manualId, manualId), eq(pages.ocr, true)));
+  return Number(row?.n ?? 0);
+}

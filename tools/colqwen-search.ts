@@ -1,0 +1,58 @@
+/**
+ * colqwen_search: late-interaction (MaxSim) search over whole pages with the multi-vector
+ * embedder. It ranks pages, so it finds figures, tables and diagrams whose words are scattered
+ * labels rather than prose. Each hit carries the page image URLs and the page's best passages.
+ */
+import { z } from 'zod';
+import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, ScopeError, scopeFilter } from './search-common';
+import { probe, TOOL, type Tool } from './tool';
+
+const inputs = z.object({
+  query: queryField,
+  top_k: z.number().int().min(1).max(10).default(3).describe('pages to return'),
+  manual: manualField,
+});
+
+export const colqwenSearch: Tool<z.output<typeof inputs>> = {
+  name: TOOL.colqwen,
+  description:
+    'Multi-vector (ColQwen-style) search over whole pages. Best for diagrams, wiring, pinouts, figures, photos and tables laid out visually; results are pages with preview images.',
+  status: 'Searching pages visually…',
+  inputs,
+  timeoutMs: 30_000,
+  availability: (t) =>
+    probe('page search is not configured', () => Promise.all([t.providers.multiVectorEmbedder(), t.providers.vectorStore()])),
+  async *run(t, input, ctx) {
+    let filter;
+    try {
+      filter = scopeFilter(t, input.manual);
+    } catch (err) {
+      if (!(err instanceof ScopeError)) throw err;
+      yield { type: 'error', message: err.message, recoverable: true, suggestion: 'search without the manual filter' };
+      return;
+    }
+    const [multiVector, store] = await Promise.all([ctx.multiVectorEmbedder(), ctx.vectorStore()]);
+    const searchStart = performance.now();
+    const queryVectors = await multiVector.embedQuery(input.query, { signal: ctx.signal });
+    const pages = await store.multiVectorSearch(queryVectors, { limit: input.top_k, filter, signal: ctx.signal });
+    const searchMs = elapsed(searchStart);
+    // Passages make the pages citable; without a dense embedder the pages stay image-only.
+    const dense = await ctx.embedder().catch(() => null);
+    const queryVector = dense && pages.length ? await dense.embedQuery(input.query, { signal: ctx.signal }) : null;
+    const objects = await Promise.all(pages.map((p) => pageObject(p, ctx, queryVector)));
+    yield {
+      type: 'result',
+      name: 'pages',
+      objects,
+      metadata: {
+        query: input.query,
+        count: objects.length,
+        manuals: distinctManuals(objects),
+        pages: objects.map((o) => ({ manualId: o.manualId, page: o.page, score: o.score })),
+        search_ms: searchMs,
+        passages_ms: elapsed(searchStart) - searchMs,
+      },
+      llmMessage: `Page search for "${input.query}": ${describeFound(objects, 'pages')}.`,
+    };
+  },
+};

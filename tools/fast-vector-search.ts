@@ -1,0 +1,48 @@
+/**
+ * fast_vector_search: dense similarity over passages. One embedding and one ANN query, so it is
+ * the quickest tool; best for definitions, specs and simple facts phrased like the manual.
+ */
+import { z } from 'zod';
+import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, ScopeError, scopeFilter } from './search-common';
+import { probe, TOOL, type Tool } from './tool';
+
+const inputs = z.object({
+  query: queryField,
+  limit: z.number().int().min(1).max(20).default(5).describe('passages to return'),
+  manual: manualField,
+});
+
+export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
+  name: TOOL.fastVector,
+  description: 'Dense vector search over text passages. Fastest. Best for definitions, specifications and simple facts.',
+  status: 'Searching text passages…',
+  inputs,
+  timeoutMs: 20_000,
+  availability: (t) =>
+    probe('text search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
+  async *run(t, input, ctx) {
+    let filter;
+    try {
+      filter = scopeFilter(t, input.manual);
+    } catch (err) {
+      if (!(err instanceof ScopeError)) throw err;
+      yield { type: 'error', message: err.message, recoverable: true, suggestion: 'search without the manual filter' };
+      return;
+    }
+    const [embedder, store] = await Promise.all([ctx.embedder(), ctx.vectorStore()]);
+    const embedStart = performance.now();
+    const vector = await embedder.embedQuery(input.query, { signal: ctx.signal });
+    const embedMs = elapsed(embedStart);
+    const searchStart = performance.now();
+    const hits = await store.denseSearch(vector, { limit: input.limit, filter, signal: ctx.signal });
+    const searchMs = elapsed(searchStart);
+    const objects = await Promise.all(hits.map((h) => chunkObject(h, ctx)));
+    yield {
+      type: 'result',
+      name: 'passages',
+      objects,
+      metadata: { query: input.query, count: objects.length, manuals: distinctManuals(objects), embed_ms: embedMs, search_ms: searchMs },
+      llmMessage: `Dense search for "${input.query}": ${describeFound(objects, 'passages')}.`,
+    };
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Pieces the three search tools share: the manual filter (the chat's scope always wins), turning
+ * provider hits into environment objects, and reading the best passages of a page so a page hit
+ * has text to cite.
+ */
+import { z } from 'zod';
+import type { TreeData } from '@/lib/agent/tree-data';
+import type { ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
+import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext } from './tool';
+
+export const queryField = z.string().trim().min(1).max(1000).describe('what to search for, in the manual\'s words');
+export const manualField = z.array(z.string().min(1)).max(50).optional().describe('restrict to these manual ids');
+
+export class ScopeError extends Error {}
+
+/** The filter a search runs with: the requested manuals, never outside the chat's scope. */
+export function scopeFilter(tree: TreeData, requested: string[] | undefined): SearchFilter | undefined {
+  const scope = tree.manualIds?.length ? tree.manualIds : undefined;
+  if (!requested?.length) return scope ? { manualIds: scope } : undefined;
+  const allowed = scope ? requested.filter((id) => scope.includes(id)) : requested;
+  if (allowed.length === 0) {
+    throw new ScopeError(`manual ${requested.join(', ')} is outside this chat's scope (${scope!.join(', ')})`);
+  }
+  return { manualIds: allowed };
+}
+
+export async function chunkObject(hit: ChunkHit, ctx: ToolContext): Promise<ChunkObject> {
+  return {
+    kind: 'chunk',
+    manualId: hit.manualId,
+    manualTitle: await ctx.manualTitle(hit.manualId),
+    page: hit.page,
+    chunkId: hit.id,
+    heading: hit.heading,
+    text: hit.text,
+    ocr: hit.ocr,
+    bboxes: hit.bboxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h })),
+    score: hit.score,
+  };
+}
+
+/**
+ * A page hit with the passages on that page that best match the query (dense search restricted to
+ * the page), so the answer can quote and highlight it. Without a dense vector it stays image-only.
+ */
+export async function pageObject(hit: PageHit, ctx: ToolContext, queryVector: Float32Array | null): Promise<PageObject> {
+  const object: PageObject = {
+    kind: 'page',
+    manualId: hit.manualId,
+    manualTitle: await ctx.manualTitle(hit.manualId),
+    page: hit.page,
+    score: hit.score,
+    previewUrl: pagePreviewUrl(hit.manualId, hit.page),
+    thumbnailUrl: pageThumbnailUrl(hit.manualId, hit.page),
+  };
+  if (!queryVector) return object;
+  const store = await ctx.vectorStore();
+  const passages = await store.denseSearch(queryVector, {
+    limit: 2,
+    filter: { manualIds: [hit.manualId], pages: { from: hit.page, to: hit.page } },
+    signal: ctx.signal,
+  });
+  if (passages.length === 0) return object;
+  const [best] = passages;
+  return {
+    ...object,
+    text: passages.map((p) => p.text).join('\n'),
+    textSource: 'passages',
+    chunkId: best.id,
+    heading: best.heading,
+    bboxes: best.bboxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h })),
+  };
+}
+
+export const distinctManuals = (objects: Array<{ manualId: string }>) => [...new Set(objects.map((o) => o.manualId))];
+
+export const elapsed = (since: number) => Math.round(performance.now() - since);
+
+/** "5 passages from 2 manuals (pages 3, 7, 12)" */
+export function describeFound(objects: Array<{ manualId: string; page: number }>, noun: string): string {
+  if (objects.length === 0) return `no ${noun} found`;
+  const pages = [...new Set(objects.map((o) => o.page))].slice(0, 8).join(', ');
+  const manuals = distinctManuals(objects).length;
+  return `${objects.length} ${noun} from ${manuals} manual${manuals === 1 ? '' : 's'} (pages ${pages})`;
+}

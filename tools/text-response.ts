@@ -1,0 +1,142 @@
+/**
+ * text_response: the end tool. With an LLM it streams a grounded answer that cites the
+ * environment's [n] references; without one (or if the LLM fails) it answers extractively from
+ * the best sentences, and declines with "The manuals do not say …" when the evidence is weak.
+ * Sources carry what the viewer needs to open the page and highlight the cited passage.
+ */
+import { streamText, type LanguageModel } from 'ai';
+import { z } from 'zod';
+import { formatHit } from '@/lib/agent/environment';
+import { extractiveAnswer } from '@/lib/agent/extractive';
+import { citedRefs, truncate } from '@/lib/agent/text';
+import type { TreeData } from '@/lib/agent/tree-data';
+import { TOOL, type RefHit, type Source, type Tool, type ToolContext, type ToolOutput } from './tool';
+
+/** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
+const MAX_EVIDENCE_CHARS = 60_000;
+
+const inputs = z.object({
+  include_sources: z.boolean().default(true).describe('attach the cited sources to the answer'),
+});
+
+const DECLINED = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify)/i;
+
+export function toSource(hit: RefHit): Source {
+  return {
+    ref: hit.ref,
+    kind: hit.kind,
+    manualId: hit.manualId,
+    ...(hit.manualTitle ? { manualTitle: hit.manualTitle } : {}),
+    page: hit.page,
+    ...(hit.chunkId ? { chunkId: hit.chunkId } : {}),
+    ...(hit.heading ? { heading: hit.heading } : {}),
+    snippet: truncate((hit.text ?? '').replace(/\s+/g, ' ').trim(), 300),
+    ...(hit.bboxes?.length ? { bboxes: hit.bboxes } : {}),
+    ...(hit.previewUrl ? { previewUrl: hit.previewUrl } : {}),
+  };
+}
+
+/** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */
+export function sourcesFor(text: string, t: TreeData): Source[] {
+  return citedRefs(text)
+    .map((ref) => t.environment.hit(ref))
+    .filter((h): h is RefHit => !!h)
+    .map(toSource);
+}
+
+const SYSTEM = `You answer a technician's question using only the numbered manual sources provided.
+- Cite every factual sentence with its source number in square brackets right after the claim, e.g. "The fuse is rated 2 A [3]."
+- Keep values, units, part numbers, codes and steps exactly as the sources write them; use numbered steps for procedures.
+- If the sources do not contain the answer, reply with one sentence starting "The manuals do not say" that names what is missing. Never guess or use outside knowledge.
+- Be concise.`;
+
+function answerPrompt(t: TreeData): string {
+  const lines = [`Question: ${t.question}`];
+  const history = t.history.slice(-4);
+  if (history.length) {
+    lines.push('', 'Earlier in this conversation:');
+    for (const turn of history) lines.push(`${turn.role}: ${truncate(turn.content.replace(/\s+/g, ' '), 400)}`);
+  }
+  lines.push('', 'Sources:');
+  let used = 0;
+  for (const hit of t.environment.textHits()) {
+    const line = formatHit(hit, 4000);
+    if (used + line.length > MAX_EVIDENCE_CHARS) break;
+    lines.push(line);
+    used += line.length;
+  }
+  if (used === 0) lines.push('(no sources were found)');
+  const summary = t.environment.summaries.at(-1);
+  if (summary) lines.push('', `Summary of the sources: ${summary}`);
+  return lines.join('\n');
+}
+
+async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, onDelta: () => void): AsyncGenerator<ToolOutput, string> {
+  // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
+  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t), abortSignal: ctx.signal, onError: () => {} });
+  let text = '';
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      text += part.text;
+      onDelta();
+      yield { type: 'response', delta: part.text };
+    } else if (part.type === 'error') {
+      throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    } else if (part.type === 'finish') {
+      ctx.recordUsage(part.totalUsage);
+    }
+  }
+  return text.trim();
+}
+
+export const textResponse: Tool<z.output<typeof inputs>> = {
+  name: TOOL.textResponse,
+  description: 'Writes the final answer with [n] citations from the environment. Ends the turn.',
+  status: 'Writing the answer…',
+  inputs,
+  end: true,
+  timeoutMs: 120_000,
+  async availability(t) {
+    if (!t.environment.isEmpty || t.iteration >= 1) return { ok: true };
+    return { ok: false, reason: 'nothing retrieved yet: search first' };
+  },
+  async *run(t, input, ctx) {
+    const llm = await ctx.llm();
+    let text = '';
+    let method: 'llm' | 'extractive' = 'extractive';
+    let fallbackReason: string | undefined;
+    let streamed = false;
+    if (llm) {
+      try {
+        text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
+        if (!text) throw new Error('the model returned an empty answer');
+        method = 'llm';
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        fallbackReason = err instanceof Error ? err.message : String(err);
+        yield { type: 'status', message: 'The language model failed; answering from the passages directly' };
+      }
+    }
+    let declined: boolean;
+    let coverage: number | undefined;
+    if (method === 'extractive') {
+      const answer = extractiveAnswer(t.question, t.environment.textHits());
+      text = answer.text;
+      declined = answer.declined;
+      coverage = Math.round(answer.coverage * 1000) / 1000;
+      // Stream sentence by sentence so the UI behaves the same with and without an LLM.
+      for (const [i, sentence] of answer.parts.entries()) {
+        // After a failed LLM stream the UI must drop the half answer it already shows.
+        yield { type: 'response', delta: i === 0 ? sentence : ` ${sentence}`, ...(i === 0 && streamed ? { reset: true } : {}) };
+      }
+    } else {
+      declined = DECLINED.test(text);
+    }
+    yield {
+      type: 'response',
+      text,
+      sources: input.include_sources && !declined ? sourcesFor(text, t) : [],
+      metadata: { method, declined, ...(coverage !== undefined ? { coverage } : {}), ...(fallbackReason ? { fallbackReason } : {}) },
+    };
+  },
+};
