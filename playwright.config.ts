@@ -42,6 +42,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(PORT), DATA_DIR, NEXT_TELEMETRY_DISABLED: '1', MC_E2E: '1' },
+    // No seeded sample: the specs upload it through the browser like a user would.
+    env: { PORT: String(PORT), DATA_DIR, NEXT_TELEMETRY_DISABLED: '1', MC_E2E: '1', MC_NO_SAMPLE: '1' },
   },
 });

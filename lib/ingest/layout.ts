@@ -115,20 +115,28 @@ export function dedupeSpans(spans: TextSpan[]): TextSpan[] {
 function buildFragments(spans: TextSpan[]): Fragment[] {
   const sorted = [...spans].sort((a, b) => a.bbox.x - b.bbox.x || a.bbox.y - b.bbox.y);
   const frags: Fragment[] = [];
+  // Fragments indexed by the vertical centre of their first span, so a span is only compared
+  // with fragments near its own height on the page (dense drawings have 10k+ spans).
+  const BUCKET = 6;
+  const buckets = new Map<number, Fragment[]>();
+  let maxH = 0;
   for (const s of sorted) {
     const chars = s.text.replace(/\s/g, '').length;
+    maxH = Math.max(maxH, s.bbox.h);
     let best: Fragment | undefined;
     let bestGap = Infinity;
     if (!s.rotated) {
-      for (const f of frags) {
-        if (f.rotated) continue;
-        const fs = Math.min(f.fontSize, s.fontSize);
-        const gap = s.bbox.x - right(f.last);
-        if (gap < -0.3 * fs || gap > 1.0 * Math.max(f.fontSize, s.fontSize)) continue;
-        if (verticalOverlap(f.last, s.bbox) < 0.6) continue;
-        if (Math.abs(gap) < bestGap) {
-          best = f;
-          bestGap = Math.abs(gap);
+      const key = Math.round(centerY(s.bbox) / BUCKET);
+      const reach = Math.ceil(maxH / BUCKET) + 1;
+      for (let k = key - reach; k <= key + reach; k++) {
+        for (const f of buckets.get(k) ?? []) {
+          const gap = s.bbox.x - right(f.last);
+          if (gap < -0.3 * Math.min(f.fontSize, s.fontSize) || gap > 1.0 * Math.max(f.fontSize, s.fontSize)) continue;
+          if (verticalOverlap(f.last, s.bbox) < 0.6) continue;
+          if (Math.abs(gap) < bestGap) {
+            best = f;
+            bestGap = Math.abs(gap);
+          }
         }
       }
     }
@@ -143,7 +151,7 @@ function buildFragments(spans: TextSpan[]): Fragment[] {
       best.chars += chars;
       if (s.bold) best.boldChars += chars;
     } else {
-      frags.push({
+      const f: Fragment = {
         text: s.text,
         bbox: s.bbox,
         fontSize: s.fontSize,
@@ -151,7 +159,14 @@ function buildFragments(spans: TextSpan[]): Fragment[] {
         boldChars: s.bold ? chars : 0,
         rotated: !!s.rotated,
         last: s.bbox,
-      });
+      };
+      frags.push(f);
+      if (!f.rotated) {
+        const key = Math.round(centerY(s.bbox) / BUCKET);
+        const list = buckets.get(key);
+        if (list) list.push(f);
+        else buckets.set(key, [f]);
+      }
     }
   }
   for (const f of frags) f.text = f.text.replace(/\s+/g, ' ').trim();

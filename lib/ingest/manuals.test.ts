@@ -58,7 +58,8 @@ describe.skipIf(!hasSharedManuals)('real manuals', () => {
       const t0 = performance.now();
       const img = await doc.renderPage(1);
       ms += performance.now() - t0;
-      expect(await inkFraction(img.png), file).toBeGreaterThan(0.005);
+      // A blank render has no ink at all; the sparsest real first page (DLC32 title) has ~0.4 %.
+      expect(await inkFraction(img.png), file).toBeGreaterThan(0.001);
       await doc.close();
     }
     figures['render ms/page at 1.5× (page 1 of each)'] = Math.round(ms / files.length);

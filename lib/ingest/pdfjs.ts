@@ -40,7 +40,7 @@ let assets: PdfjsAssets | undefined;
 export function pdfjsAssets(): PdfjsAssets {
   if (assets) return assets;
   const root = packageRoot('pdfjs-dist');
-  const dir = (name: string) => path.join(root, name) + path.sep;
+  const dir = (name: string) => path.join(/*turbopackIgnore: true*/ root, name) + path.sep;
   assets = { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), wasmUrl: dir('wasm'), iccUrl: dir('iccs') };
   return assets;
 }

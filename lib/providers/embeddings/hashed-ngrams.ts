@@ -66,6 +66,8 @@ function hash32(s: string, seed: number): number {
 
 const MAX_TOKEN_CACHE = 50_000;
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
   readonly provider = 'offline' as const;
   readonly id: string;
@@ -96,10 +98,14 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
   }
 
   async embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]> {
-    return texts.map((t, i) => {
-      if (i % 64 === 0) throwIfAborted(opts);
-      return this.embedSync(t);
-    });
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      // Yield now and then so a big ingest does not stall requests on the same server.
+      if (i > 0 && i % 64 === 0) await yieldToEventLoop();
+      throwIfAborted(opts);
+      out.push(this.embedSync(texts[i]));
+    }
+    return out;
   }
 
   async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array> {
@@ -126,10 +132,13 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
   }
 
   async embedTokens(texts: string[], opts: TokenOptions): Promise<TokenVectors[]> {
-    return texts.map((t, i) => {
-      if (i % 16 === 0) throwIfAborted(opts);
-      return this.tokenVectorsSync(t);
-    });
+    const out: TokenVectors[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0 && i % 16 === 0) await yieldToEventLoop();
+      throwIfAborted(opts);
+      out.push(this.tokenVectorsSync(texts[i]));
+    }
+    return out;
   }
 
   /**

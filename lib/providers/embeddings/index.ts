@@ -127,9 +127,17 @@ export function getEmbedder(): Promise<Embedder> {
   return memo.promise;
 }
 
+let generation = 0;
+
+/** Bumped by closeEmbeddings, so dependants (the multi-vector factory) rebuild too. */
+export function embeddingsGeneration(): number {
+  return generation;
+}
+
 /** Closes cache files and forgets the memoised embedder (tests, CLIs before exit). */
 export async function closeEmbeddings(): Promise<void> {
   memo = undefined;
+  generation++;
   const open = [...caches.values()];
   caches.clear();
   for (const c of open) (await c.catch(() => undefined))?.close();

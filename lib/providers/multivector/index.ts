@@ -9,7 +9,7 @@
  */
 import type { AppConfig, MultiVectorProvider } from '../config';
 import { getConfig } from '../config';
-import { getEmbedder, openEmbeddingCache } from '../embeddings';
+import { embeddingsGeneration, getEmbedder, openEmbeddingCache } from '../embeddings';
 import type { VectorCache } from '../embeddings/cache';
 import { HashedNgramEmbedder } from '../embeddings/hashed-ngrams';
 import { hasTokenVectors } from '../embeddings/token-vectors';
@@ -34,13 +34,15 @@ async function sharedCache(config: AppConfig): Promise<VectorCache | null> {
 
 const FACTORIES: Record<MultiVectorProvider, Factory> = {
   local: async (config) => {
-    const dense = await getEmbedder();
     const max = (fallback: number) => envInt('MULTIVECTOR_MAX_VECTORS_PER_PAGE', fallback);
-    if (hasTokenVectors(dense) && dense.provider !== 'offline') {
+    // API embedders have no token outputs, so their pages always use the offline token vectors;
+    // deciding from the config keeps page search up while the API server is down.
+    const dense = config.embeddings.provider === 'transformers' || config.embeddings.provider === 'offline' ? await getEmbedder() : undefined;
+    if (dense && hasTokenVectors(dense) && dense.provider !== 'offline') {
       // Model token outputs cost a forward pass per page: cache the pooled bags.
       return new LocalMultiVectorEmbedder(dense, { maxVectorsPerPage: max(DEFAULT_MAX_VECTORS_PER_PAGE), cache: await sharedCache(config) });
     }
-    const source = hasTokenVectors(dense) ? dense : new HashedNgramEmbedder();
+    const source = dense && hasTokenVectors(dense) ? dense : new HashedNgramEmbedder();
     return new LocalMultiVectorEmbedder(source, { maxVectorsPerPage: max(OFFLINE_MAX_VECTORS_PER_PAGE) });
   },
   colqwen: async (config) => {
@@ -64,6 +66,7 @@ export function getMultiVectorEmbedder(): Promise<MultiVectorEmbedder> {
     embeddings: config.embeddings,
     dataDir: config.dataDir,
     max: process.env.MULTIVECTOR_MAX_VECTORS_PER_PAGE,
+    generation: embeddingsGeneration(),
   });
   if (!memo || memo.key !== key) {
     const promise = FACTORIES[config.multiVector.provider](config);

@@ -66,12 +66,15 @@ export class LocalMultiVectorEmbedder implements MultiVectorEmbedder {
         idx.map((i) => pages[i].text),
         { kind: 'document', signal: opts?.signal },
       );
-      const fresh = idx.map((i, j) => {
+      const fresh: Array<{ key: (typeof keys)[number]; vectors: Float32Array[] }> = [];
+      for (let j = 0; j < idx.length; j++) {
+        // Pooling is CPU work (a few ms per page): yield between pages to keep requests flowing.
+        if (j > 0) await new Promise<void>((resolve) => setImmediate(resolve));
         // A page with no text (an unOCRed scan) has an empty bag: it can only be found visually.
         const bag = poolVectors(tokenBags[j].vectors, this.maxVectorsPerPage, { linkage: this.linkage });
-        out[i] = bag;
-        return { key: keys[i], vectors: bag };
-      });
+        out[idx[j]] = bag;
+        fresh.push({ key: keys[idx[j]], vectors: bag });
+      }
       if (cache) await safeCache(() => cache.putMany(fresh.filter((f) => f.vectors.length > 0)), undefined);
     }
     return out as Float32Array[][];

@@ -98,10 +98,15 @@ export class LanceStore implements VectorStore {
       readConsistencyInterval: opts.readConsistencySeconds ?? LANCE_READ_CONSISTENCY_SECONDS,
     });
     const store = new LanceStore(db, dir, opts);
-    // Fail at open, not at the first search, when the embedder no longer matches the index.
-    for (const name of ['chunks', 'pages'] as const) {
-      const expected = name === 'chunks' ? opts.dimensions : opts.multiVectorDimensions;
-      if ((await store.table(name)) && expected !== undefined) store.checkDims(name, expected);
+    try {
+      // Fail at open, not at the first search, when the embedder no longer matches the index.
+      for (const name of ['chunks', 'pages'] as const) {
+        const expected = name === 'chunks' ? opts.dimensions : opts.multiVectorDimensions;
+        if ((await store.table(name)) && expected !== undefined) store.checkDims(name, expected);
+      }
+    } catch (err) {
+      await store.close();
+      throw err;
     }
     return store;
   }

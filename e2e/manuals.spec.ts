@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ManualsPage } from './pages/manuals-page';
+import { samplePdfPath } from './sample-pdf';
+
+test.describe('manuals library', () => {
+  test('upload the sample manual, watch the stages advance, open a page', async ({ page }) => {
+    test.setTimeout(240_000);
+    const manuals = new ManualsPage(page);
+    await manuals.goto();
+    await manuals.upload(await samplePdfPath());
+
+    const row = manuals.row('acme-hx200-manual');
+    await expect(row).toBeVisible();
+    const statuses = await manuals.watchStatuses(row);
+    expect(statuses.at(-1)).toBe('Ready');
+    // The list showed the work moving through its stages, not just a final flip.
+    expect(statuses.length).toBeGreaterThanOrEqual(2);
+    await expect(row).toContainText('10'); // page count
+
+    await row.getByTestId('manual-link').click();
+    await expect(page.getByTestId('page-thumb')).toHaveCount(10);
+    // Thumbnails are real images served by the page route.
+    const thumb = page.getByTestId('page-thumb').nth(2).locator('img');
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+
+    await page.getByTestId('page-thumb').nth(2).click();
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 3 / 10');
+    const image = page.getByTestId('page-image');
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(500);
+    await page.getByTestId('next-page').click();
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 4 / 10');
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('page-indicator')).toHaveText('Page 3 / 10');
+
+    // Uploading the same file again is recognised as a duplicate, not a second manual.
+    await manuals.goto();
+    await manuals.upload(await samplePdfPath());
+    await expect(page.getByTestId('upload-message').first()).toHaveText('Already in the library.');
+    await expect(manuals.row('acme-hx200-manual')).toHaveCount(1);
+  });
+
+  test('a file that is not a PDF gets a clear error and the library is untouched', async ({ page }) => {
+    const manuals = new ManualsPage(page);
+    await manuals.goto();
+    const before = await manuals.rows().count();
+    const fake = path.join(os.tmpdir(), `not-a-manual-${Date.now()}.pdf`);
+    fs.writeFileSync(fake, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]));
+    await manuals.upload(fake);
+    await expect(page.getByTestId('upload-item').first()).toHaveAttribute('data-state', 'error');
+    await expect(page.getByTestId('upload-message').first()).toContainText('not a PDF');
+    await expect(manuals.rows()).toHaveCount(before);
+  });
+});

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSampleManual } from '@/lib/sample';
+import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
+import { getEmbedder, getVectorStore } from '@/lib/providers';
+import { closeVectorStores } from '@/lib/providers/vectorstore';
+import { acceptUpload, deleteManual } from '@/lib/library';
+import { getChunk, getManual, listPages, updateManual } from '@/lib/store/manuals';
+import { closeDb } from '@/lib/store/db';
+import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { recoverInterruptedJobs } from './recovery';
+import { manualDir, pageImagePath, pageThumbPath } from './paths';
+import { hasSharedManuals, sharedManual } from '@/test/shared-manuals';
+
+async function* bytesOf(data: Uint8Array) {
+  yield data;
+}
+
+let samplePdf: Uint8Array;
+let sampleId: string;
+
+beforeAll(async () => {
+  samplePdf = (await generateSampleManual()).pdf;
+  const { manual } = await acceptUpload(bytesOf(samplePdf), 'acme-hx200-manual.pdf', 'owner-a');
+  sampleId = manual.id;
+  const summary = await ingestManual(sampleId);
+  expect(summary?.status).toBe('ready');
+}, 180_000);
+
+afterAll(async () => {
+  await shutdownOcrEngine();
+  await closeVectorStores();
+  await closeDb();
+});
+
+describe('ingest pipeline on the generated sample manual', () => {
+  it('ends ready with every page, image, chunk and vector', async () => {
+    const m = (await getManual(sampleId))!;
+    expect(m.status).toBe('ready');
+    expect(m.pageCount).toBe(10);
+    expect(m.password).toBeNull();
+    expect(Object.keys(m.timings ?? {})).toEqual(expect.arrayContaining(['parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'total']));
+    const pages = await listPages(sampleId);
+    expect(pages.map((p) => p.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const p of pages) {
+      expect(fs.statSync(pageImagePath(sampleId, p.number)).size).toBeGreaterThan(5_000);
+      expect(fs.statSync(pageThumbPath(sampleId, p.number)).size).toBeGreaterThan(500);
+    }
+    const store = await getVectorStore();
+    const counts = await store.count({ manualIds: [sampleId] });
+    expect(counts.pages).toBe(10);
+    expect(counts.chunks).toBeGreaterThan(10);
+  });
+
+  it('makes the raster-only page searchable through OCR', async () => {
+    const pages = await listPages(sampleId);
+    const raster = pages.find((p) => p.number === 5)!;
+    expect(raster.ocr).toBe(true);
+    // The rating plate exists only as pixels; its fuse rating must come back as text.
+    expect(raster.text.replace(/\s+/g, '')).toContain('T6.3A');
+    const hits = await (await getVectorStore()).bm25Search('T6.3A fuse rating plate', { limit: 5, filter: { manualIds: [sampleId] } });
+    expect(hits[0]?.page).toBe(5);
+    expect(hits[0]?.ocr).toBe(true);
+  });
+
+  it('finds a spec on its page with highlight boxes inside the page', async () => {
+    const fact = SAMPLE_QUESTIONS.find((q) => q.answer_keywords.includes('24 V DC'))!;
+    const embedder = await getEmbedder();
+    const store = await getVectorStore();
+    const hits = await store.hybridSearch(fact.question, await embedder.embedQuery(fact.question), { limit: 5, filter: { manualIds: [sampleId] } });
+    const hit = hits.find((h) => fact.pages.includes(h.page));
+    expect(hit, `no hit on page ${fact.pages} in ${hits.map((h) => h.page)}`).toBeTruthy();
+    const chunk = (await getChunk(hit!.id))!;
+    const page = (await listPages(sampleId)).find((p) => p.number === chunk.page)!;
+    expect(chunk.bboxes.length).toBeGreaterThan(0);
+    for (const b of chunk.bboxes) {
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.y).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.w).toBeLessThanOrEqual(page.width + 1);
+      expect(b.y + b.h).toBeLessThanOrEqual(page.height + 1);
+    }
+  });
+
+  it('treats the same file again as a duplicate', async () => {
+    const again = await acceptUpload(bytesOf(samplePdf), 'renamed-copy.pdf', 'owner-b');
+    expect(again.duplicate).toBe(true);
+    expect(again.manual.id).toBe(sampleId);
+  });
+});
+
+describe('bad input and failures leave nothing behind', () => {
+  it('rejects non-PDF, empty and truncated uploads before recording anything', async () => {
+    const store = await getVectorStore();
+    const before = await store.count();
+    await expect(acceptUpload(bytesOf(new Uint8Array(0)), 'empty.pdf', 'o')).rejects.toMatchObject({ code: 'empty' });
+    await expect(acceptUpload(bytesOf(new TextEncoder().encode('hello, not a pdf')), 'x.pdf', 'o')).rejects.toMatchObject({ code: 'not_pdf' });
+    await expect(acceptUpload(bytesOf(samplePdf.slice(0, 2000)), 'cut.pdf', 'o')).rejects.toMatchObject({ code: 'corrupt' });
+    expect(await store.count()).toEqual(before);
+    expect(fs.readdirSync(path.join(process.env.DATA_DIR!, 'uploads'))).toEqual([]);
+  });
+
+  it('a manual deleted by another owner is refused; its uploader can delete it and everything goes', async () => {
+    // A second, different PDF: the sample with one byte of trailing garbage after %%EOF.
+    const variant = new Uint8Array([...samplePdf, 0x0a]);
+    const { manual } = await acceptUpload(bytesOf(variant), 'variant.pdf', 'owner-a');
+    expect((await ingestManual(manual.id))?.status).toBe('ready');
+    await expect(deleteManual(manual.id, 'owner-b')).rejects.toMatchObject({ status: 403 });
+    await deleteManual(manual.id, 'owner-a');
+    expect(await getManual(manual.id)).toBeUndefined();
+    expect(fs.existsSync(manualDir(manual.id))).toBe(false);
+    expect(await (await getVectorStore()).count({ manualIds: [manual.id] })).toEqual({ chunks: 0, pages: 0 });
+    // The other manual is untouched.
+    expect((await getManual(sampleId))?.status).toBe('ready');
+  }, 120_000);
+
+  it('recovers a job interrupted mid-way: partial output removed, requeued, then failed after repeated crashes', async () => {
+    const variant = new Uint8Array([...samplePdf, 0x0a, 0x0a]);
+    const { manual } = await acceptUpload(bytesOf(variant), 'crashy.pdf', null);
+    expect((await ingestManual(manual.id))?.status).toBe('ready');
+    // Pretend the process died while indexing: vectors and pages are there, status is mid-way.
+    await updateManual(manual.id, { status: 'indexing' });
+    let outcome = await recoverInterruptedJobs();
+    expect(outcome).toEqual([{ id: manual.id, outcome: 'requeued' }]);
+    expect((await getManual(manual.id))?.status).toBe('queued');
+    expect(await (await getVectorStore()).count({ manualIds: [manual.id] })).toEqual({ chunks: 0, pages: 0 });
+    expect(await listPages(manual.id)).toEqual([]);
+    // Two more interruptions: it is failed with a clear reason instead of looping forever.
+    for (let i = 0; i < 2; i++) {
+      await updateManual(manual.id, { status: 'ocr' });
+      outcome = await recoverInterruptedJobs();
+    }
+    expect(outcome).toEqual([{ id: manual.id, outcome: 'failed' }]);
+    expect((await getManual(manual.id))?.error).toMatch(/interrupted 3 times/);
+  }, 120_000);
+});
+
+describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
+  it('leaves no half-indexed manual: the next worker start cleans up and finishes the job', async () => {
+    const dataDir = process.env.DATA_DIR!;
+    const file = sharedManual('librevna-user-manual.pdf'); // 54 pages: long enough to be killed mid-way
+    const env = { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' };
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
+    // Wait until it is past parsing, then kill it without warning.
+    const { getDb } = await import('@/lib/store/db');
+    const db = await getDb();
+    const deadline = Date.now() + 90_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
+      status = String(rows.rows[0]?.status ?? '');
+      if (['ocr', 'rendering', 'embedding', 'indexing'].includes(status)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(['ocr', 'rendering', 'embedding', 'indexing']).toContain(status);
+    const row = (await db.run(`select id, status from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
+    const id = String(row.id);
+    expect(row.status).not.toBe('ready');
+
+    const recovered = await recoverInterruptedJobs();
+    expect(recovered).toContainEqual({ id, outcome: 'requeued' });
+    expect(await (await getVectorStore()).count({ manualIds: [id] })).toEqual({ chunks: 0, pages: 0 });
+    const summary = await ingestManual(id);
+    expect(summary?.status).toBe('ready');
+    expect(summary?.pages).toBe(54);
+  }, 300_000);
+});
