@@ -1,0 +1,50 @@
+'use server';
+
+import { z } from 'zod';
+import { currentOwnerId } from '@/lib/auth/owner';
+import { asAction, ChatError, type ActionResult } from '@/lib/chat/errors';
+import { ID_PATTERN } from '@/lib/chat/protocol';
+import { cancelAnswer, pagePreview, rateAnswer, type PagePreview } from '@/lib/chat/service';
+
+const id = z.string().regex(ID_PATTERN);
+
+const cancelSchema = z.object({ messageId: id });
+
+/** Stop: aborts the running turn; its stream then ends with status 'cancelled'. */
+export async function cancelTurn(input: z.input<typeof cancelSchema>): Promise<ActionResult<{ aborted: boolean }>> {
+  return asAction(async () => {
+    const { messageId } = parse(cancelSchema, input);
+    return cancelAnswer(await currentOwnerId(), messageId);
+  });
+}
+
+const rateSchema = z.object({ messageId: id, rating: z.union([z.literal(1), z.literal(-1), z.null()]) });
+
+/** Thumbs up / down (or clear) on an answer of one's own chat. */
+export async function rateTurn(input: z.input<typeof rateSchema>): Promise<ActionResult> {
+  return asAction(async () => {
+    const { messageId, rating } = parse(rateSchema, input);
+    await rateAnswer(await currentOwnerId(), messageId, rating);
+    return undefined;
+  });
+}
+
+const previewSchema = z.object({
+  manualId: z.string().min(1).max(100),
+  page: z.number().int().positive().max(100_000),
+  chunkId: z.string().min(1).max(200).optional(),
+});
+
+/** Read-only: page size and the cited chunk's boxes for the citation preview (manuals are shared). */
+export async function getPagePreview(input: z.input<typeof previewSchema>): Promise<ActionResult<PagePreview>> {
+  return asAction(async () => {
+    const { manualId, page, chunkId } = parse(previewSchema, input);
+    return pagePreview(manualId, page, chunkId);
+  });
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ChatError('bad_request:chat');
+  return parsed.data;
+}

@@ -1,0 +1,36 @@
+/**
+ * POST /api/chat — asks a question in a session and streams the turn as NDJSON (lib/chat/protocol).
+ * A route handler rather than a streaming server action: the browser can abort the fetch (Stop,
+ * navigation, closing the tab) and Next aborts `request.signal`, which reaches the agent loop;
+ * server actions are dispatched one at a time per client, so a long streaming action would also
+ * hold back the cancel and feedback actions.
+ */
+import { z } from 'zod';
+import { ensureOwnerId } from '@/lib/auth/owner';
+import { ChatError, errorJson } from '@/lib/chat/errors';
+import { ID_PATTERN, NDJSON_HEADERS } from '@/lib/chat/protocol';
+import { prepareTurn, streamTurn } from '@/lib/chat/turn';
+
+export const dynamic = 'force-dynamic';
+
+const askSchema = z
+  .object({
+    sessionId: z.string().regex(ID_PATTERN),
+    question: z.string().trim().min(1).max(4000).optional(),
+    retryOf: z.string().regex(ID_PATTERN).optional(),
+    scope: z.union([z.literal('all'), z.array(z.string().regex(ID_PATTERN)).min(1).max(200)]).default('all'),
+    debugDelayMs: z.number().int().min(0).max(5000).optional(),
+  })
+  .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
+
+export async function POST(request: Request) {
+  const parsed = askSchema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) return errorJson(new ChatError('bad_request:chat'));
+  try {
+    const ownerId = await ensureOwnerId();
+    const turn = await prepareTurn({ ownerId, ...parsed.data });
+    return new Response(streamTurn(turn, request.signal), { headers: NDJSON_HEADERS });
+  } catch (err) {
+    return errorJson(err);
+  }
+}

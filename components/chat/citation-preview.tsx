@@ -1,0 +1,111 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { getPagePreview } from '@/app/actions/chat';
+import { PageImage, type Highlight } from '@/components/manuals/page-image';
+import type { PagePreview } from '@/lib/chat/service';
+import type { CitationTarget } from '@/lib/chat/view';
+import { Icon, Spinner } from './icons';
+
+type Loaded = { key: string; preview: PagePreview | null; error: string | null };
+
+/**
+ * The page a citation points at, in a modal: the page image with the cited passage's boxes
+ * highlighted, the passage text, and a link to the full viewer at that page and passage.
+ */
+export function CitationPreview({ target, onClose }: { target: CitationTarget | null; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}` : '';
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (target && !d.open) d.showModal();
+    if (!target && d.open) d.close();
+  }, [target]);
+
+  useEffect(() => {
+    if (!target) return;
+    let live = true;
+    void getPagePreview({ manualId: target.manualId, page: target.page, ...(target.chunkId ? { chunkId: target.chunkId } : {}) }).then((r) => {
+      if (live) setLoaded({ key, preview: r.ok ? r.data : null, error: r.ok ? null : r.message });
+    });
+    return () => {
+      live = false;
+    };
+  }, [target, key]);
+
+  const current = loaded?.key === key ? loaded : null;
+  const preview = current?.preview ?? null;
+  const highlight: Highlight | null = preview?.highlight
+    ? preview.highlight
+    : target?.bboxes?.length
+      ? { chunkId: target.chunkId ?? `ref-${target.ref}`, bboxes: target.bboxes, heading: target.heading, text: target.snippet }
+      : null;
+  const viewerHref = target ? `/manuals/${encodeURIComponent(target.manualId)}?page=${target.page}${target.chunkId ? `&hl=${encodeURIComponent(target.chunkId)}` : ''}` : '#';
+  const heading = target?.heading?.split('>').at(-1)?.trim();
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (e.target === dialog.current) onClose(); // backdrop click
+      }}
+      data-testid="page-preview"
+      aria-label={target ? `Source ${target.ref}: page ${target.page}` : 'Source preview'}
+      className="m-auto h-[min(92dvh,1100px)] w-[min(96vw,860px)] overflow-hidden rounded-2xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-[2px] dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      {target && (
+        <div className="flex h-full flex-col">
+          <header className="flex items-start gap-3 border-b border-zinc-200 px-5 py-3 dark:border-zinc-800">
+            <span className="mt-0.5 inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-brand-50 px-1.5 font-mono text-xs font-semibold text-brand-700 dark:bg-brand-500/15 dark:text-brand-100">
+              {target.ref}
+            </span>
+            <div className="min-w-0 flex-1">
+              <h2 className="truncate font-semibold">{preview?.manualTitle ?? target.manualTitle ?? 'Manual'}</h2>
+              <p className="truncate text-sm text-zinc-500 dark:text-zinc-400">
+                Page {target.page}
+                {heading ? ` · ${heading}` : ''}
+              </p>
+            </div>
+            <Link
+              href={viewerHref}
+              data-testid="open-in-viewer"
+              className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            >
+              Open in viewer <Icon name="external" className="h-3.5 w-3.5" />
+            </Link>
+            <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+              <Icon name="x" />
+            </button>
+          </header>
+          {target.snippet && (
+            <blockquote className="border-b border-zinc-200 bg-amber-50/60 px-5 py-2.5 text-sm leading-6 text-zinc-700 dark:border-zinc-800 dark:bg-amber-500/5 dark:text-zinc-300">
+              <span className="line-clamp-3">{target.snippet}</span>
+            </blockquote>
+          )}
+          <div className="min-h-0 flex-1 overflow-y-auto bg-zinc-100 p-4 dark:bg-zinc-950">
+            {preview ? (
+              <div className="mx-auto max-w-[720px]">
+                <PageImage manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} />
+              </div>
+            ) : current?.error ? (
+              <p className="p-8 text-center text-sm text-zinc-500">{current.error}</p>
+            ) : (
+              <div className="flex h-full items-center justify-center gap-2 text-sm text-zinc-500">
+                <Spinner /> Loading page {target.page}…
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}

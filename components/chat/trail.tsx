@@ -1,0 +1,245 @@
+'use client';
+
+import { useState } from 'react';
+import type { AgentEvent, EventHit, EventOf } from '@/lib/agent/events';
+import type { TurnView } from '@/lib/chat/view';
+import { Icon, Spinner, type IconName } from './icons';
+import { DECIDER_LABELS, seconds, toolLabel } from './tool-labels';
+
+const VISIBLE_HITS = 3;
+
+/**
+ * The live trail of a turn: each decision (tool + reason), status line, result (text hits with
+ * manual, page and score; page hits as thumbnails), error (and what happens next) and the answer
+ * check, with timings. Expanded while the turn runs; collapsible afterwards.
+ */
+export function Trail({ turn, defaultOpen, onOpenRef }: { turn: TurnView; defaultOpen: boolean; onOpenRef?: (ref: number) => void }) {
+  const running = turn.status === 'running';
+  const [openChoice, setOpen] = useState<boolean | null>(null);
+  const open = running || (openChoice ?? defaultOpen);
+  const events = turn.events.filter((e) => e.type !== 'response' && e.type !== 'done' && e.type !== 'metrics');
+  if (!events.length && !running) return null;
+  const lastIndex = events.length - 1;
+
+  return (
+    <section data-testid="trail" data-state={running ? 'running' : 'done'} className="text-[13px]">
+      <button
+        type="button"
+        onClick={() => !running && setOpen(!open)}
+        aria-expanded={open}
+        data-testid="trail-toggle"
+        className="group flex w-full items-center gap-2 rounded-md py-1 text-left text-zinc-500 hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200"
+      >
+        {running ? <Spinner className="h-3.5 w-3.5 text-brand-600" /> : <Icon name="route" className="h-4 w-4" />}
+        <span className="font-medium">{running ? 'Working on it…' : summaryOf(turn)}</span>
+        {!running && <Icon name={open ? 'chevronDown' : 'chevronRight'} className="h-3.5 w-3.5 opacity-60 group-hover:opacity-100" />}
+      </button>
+      <ol hidden={!open} className="mt-1 space-y-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-800">
+        {events.map((e, i) => (
+          <TrailItem key={i} event={e} live={running && i === lastIndex} onOpenRef={onOpenRef} />
+        ))}
+        {turn.metrics && !running && (
+          <li className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-[12px] text-zinc-400 dark:text-zinc-500" data-testid="trail-metrics">
+            <span>Total {seconds(turn.metrics.total_ms)}</span>
+            {turn.metrics.first_response_ms !== null && <span>first words after {seconds(turn.metrics.first_response_ms)}</span>}
+            <span>
+              {turn.metrics.iterations} step{turn.metrics.iterations === 1 ? '' : 's'}
+            </span>
+            {turn.metrics.tokens && <span>{turn.metrics.tokens.total.toLocaleString()} tokens</span>}
+          </li>
+        )}
+      </ol>
+    </section>
+  );
+}
+
+function summaryOf(turn: TurnView): string {
+  const decisions = turn.events.filter((e) => e.type === 'decision').length;
+  const found = new Set(turn.events.flatMap((e) => (e.type === 'result' ? e.refs : []))).size;
+  const errors = turn.events.filter((e) => e.type === 'error').length;
+  const parts = [`${decisions} step${decisions === 1 ? '' : 's'}`, `${found} passage${found === 1 ? '' : 's'} found`];
+  if (errors) parts.push(`${errors} problem${errors === 1 ? '' : 's'}`);
+  if (turn.metrics) parts.push(seconds(turn.metrics.total_ms));
+  if (turn.status === 'cancelled') parts.push('stopped');
+  return parts.join(' · ');
+}
+
+function Row({
+  icon,
+  tone = 'muted',
+  children,
+  t,
+  testId,
+  type,
+  indent,
+}: {
+  icon: React.ReactNode;
+  tone?: 'muted' | 'strong' | 'error' | 'ok' | 'warn';
+  children: React.ReactNode;
+  t: number;
+  testId: string;
+  type: string;
+  indent?: boolean;
+}) {
+  const toneClass = {
+    muted: 'text-zinc-500 dark:text-zinc-400',
+    strong: 'text-zinc-800 dark:text-zinc-200',
+    error: 'text-red-700 dark:text-red-400',
+    ok: 'text-emerald-700 dark:text-emerald-400',
+    warn: 'text-amber-700 dark:text-amber-400',
+  }[tone];
+  return (
+    <li data-testid={testId} data-type={type} className={`flex items-start gap-2 py-0.5 ${indent ? 'pl-5' : ''} ${toneClass}`}>
+      <span className="mt-[3px] flex h-3.5 w-3.5 items-center justify-center">{icon}</span>
+      <div className="min-w-0 flex-1">{children}</div>
+      <span className="shrink-0 pt-px font-mono text-[11px] tabular-nums text-zinc-400 dark:text-zinc-500" title="Time since the question">
+        {(t / 1000).toFixed(2)}s
+      </span>
+    </li>
+  );
+}
+
+const icon = (name: IconName) => <Icon name={name} className="h-3.5 w-3.5" />;
+
+function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boolean; onOpenRef?: (ref: number) => void }) {
+  switch (e.type) {
+    case 'turn_start': {
+      const n = e.manualIds?.length;
+      return (
+        <Row icon={icon('book')} t={e.t} testId="trail-start" type={e.type}>
+          Searching {n ? `${n} manual${n === 1 ? '' : 's'}` : 'all manuals'}
+        </Row>
+      );
+    }
+    case 'skill':
+      return (
+        <Row icon={icon('sparkle')} t={e.t} testId="trail-skill" type={e.type}>
+          Workflow <span className="font-medium text-zinc-700 dark:text-zinc-300">{e.name}</span>
+          <span className="text-zinc-400 dark:text-zinc-500"> — {e.description}</span>
+        </Row>
+      );
+    case 'decision': {
+      const { label, icon: name } = toolLabel(e.tool);
+      return (
+        <Row icon={icon(name)} tone="strong" t={e.t} testId="trail-event" type={e.type}>
+          <span className="font-medium">{label}</span>
+          <span className="ml-1.5 rounded bg-zinc-100 px-1 py-px text-[10.5px] font-medium uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+            {DECIDER_LABELS[e.decider] ?? e.decider}
+          </span>
+          <p className="text-zinc-500 dark:text-zinc-400">{e.reason}</p>
+        </Row>
+      );
+    }
+    case 'status':
+      return (
+        <Row icon={live ? <Spinner className="h-3 w-3 text-brand-600" /> : <span className="h-1.5 w-1.5 rounded-full bg-zinc-300 dark:bg-zinc-600" />} t={e.t} testId="trail-event" type={e.type} indent>
+          {e.message}
+        </Row>
+      );
+    case 'result':
+      return (
+        <Row icon={icon('check')} tone="ok" t={e.t} testId="trail-event" type={e.type} indent>
+          <ResultBody event={e} onOpenRef={onOpenRef} />
+        </Row>
+      );
+    case 'error':
+      return (
+        <Row icon={icon('alert')} tone={e.recoverable ? 'warn' : 'error'} t={e.t} testId="trail-error" type={e.type} indent>
+          <span className="font-medium">{toolLabel(e.tool).label} failed:</span> {e.message}
+          <p className="text-zinc-500 dark:text-zinc-400">
+            {e.tool === 'agent'
+              ? 'The answer could not be completed. Retry, or rephrase the question.'
+              : e.removed
+                ? `Skipped for the rest of this answer${e.suggestion ? `; ${e.suggestion}` : ''}.`
+                : (e.suggestion ?? 'The agent will try another way.')}
+          </p>
+        </Row>
+      );
+    case 'check':
+      return (
+        <Row icon={icon('shield')} tone={e.unsupported.length ? 'warn' : 'muted'} t={e.t} testId="trail-check" type={e.type}>
+          Checked {e.checked} sentence{e.checked === 1 ? '' : 's'} against their sources
+          {e.method === 'llm' ? ' (model judge)' : ' (word match)'}:{' '}
+          {e.unsupported.length ? `${e.unsupported.length} not supported` : 'all supported'}
+        </Row>
+      );
+    default:
+      return null;
+  }
+}
+
+function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenRef?: (ref: number) => void }) {
+  const [all, setAll] = useState(false);
+  const pages = e.hits.filter((h) => h.kind === 'page');
+  const chunks = e.hits.filter((h) => h.kind === 'chunk');
+  const shown = all ? chunks : chunks.slice(0, VISIBLE_HITS);
+  const noun = chunks.length && pages.length ? 'results' : pages.length ? 'pages' : 'passages';
+  return (
+    <div>
+      <span className="text-zinc-700 dark:text-zinc-300">
+        Found {e.count} {e.count === 1 ? noun.replace(/s$/, '') : noun}
+      </span>
+      <span className="text-zinc-400 dark:text-zinc-500"> · {seconds(e.time_ms)}</span>
+      {shown.length > 0 && (
+        <ul className="mt-0.5 space-y-px">
+          {shown.map((h) => (
+            <HitRow key={h.ref} hit={h} onOpenRef={onOpenRef} />
+          ))}
+        </ul>
+      )}
+      {chunks.length > VISIBLE_HITS && (
+        <button type="button" onClick={() => setAll(!all)} className="text-[12px] text-brand-600 hover:underline dark:text-brand-500">
+          {all ? 'Show fewer' : `Show ${chunks.length - VISIBLE_HITS} more`}
+        </button>
+      )}
+      {pages.length > 0 && (
+        <div className="mt-1 flex flex-wrap gap-1.5">
+          {pages.slice(0, 6).map((h) => (
+            <button
+              key={h.ref}
+              type="button"
+              onClick={() => onOpenRef?.(h.ref)}
+              data-testid="trail-thumbnail"
+              title={`${h.manualTitle ?? 'Manual'} · page ${h.page} · score ${h.score.toFixed(2)}`}
+              className="group relative overflow-hidden rounded border border-zinc-200 bg-white dark:border-zinc-700"
+            >
+              {h.thumbnailUrl ? (
+                // eslint-disable-next-line @next/next/no-img-element -- our own cached thumbnail route
+                <img src={h.thumbnailUrl} alt={`Page ${h.page}`} loading="lazy" className="h-16 w-auto" />
+              ) : (
+                <span className="flex h-16 w-12 items-center justify-center text-zinc-400">{icon('image')}</span>
+              )}
+              <span className="absolute inset-x-0 bottom-0 bg-black/55 px-1 text-[10px] text-white">
+                [{h.ref}] p.{h.page} · {h.score.toFixed(2)}
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function HitRow({ hit: h, onOpenRef }: { hit: EventHit; onOpenRef?: (ref: number) => void }) {
+  const leaf = h.heading?.split('>').at(-1)?.trim();
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={() => onOpenRef?.(h.ref)}
+        className="flex w-full min-w-0 items-baseline gap-1.5 rounded px-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800/70"
+        title={h.text}
+      >
+        <span className="font-mono text-[11px] text-zinc-400">[{h.ref}]</span>
+        <span className="min-w-0 truncate text-zinc-600 dark:text-zinc-300">
+          {leaf || h.text?.slice(0, 80) || 'Passage'}
+          <span className="text-zinc-400 dark:text-zinc-500">
+            {' '}
+            · {h.manualTitle ?? 'manual'} · p.{h.page}
+          </span>
+        </span>
+        <span className="ml-auto shrink-0 font-mono text-[11px] tabular-nums text-zinc-400">{h.score.toFixed(2)}</span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * Offline question suggestions, no language model: example questions for the empty chat from the
+ * ready manuals' section headings, and follow-ups after an answer from the headings its searches
+ * retrieved and the kind of question asked. Deterministic, so a restored chat shows the same.
+ */
+import type { AgentEvent } from '@/lib/agent/events';
+
+export interface HeadingSeed {
+  manualId: string;
+  heading: string;
+  /** The first few hundred characters under the heading. */
+  text: string;
+}
+
+interface Template {
+  id: string;
+  match: RegExp;
+  question: (ctx: { leaf: string; text: string; model: string }) => string;
+}
+
+const ERROR_CODE = /\b(?:E|F|ERR|AL)[-\s]?\d{1,3}\b/;
+
+/** Heading → question, most useful first. `id` keeps one question per kind of section. */
+const TEMPLATES: Template[] = [
+  {
+    id: 'error',
+    match: /error code|fault code|alarm code|error list|\berrors?\b/i,
+    question: ({ text, model }) => {
+      const code = text.match(ERROR_CODE)?.[0];
+      return code ? `What does error ${code} mean on the ${model}?` : `What do the ${model} error codes mean?`;
+    },
+  },
+  {
+    id: 'spec',
+    match: /specification|technical data|electrical data|ratings?\b/i,
+    question: ({ text, model }) =>
+      /supply voltage/i.test(text) ? `What supply voltage does the ${model} need?` : `What are the main technical specifications of the ${model}?`,
+  },
+  {
+    id: 'wiring',
+    match: /wiring|connection diagram|terminal|pin ?out|connector/i,
+    question: ({ model }) => `How is the ${model} wired? Show me the wiring diagram.`,
+  },
+  {
+    id: 'calibration',
+    match: /calibrat/i,
+    question: ({ leaf }) => {
+      const what = leaf.replace(/\bcalibration\b/i, '').trim().toLowerCase();
+      return what ? `How do I calibrate the ${what}?` : 'How do I run the calibration procedure?';
+    },
+  },
+  {
+    id: 'maintenance',
+    match: /maintenance|service interval|schedule/i,
+    question: ({ model }) => `What is the maintenance schedule for the ${model}?`,
+  },
+  {
+    id: 'torque',
+    match: /torque/i,
+    question: () => 'What tightening torques does the manual specify?',
+  },
+  {
+    id: 'troubleshooting',
+    match: /troubleshoot|symptom|fault finding/i,
+    question: ({ model }) => `How do I troubleshoot the ${model} when it does not work as expected?`,
+  },
+  {
+    id: 'parts',
+    match: /spare parts?|parts list|accessor/i,
+    question: ({ model }) => `Which spare parts are listed for the ${model}, with part numbers?`,
+  },
+  {
+    id: 'safety',
+    match: /safety|warning/i,
+    question: ({ model }) => `What safety precautions apply before working on the ${model}?`,
+  },
+  {
+    id: 'installation',
+    match: /install|mounting/i,
+    question: ({ model }) => `How do I install the ${model}?`,
+  },
+];
+
+/** "3 Electrical installation > 3.1 Wiring diagram" → "Wiring diagram" (numbering and tables dropped). */
+export function headingLeaf(heading: string): string {
+  const leaf = heading.split('>').at(-1) ?? heading;
+  return leaf
+    .replace(/^\s*(table|figure|fig\.)\s+[\d.-]+\s*/i, '')
+    .replace(/^\s*[\d.]+\s+/, '')
+    .trim();
+}
+
+/** A short product name for questions: a model number from the title or text, else the title. */
+export function productName(title: string, text = ''): string {
+  // The most frequent model-like token (two+ capitals and digits), ignoring ratings such as IP65.
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(/\b[A-Z]{2,5}-?\d{2,5}[A-Z]?\b/g)) {
+    if (/^(IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d/.test(m[0])) continue;
+    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  }
+  const fromText = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (fromText) return fromText;
+  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => /[a-z]/i.test(t) && /\d/.test(t));
+  if (token) return token.toUpperCase();
+  return title.replace(/[-_]+/g, ' ').trim() || 'equipment';
+}
+
+/** Up to `max` example questions across the ready manuals (round-robin, one per section kind). */
+export function exampleQuestions(manuals: Array<{ id: string; title: string }>, seeds: HeadingSeed[], max = 4): string[] {
+  const perManual = manuals.map((m) => {
+    const own = seeds.filter((s) => s.manualId === m.id);
+    const model = productName(m.title, own.map((s) => s.text).join(' ').slice(0, 4000));
+    const out: Array<{ id: string; question: string }> = [];
+    for (const t of TEMPLATES) {
+      const seed = own.find((s) => t.match.test(headingLeaf(s.heading)) || t.match.test(s.heading));
+      if (seed) out.push({ id: t.id, question: t.question({ leaf: headingLeaf(seed.heading), text: seed.text, model }) });
+    }
+    if (!out.length) out.push({ id: 'overview', question: `What is covered in ${m.title}?` });
+    return out;
+  });
+  const questions: string[] = [];
+  const usedKinds = new Set<string>();
+  for (let round = 0; questions.length < max && perManual.some((l) => l.length > round); round++) {
+    for (const list of perManual) {
+      const item = list[round];
+      if (!item || questions.length >= max) continue;
+      // With several manuals, spread the kinds; a single manual may repeat none anyway.
+      if (manuals.length > 1 && usedKinds.has(item.id) && round === 0) continue;
+      usedKinds.add(item.id);
+      if (!questions.includes(item.question)) questions.push(item.question);
+    }
+  }
+  return questions.slice(0, max);
+}
+
+const normalize = (q: string) =>
+  q
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Two or three follow-up questions for an answered turn. */
+export function followUps(question: string, events: AgentEvent[], asked: string[] = [], max = 3): string[] {
+  const out: string[] = [];
+  const seen = new Set([question, ...asked].map(normalize));
+  const add = (q: string) => {
+    if (out.length < max && !seen.has(normalize(q))) {
+      seen.add(normalize(q));
+      out.push(q);
+    }
+  };
+
+  // By the kind of question.
+  const code = question.match(ERROR_CODE)?.[0];
+  if (code) {
+    add(`What should I check first to clear ${code}?`);
+    if (!/wir|connector|terminal/i.test(question)) add(`Which part of the wiring is involved in ${code}?`);
+  } else if (/voltage|current|power|pressure|temperature|spec|rating|weight|dimension/i.test(question)) {
+    add('What are the other electrical specifications?');
+  } else if (/how (do|to|can) i|procedure|steps?|replace|calibrat|install/i.test(question)) {
+    add('What tools and parts do I need for this?');
+    add('What safety precautions apply before I start?');
+  } else if (/wir|diagram|connector|terminal|pin/i.test(question)) {
+    add('What wire colours does the diagram use?');
+  }
+
+  // From the sections the searches found (best-ranked first), skipping the one already answered.
+  const hits = events.flatMap((e) => (e.type === 'result' ? e.hits : [])).sort((a, b) => b.score - a.score);
+  const questionTerms = new Set(normalize(question).split(' '));
+  const model = productName(hits.find((h) => h.manualTitle)?.manualTitle ?? '', hits.map((h) => h.text ?? '').join(' '));
+  for (const hit of hits) {
+    if (!hit.heading) continue;
+    const leaf = headingLeaf(hit.heading);
+    if (leaf.length < 4 || leaf.length > 60) continue;
+    const leafTerms = normalize(leaf).split(' ').filter((w) => w.length > 3);
+    if (leafTerms.length && leafTerms.every((w) => questionTerms.has(w))) continue;
+    const template = TEMPLATES.find((t) => t.match.test(leaf));
+    add(template ? template.question({ leaf, text: hit.text ?? '', model }) : `What does the manual say about ${leaf.charAt(0).toLowerCase()}${leaf.slice(1)}?`);
+    if (out.length >= max) break;
+  }
+  return out.slice(0, max);
+}

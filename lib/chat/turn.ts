@@ -1,0 +1,233 @@
+/**
+ * One chat turn, server side: checks the owner and the manual scope, creates the session on its
+ * first question, stores a running message, then streams the agent's events as NDJSON while
+ * folding them into the stored message (so a stopped or crashed turn keeps what it had).
+ *
+ * Cancellation: the turn's AbortController (lib/chat/registry.ts) is aborted by the Stop button's
+ * cancel action, by the request's signal when the client disconnects, and by the response stream
+ * being cancelled. The agent loop receives that signal and ends the turn with status 'cancelled'.
+ */
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
+import { readyManualIds } from '@/lib/store/manuals';
+import {
+  createSession,
+  deleteMessage,
+  getSession,
+  insertMessage,
+  listMessages,
+  markInterrupted,
+  touchSession,
+  updateMessage,
+  type MessageRow,
+  type SessionRow,
+} from '@/lib/store/sessions';
+import { ChatError } from './errors';
+import { encodeLine, type StreamLine } from './protocol';
+import { activeTurn, isSessionBusy, registerTurn, unregisterTurn, type ActiveTurn } from './registry';
+import { applyEvent, emptyTurn, historyOf, titleFromQuestion, type TurnView } from './view';
+
+export interface AskInput {
+  ownerId: string;
+  sessionId: string;
+  /** The question; ignored when retrying (the retried message's question is asked again). */
+  question?: string;
+  /** Re-ask the last message of the session, replacing it. */
+  retryOf?: string;
+  /** 'all' = every READY manual; otherwise the chosen manual ids (unready ones are dropped). */
+  scope: 'all' | string[];
+  /** End-to-end tests only (MC_E2E=1): pause between events so Stop can be exercised. */
+  debugDelayMs?: number;
+}
+
+export interface PreparedTurn {
+  session: SessionRow;
+  message: MessageRow;
+  createdSession: boolean;
+  replaced?: string;
+  manualIds: string[];
+  history: NonNullable<RunTurnInput['history']>;
+  active: ActiveTurn;
+  debugDelayMs: number;
+}
+
+type RunFn = (input: RunTurnInput) => AsyncIterable<AgentEvent>;
+
+export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () => Promise<string[]> } = {}): Promise<PreparedTurn> {
+  let session = await getSession(input.sessionId);
+  if (session && session.ownerId !== input.ownerId) throw new ChatError('not_found:chat');
+  if (!session && input.retryOf) throw new ChatError('not_found:chat');
+  if (session && isSessionBusy(session.id)) throw new ChatError('busy:chat');
+
+  // Half-ingested manuals never show up: "all" means the manuals that are ready right now.
+  const ready = await (deps.readyManualIds ?? readyManualIds)();
+  if (!ready.length) throw new ChatError('unavailable:manuals');
+  let manualIds: string[];
+  let scope: string[] | null;
+  if (input.scope === 'all') {
+    manualIds = ready;
+    scope = null;
+  } else {
+    const chosen = [...new Set(input.scope)];
+    manualIds = chosen.filter((id) => ready.includes(id));
+    if (!manualIds.length) throw new ChatError('bad_request:scope');
+    scope = chosen;
+  }
+
+  const prior = session ? await listMessages(session.id) : [];
+  // A message left 'running' by a crashed process or a dropped connection is over.
+  await markInterrupted(prior.filter((m) => m.status === 'running' && !activeTurn(m.id)).map((m) => m.id));
+
+  let question = input.question?.trim();
+  let replaced: string | undefined;
+  if (input.retryOf) {
+    const last = prior.at(-1);
+    if (!last || last.id !== input.retryOf) throw new ChatError('bad_request:message');
+    question = last.question;
+    await deleteMessage(last.id);
+    prior.pop();
+    replaced = last.id;
+  }
+  if (!question) throw new ChatError('bad_request:chat');
+
+  let createdSession = false;
+  if (!session) {
+    session = await createSession({ id: input.sessionId, ownerId: input.ownerId, title: titleFromQuestion(question), scope });
+    createdSession = true;
+  } else {
+    await touchSession(session.id, { scope });
+  }
+  const message = await insertMessage({ id: randomUUID(), sessionId: session.id, question });
+  const active = registerTurn({ messageId: message.id, sessionId: session.id, ownerId: input.ownerId });
+  return {
+    session,
+    message,
+    createdSession,
+    replaced,
+    manualIds,
+    history: historyOf(prior.map((m) => ({ question: m.question, answer: m.answer, status: m.status }))),
+    active,
+    debugDelayMs: process.env.MC_E2E === '1' ? (input.debugDelayMs ?? 0) : 0,
+  };
+}
+
+/** What a turn view stores in its messages row. */
+export function messagePatch(view: TurnView) {
+  const metrics = view.metrics ? (({ audit: _audit, ...rest }) => rest)(view.metrics) : null;
+  return {
+    answer: view.answer,
+    events: view.events as unknown[],
+    sources: view.sources as unknown[],
+    metrics: metrics as Record<string, unknown> | null,
+    audit: (view.metrics?.audit ?? null) as unknown[] | null,
+    status: view.status,
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Saves partial state at most this often while the answer text streams. */
+const DELTA_SAVE_MS = 400;
+
+/**
+ * Runs the prepared turn and returns the NDJSON byte stream. The turn runs to its end even if
+ * nobody reads (an abort ends it quickly), so the stored message always gets a final status.
+ */
+export function streamTurn(turn: PreparedTurn, requestSignal?: AbortSignal, deps: { run?: RunFn } = {}): ReadableStream<Uint8Array> {
+  const run = deps.run ?? runTurn;
+  const { controller: abort } = turn.active;
+  const signal = abort.signal;
+  const onRequestAbort = () => abort.abort(new DOMException('the client disconnected', 'AbortError'));
+  if (requestSignal?.aborted) onRequestAbort();
+  requestSignal?.addEventListener('abort', onRequestAbort, { once: true });
+
+  let closed = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (line: StreamLine) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encodeLine(line));
+        } catch {
+          closed = true;
+        }
+      };
+      void pump(turn, run, send).finally(() => {
+        requestSignal?.removeEventListener('abort', onRequestAbort);
+        if (closed) return;
+        closed = true;
+        try {
+          controller.close();
+        } catch {
+          // already errored by the runtime
+        }
+      });
+    },
+    cancel() {
+      closed = true;
+      if (!signal.aborted) abort.abort(new DOMException('the response stream was cancelled', 'AbortError'));
+    },
+  });
+}
+
+async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => void): Promise<void> {
+  const { message, session, active } = turn;
+  const signal = active.controller.signal;
+  let view = emptyTurn(message.id, message.question, message.createdAt.getTime());
+
+  // Writes are chained so they land in order; a failed write is logged, never fatal to the stream.
+  let writes: Promise<void> = Promise.resolve();
+  const save = () => {
+    const patch = messagePatch(view);
+    writes = writes.then(() => updateMessage(message.id, patch)).catch((err) => console.error('[chat] could not save the turn', err));
+    return writes;
+  };
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const saveSoon = () => {
+    timer ??= setTimeout(() => {
+      timer = null;
+      void save();
+    }, DELTA_SAVE_MS);
+  };
+
+  send({ kind: 'start', sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession, ...(turn.replaced ? { replaced: turn.replaced } : {}) });
+  try {
+    for await (const event of run({ question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
+      view = applyEvent(view, event);
+      send({ kind: 'event', event });
+      if (event.type === 'response_delta') saveSoon();
+      else void save();
+      if (turn.debugDelayMs && (event.type === 'turn_start' || event.type === 'decision' || event.type === 'status' || event.type === 'result')) {
+        await sleep(turn.debugDelayMs, signal);
+      }
+    }
+  } catch (err) {
+    // runTurn turns failures into events; reaching here means the loop itself broke.
+    const aborted = signal.aborted;
+    if (!aborted) console.error('[chat] the agent loop failed', err);
+    const event: AgentEvent = aborted
+      ? { type: 'done', status: 'cancelled', t: 0 }
+      : { type: 'error', tool: 'agent', message: err instanceof Error ? err.message : String(err), recoverable: false, t: 0 };
+    view = applyEvent(view, event);
+    send({ kind: 'event', event });
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (view.status === 'running') view = { ...view, status: signal.aborted ? 'cancelled' : 'failed' };
+    await save();
+    unregisterTurn(message.id);
+    await touchSession(session.id).catch(() => undefined);
+    send({ kind: 'end', status: view.status });
+  }
+}

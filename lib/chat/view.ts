@@ -1,0 +1,168 @@
+/**
+ * The chat's view of one turn, built by folding the agent's events into it. The same reducer runs
+ * in the browser (live stream), on the server (what gets stored) and on restore (stored events),
+ * so a reloaded or shared chat renders exactly what was streamed.
+ */
+import type { AgentEvent, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
+
+export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
+
+/** A turn as stored (messages row) and as sent to the client on restore or in a share snapshot. */
+export interface StoredTurn {
+  id: string;
+  question: string;
+  answer: string;
+  /** Every event except response deltas (the answer field holds the text). */
+  events: AgentEvent[];
+  status: TurnStatus;
+  createdAt: number;
+  /** The current owner's rating; absent in share snapshots. */
+  rating?: 1 | -1 | null;
+}
+
+export interface TurnView extends StoredTurn {
+  sources: EventSource[];
+  declined: boolean;
+  partial: boolean;
+  unsupported: UnsupportedSentence[];
+  checked: { method: 'llm' | 'lexical'; count: number } | null;
+  metrics: TurnMetrics | null;
+  /** The answer restarted after the LLM failed (extractive fallback). */
+  restarted: boolean;
+  /** A problem outside the agent (network, refused request), shown instead of an answer. */
+  clientError?: string;
+}
+
+/** Event types shown in the trail (the rest drive the answer). */
+export const TRAIL_TYPES = new Set<AgentEvent['type']>(['turn_start', 'skill', 'decision', 'status', 'result', 'error', 'check']);
+
+export function emptyTurn(id: string, question: string, createdAt = Date.now()): TurnView {
+  return {
+    id,
+    question,
+    answer: '',
+    events: [],
+    status: 'running',
+    createdAt,
+    rating: null,
+    sources: [],
+    declined: false,
+    partial: false,
+    unsupported: [],
+    checked: null,
+    metrics: null,
+    restarted: false,
+  };
+}
+
+/** Folds one event into the turn (pure: returns a new object). */
+export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
+  switch (event.type) {
+    case 'response_delta':
+      return {
+        ...turn,
+        answer: event.reset ? event.delta : turn.answer + event.delta,
+        restarted: turn.restarted || !!event.reset,
+      };
+    case 'response':
+      return {
+        ...turn,
+        events: [...turn.events, event],
+        answer: event.text,
+        sources: event.sources,
+        declined: !!event.declined,
+        partial: !!event.partial,
+      };
+    case 'check':
+      return { ...turn, events: [...turn.events, event], unsupported: event.unsupported, checked: { method: event.method, count: event.checked } };
+    case 'metrics': {
+      const { type: _type, t: _t, ...metrics } = event;
+      return { ...turn, events: [...turn.events, event], metrics };
+    }
+    case 'done':
+      return { ...turn, events: [...turn.events, event], status: event.status };
+    default:
+      return { ...turn, events: [...turn.events, event] };
+  }
+}
+
+/** Rebuilds the view of a stored turn. */
+export function fromStored(stored: StoredTurn): TurnView {
+  let view = emptyTurn(stored.id, stored.question, stored.createdAt);
+  for (const e of stored.events) view = applyEvent(view, e);
+  return { ...view, answer: stored.answer || view.answer, status: stored.status, rating: stored.rating ?? null };
+}
+
+/** What gets persisted of a view. */
+export function toStored(view: TurnView): StoredTurn {
+  return {
+    id: view.id,
+    question: view.question,
+    answer: view.answer,
+    events: view.events,
+    status: view.status,
+    createdAt: view.createdAt,
+    ...(view.rating !== undefined ? { rating: view.rating } : {}),
+  };
+}
+
+/** Every hit the turn's searches returned, by reference number (citations resolve against these). */
+export function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
+  const out = new Map<number, EventHit>();
+  for (const e of events) if (e.type === 'result') for (const h of e.hits) if (!out.has(h.ref)) out.set(h.ref, h);
+  return out;
+}
+
+/** A citation target: the answer's source when known, else the hit the number refers to. */
+export interface CitationTarget {
+  ref: number;
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  chunkId?: string;
+  heading?: string;
+  snippet: string;
+  bboxes?: EventSource['bboxes'];
+}
+
+export function citationTargets(turn: Pick<TurnView, 'sources' | 'events'>): Map<number, CitationTarget> {
+  const out = new Map<number, CitationTarget>();
+  for (const [ref, h] of hitsByRef(turn.events)) {
+    out.set(ref, { ref, manualId: h.manualId, manualTitle: h.manualTitle, page: h.page, chunkId: h.chunkId, heading: h.heading, snippet: h.text ?? '' });
+  }
+  for (const s of turn.sources) out.set(s.ref, { ...s });
+  return out;
+}
+
+/** The language model failed and the answer was rebuilt from the passages (DESIGN §4 degrade). */
+export function fellBackToExtractive(turn: Pick<TurnView, 'events' | 'restarted'>): boolean {
+  return (
+    turn.restarted ||
+    turn.events.some((e) => e.type === 'status' && e.tool === 'text_response' && /language model (failed|is unavailable)|passages directly/i.test(e.message))
+  );
+}
+
+export function errorEvents(turn: Pick<TurnView, 'events'>): Array<EventOf<'error'>> {
+  return turn.events.filter((e): e is EventOf<'error'> => e.type === 'error');
+}
+
+/** Conversation history for the next turn: the last finished question/answer pairs. */
+export function historyOf(turns: Array<Pick<StoredTurn, 'question' | 'answer' | 'status'>>, maxTurns = 3) {
+  return turns
+    .filter((t) => t.status === 'done' && t.answer.trim())
+    .slice(-maxTurns)
+    .flatMap((t) => [
+      { role: 'user' as const, content: t.question },
+      { role: 'assistant' as const, content: t.answer },
+    ]);
+}
+
+/** A session title from its first question: one line, at most ~60 characters, cut at a word. */
+export function titleFromQuestion(question: string, maxChars = 60): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  if (!line) return 'New chat';
+  if (line.length <= maxChars) return line;
+  const cut = line.slice(0, maxChars);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > maxChars * 0.5 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/, '')}…`;
+}
