@@ -97,6 +97,27 @@ function candidates(sentence: string): string[] {
   return out.filter((c) => c.length >= 8);
 }
 
+function textOf(node: HNode): string {
+  if (node.type === 'text') return node.value;
+  return isParent(node) ? node.children.map(textOf).join('') : '';
+}
+
+const BLOCKS = new Set(['p', 'li', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** The innermost block whose text is (mostly) the sentence: formatting split it across nodes. */
+function markBlock(node: HNode, sentence: string, reason: string): boolean {
+  if (!isParent(node)) return false;
+  for (const child of node.children) {
+    if (child.type === 'element' && !SKIP.has(child.tagName) && markBlock(child, sentence, reason)) return true;
+  }
+  if (node.type !== 'element' || !BLOCKS.has(node.tagName)) return false;
+  const content = squash(textOf(node));
+  if (!content.includes(sentence) || content.length > sentence.length * 1.5) return false;
+  node.children = [{ type: 'element', tagName: 'mark', properties: { dataReason: reason }, children: node.children }];
+  return true;
+}
+
 /** Wraps each unsupported sentence (or its start, when formatting splits it) in a `mark`. */
 export function rehypeUnsupported(options: { sentences: Array<{ sentence: string; reason: string }> }) {
   return (tree: HNode) => {
@@ -119,6 +140,8 @@ export function rehypeUnsupported(options: { sentences: Array<{ sentence: string
           return out;
         });
       }
+      const plain = candidates(sentence)[0];
+      if (!done && plain) markBlock(tree, squash(plain), reason);
     }
   };
 }

@@ -164,16 +164,18 @@ export function streamTurn(turn: PreparedTurn, requestSignal?: AbortSignal, deps
           closed = true;
         }
       };
-      void pump(turn, run, send).finally(() => {
-        requestSignal?.removeEventListener('abort', onRequestAbort);
-        if (closed) return;
-        closed = true;
-        try {
-          controller.close();
-        } catch {
-          // already errored by the runtime
-        }
-      });
+      void pump(turn, run, send)
+        .catch((err) => console.error('[chat] the turn stream failed', err))
+        .finally(() => {
+          requestSignal?.removeEventListener('abort', onRequestAbort);
+          if (closed) return;
+          closed = true;
+          try {
+            controller.close();
+          } catch {
+            // already errored by the runtime
+          }
+        });
     },
     cancel() {
       closed = true;

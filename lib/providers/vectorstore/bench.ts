@@ -50,7 +50,7 @@ const sentence = (n: number) => Array.from({ length: n }, () => (rand() < 0.03 ?
 function stats(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), mean: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(1) };
+  return { p50: +q(0.5).toFixed(1), p95: +q(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1), mean: +(s.reduce((a, b) => a + b, 0) / s.length).toFixed(1) };
 }
 async function time(fn: () => Promise<unknown>, n = QUERIES) {
   await fn(); // warm-up

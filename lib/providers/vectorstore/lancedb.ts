@@ -4,7 +4,7 @@
  * Tables
  *   chunks  id, manual_id, page, heading, text, ocr, bboxes (JSON), vector FixedSizeList<Float32>
  *           FTS (BM25) index on text; scalar indexes on id, manual_id, page;
- *           a vector index only past LANCE_VECTOR_INDEX_MIN_ROWS (flat search is exact and fast below).
+ *           an IVF_FLAT vector index only past LANCE_VECTOR_INDEX_MIN_ROWS (flat scans are fast below).
  *   pages   manual_id, page, text, n_vectors, centroid FixedSizeList<Float32>,
  *           multivector List<FixedSizeList<Float32>> (LanceDB's native multivector column: MaxSim).
  *
@@ -37,8 +37,13 @@ import {
 import { KeyedSerialQueue } from './queue';
 import { byScore, checkLimit, checkManualId, l2normalize, meanVector, parseBBoxes, prepareChunks, preparePages } from './records';
 
-/** Below this many rows a flat (exact) scan beats building and probing an ANN index. */
-export const LANCE_VECTOR_INDEX_MIN_ROWS = 50_000;
+/**
+ * Past this many rows a vector index (IVF_FLAT) replaces the flat scan. Measured at 768-d on 2
+ * cores: flat ~30 ms at 10k, ~100 ms at 20k, ~330 ms at 50k, ~710 ms at 100k; IVF_FLAT ~19 ms at
+ * 20k, ~46 ms at 50k, ~61 ms at 100k with recall@10 = 1.0 (also under a 0.5 % filter). It builds
+ * in 0.7 s at 20k / 5 s at 100k, where IVF_HNSW_SQ took 42 s at 50k and IVF_PQ 48 s (recall 0.2).
+ */
+export const LANCE_VECTOR_INDEX_MIN_ROWS = 20_000;
 /** Pages scored exactly by MaxSim per query; the centroid stage picks them. */
 export const MULTIVECTOR_CANDIDATES = 200;
 /** How often (seconds) a reader checks for writes by another process (the ingest CLI). */
@@ -447,9 +452,10 @@ export class LanceStore implements VectorStore {
     const column = name === 'chunks' ? CHUNK_VECTOR_COLUMN : PAGE_CENTROID_COLUMN;
     const indexed = (await table.listIndices()).some((i) => i.columns.includes(column));
     if (!indexed && (await table.countRows()) >= (this.opts.vectorIndexMinRows ?? LANCE_VECTOR_INDEX_MIN_ROWS)) {
-      // IVF + HNSW over scalar-quantised vectors: good recall without PQ's training cost.
+      // IVF_FLAT: full vectors in each partition, so distances stay exact and the build is cheap
+      // enough to run inside a write (see LANCE_VECTOR_INDEX_MIN_ROWS for the figures).
       await table.createIndex(column, {
-        config: lancedb.Index.hnswSq({ distanceType: name === 'chunks' ? 'cosine' : 'dot' }),
+        config: lancedb.Index.ivfFlat({ distanceType: name === 'chunks' ? 'cosine' : 'dot' }),
       });
     }
   }

@@ -1,0 +1,135 @@
+'use client';
+
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ShareInfo } from '@/lib/chat/service';
+import type { CitationTarget, StoredTurn } from '@/lib/chat/view';
+import { useSessions } from '@/components/sessions/sessions-context';
+import { CitationPreview } from './citation-preview';
+import { Composer, type ComposerHandle } from './composer';
+import { EmptyState, type ProcessingManual } from './empty-state';
+import type { ManualOption } from './scope-picker';
+import { ShareButton } from './share-dialog';
+import { Turn } from './turn';
+import { useChat, type Scope, type StartedInfo } from './use-chat';
+
+export interface ChatProps {
+  sessionId: string;
+  initialTitle: string | null;
+  initialTurns: StoredTurn[];
+  initialScope: string[] | null;
+  initialShare: ShareInfo | null;
+  /** Ready manuals only: half-ingested ones are never offered. */
+  manuals: ManualOption[];
+  processing: ProcessingManual[];
+  failedCount: number;
+  examples: string[];
+  /** No language model is configured: answers are extractive. */
+  offline: boolean;
+}
+
+/** A chat: the conversation column (turns, live trail, answers) and the composer. */
+export function Chat(props: ChatProps) {
+  const { sessionId, manuals } = props;
+  const sessions = useSessions();
+  const [title, setTitle] = useState(props.initialTitle);
+  const [preview, setPreview] = useState<CitationTarget | null>(null);
+  const [scope, setScope] = useState<Scope>(() => {
+    const ready = new Set(manuals.map((m) => m.id));
+    const chosen = props.initialScope?.filter((id) => ready.has(id)) ?? [];
+    return chosen.length ? chosen : 'all';
+  });
+  const composer = useRef<ComposerHandle>(null);
+
+  const onStarted = useCallback(
+    (info: StartedInfo) => {
+      setTitle(info.title);
+      sessions.upsert({ id: info.sessionId, title: info.title, updatedAt: Date.now() });
+      // A new chat gets its own address without a navigation (the stream keeps running).
+      if (window.location.pathname !== `/chat/${info.sessionId}`) window.history.replaceState(null, '', `/chat/${info.sessionId}`);
+    },
+    [sessions],
+  );
+
+  const { turns, sending, send, retry, stop, rate } = useChat({ sessionId, initialTurns: props.initialTurns, onStarted });
+  const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
+  const asked = useMemo(() => turns.map((t) => t.question), [turns]);
+  const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask }), [rate, retry, scope, ask]);
+
+  // Follow the answer while it streams, unless the reader scrolled up.
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [turns]);
+  useEffect(() => {
+    // A new question always brings the view to the bottom.
+    if (sending) pinned.current = true;
+  }, [sending]);
+
+  useEffect(() => {
+    composer.current?.focus();
+  }, []);
+
+  const hasTurns = turns.length > 0;
+  const shareable = turns.some((t) => t.status !== 'running' && !t.id.startsWith('pending-'));
+
+  return (
+    <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+      {hasTurns && (
+        <div className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-100 px-4 dark:border-zinc-900">
+          <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800 dark:text-zinc-200" data-testid="chat-title">
+            {title ?? 'New chat'}
+          </h1>
+          <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />
+        </div>
+      )}
+
+      <div
+        ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+        className="min-h-0 flex-1 overflow-y-auto"
+        data-testid="chat-scroller"
+      >
+        {hasTurns ? (
+          <div className="mx-auto w-full max-w-3xl space-y-10 px-4 pb-10 pt-6" data-testid="chat-messages">
+            {turns.map((t, i) => (
+              <Turn key={t.id} turn={t} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
+            ))}
+          </div>
+        ) : (
+          <div className="flex min-h-full flex-col">
+            <EmptyState manuals={manuals} processing={props.processing} failedCount={props.failedCount} examples={props.examples} onAsk={ask} />
+          </div>
+        )}
+      </div>
+
+      <div className="shrink-0 px-4 pb-4 pt-2">
+        <div className="mx-auto w-full max-w-3xl">
+          <Composer
+            ref={composer}
+            sending={sending}
+            disabledReason={manuals.length ? null : 'No manual is ready yet: upload one on the Manuals page.'}
+            onSend={ask}
+            onStop={stop}
+            manuals={manuals}
+            scope={scope}
+            onScopeChange={setScope}
+            footnote={
+              props.offline ? (
+                <span data-testid="offline-note">Offline mode: no language model is configured, so answers quote the manual passages directly.</span>
+              ) : (
+                'Answers can be wrong: check the cited page before acting on them.'
+              )
+            }
+          />
+        </div>
+      </div>
+
+      <CitationPreview target={preview} onClose={() => setPreview(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { revokeShare, shareSession, updateShare } from '@/app/actions/share';
+import type { ShareInfo } from '@/lib/chat/service';
+import { Icon, Spinner } from './icons';
+
+/**
+ * Share: the button creates (or shows) a read-only link to a snapshot of the chat as of now. The
+ * owner can copy it, update the snapshot, or revoke it (the link then answers 404); sharing again
+ * after a revoke makes a new link.
+ */
+export function ShareButton({ sessionId, initial, disabled }: { sessionId: string; initial: ShareInfo | null; disabled?: boolean }) {
+  const [share, setShare] = useState<ShareInfo | null>(initial);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState<null | 'share' | 'update' | 'revoke'>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [origin, setOrigin] = useState('');
+
+  useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the origin is only known in the browser
+    setOrigin(window.location.origin);
+  }, []);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+
+  const create = async () => {
+    setBusy('share');
+    setError(null);
+    const r = await shareSession({ sessionId });
+    setBusy(null);
+    if (r.ok) {
+      setShare(r.data);
+      setRevoked(false);
+    } else setError(r.message);
+  };
+
+  const onShareClick = async () => {
+    setOpen(true);
+    setCopied(false);
+    await create();
+  };
+
+  const url = share ? `${origin}/share/${share.id}` : '';
+
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="share-button"
+        onClick={onShareClick}
+        disabled={disabled}
+        className="inline-flex h-8 items-center gap-1.5 rounded-lg border border-zinc-200 px-2.5 text-[13px] font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-800"
+      >
+        <Icon name="share" className="h-3.5 w-3.5" />
+        Share
+      </button>
+      <dialog
+        ref={dialog}
+        onClose={() => setOpen(false)}
+        onCancel={(e) => {
+          e.preventDefault();
+          setOpen(false);
+        }}
+        data-testid="share-dialog"
+        className="m-auto w-full max-w-lg rounded-2xl border border-zinc-200 bg-white p-6 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      >
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <h2 className="text-lg font-semibold">Share this chat</h2>
+            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+              Anyone with the link sees a read-only copy of the chat as it is now, with its steps and sources. Later messages are not included.
+            </p>
+          </div>
+          <button type="button" onClick={() => setOpen(false)} aria-label="Close" className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+            <Icon name="x" />
+          </button>
+        </div>
+
+        {revoked ? (
+          <div className="mt-5 space-y-3">
+            <p data-testid="share-revoked" className="rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-700 dark:bg-zinc-800/60 dark:text-zinc-300">
+              The link was revoked: opening it now shows “not found”.
+            </p>
+            <button
+              type="button"
+              onClick={create}
+              disabled={busy !== null}
+              className="inline-flex items-center gap-2 rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
+            >
+              {busy === 'share' && <Spinner />}
+              Create a new link
+            </button>
+          </div>
+        ) : share ? (
+          <div className="mt-5 space-y-3">
+            <div className="flex items-center gap-2">
+              <div className="flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 dark:border-zinc-700 dark:bg-zinc-950">
+                <Icon name="link" className="h-3.5 w-3.5 text-zinc-400" />
+                <input
+                  data-testid="share-link"
+                  readOnly
+                  value={url}
+                  onFocus={(e) => e.currentTarget.select()}
+                  aria-label="Share link"
+                  className="h-9 min-w-0 flex-1 bg-transparent font-mono text-[13px] outline-none"
+                />
+              </div>
+              <button
+                type="button"
+                data-testid="copy-share-link"
+                onClick={async () => {
+                  try {
+                    await navigator.clipboard.writeText(url);
+                    setCopied(true);
+                  } catch {
+                    setError('Copy is not available here: select the link and copy it.');
+                  }
+                }}
+                className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-brand-600 px-3 text-sm font-medium text-white hover:bg-brand-700"
+              >
+                <Icon name={copied ? 'check' : 'copy'} className="h-3.5 w-3.5" />
+                {copied ? 'Copied' : 'Copy'}
+              </button>
+            </div>
+            <p className="text-xs text-zinc-500 dark:text-zinc-400">
+              Snapshot of {share.messageCount} message{share.messageCount === 1 ? '' : 's'}, taken {new Date(share.createdAt).toLocaleString()}.
+            </p>
+            <div className="flex flex-wrap items-center gap-2 pt-1">
+              <button
+                type="button"
+                data-testid="update-share"
+                disabled={busy !== null}
+                onClick={async () => {
+                  setBusy('update');
+                  const r = await updateShare({ shareId: share.id });
+                  setBusy(null);
+                  if (r.ok) setShare(r.data);
+                  else setError(r.message);
+                }}
+                className="inline-flex items-center gap-1.5 rounded-lg border border-zinc-200 px-3 py-1.5 text-sm hover:bg-zinc-50 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                {busy === 'update' ? <Spinner /> : <Icon name="retry" className="h-3.5 w-3.5" />}
+                Update to the current chat
+              </button>
+              <button
+                type="button"
+                data-testid="revoke-share"
+                disabled={busy !== null}
+                onClick={async () => {
+                  setBusy('revoke');
+                  const r = await revokeShare({ shareId: share.id });
+                  setBusy(null);
+                  if (r.ok) {
+                    setShare(null);
+                    setRevoked(true);
+                  } else setError(r.message);
+                }}
+                className="ml-auto inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-50 dark:text-red-400 dark:hover:bg-red-950/40"
+              >
+                {busy === 'revoke' && <Spinner />}
+                Revoke link
+              </button>
+            </div>
+          </div>
+        ) : (
+          busy === 'share' && (
+            <div className="mt-6 flex items-center gap-2 text-sm text-zinc-500">
+              <Spinner /> Creating the link…
+            </div>
+          )
+        )}
+        {error && <p className="mt-3 text-sm text-red-700 dark:text-red-400">{error}</p>}
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import Markdown from 'react-markdown';
+import { renderToStaticMarkup } from 'react-dom/server';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { describe, expect, it } from 'vitest';
+import { rehypeCitations, rehypeUnsupported } from './markdown';
+
+function render(text: string, sentences: Array<{ sentence: string; reason: string }> = []) {
+  return renderToStaticMarkup(
+    <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize, [rehypeUnsupported, { sentences }], rehypeCitations]}>
+      {text}
+    </Markdown>,
+  );
+}
+
+describe('answer markdown', () => {
+  it('turns [n] and [n, m] into citation elements, but not inside code', () => {
+    const html = render('The supply is 24 V DC [3]. Fuses [1, 2].\n\n`array[0]` stays [code].');
+    expect(html).toContain('24 V DC <cite data-ref="3">3</cite>.');
+    expect(html).toContain('<cite data-ref="1">1</cite><cite data-ref="2">2</cite>');
+    expect(html).toContain('<code>array[0]</code>');
+  });
+
+  it('renders GFM tables, lists and code blocks', () => {
+    const html = render('| Code | Meaning |\n|---|---|\n| E01 | Low voltage [2] |\n\n1. Switch off\n2. Wait\n\n```\nP-07 = 200\n```');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<td>Low voltage <cite data-ref="2">2</cite></td>');
+    expect(html).toMatch(/<ol>\s*<li>Switch off<\/li>/);
+    expect(html).toContain('<pre><code>P-07 = 200\n</code></pre>');
+  });
+
+  it('sanitizes: no raw HTML, no script, no javascript: links', () => {
+    const html = render('Hi <script>alert(1)</script> <img src=x onerror=alert(1)> [x](javascript:alert(1)) [ok](https://example.com)');
+    expect(html).not.toMatch(/<script|onerror|javascript:/i);
+    expect(html).toContain('href="https://example.com"');
+  });
+
+  it('marks unsupported sentences, keeping their citations', () => {
+    const html = render('The pump runs at 230 V [1]. The fuse is rated 99 A [2]. Done.', [{ sentence: 'The fuse is rated 99 A [2].', reason: '99 does not appear' }]);
+    expect(html).toContain('<mark data-reason="99 does not appear">The fuse is rated 99 A <cite data-ref="2">2</cite>.</mark>');
+    expect(html).toContain('230 V <cite data-ref="1">1</cite>.');
+  });
+
+  it('marks a list item sentence and the start of a sentence split by formatting', () => {
+    const list = render('1. Set **P-07** to 200 bar [4].', [{ sentence: '1. Set P-07 to 200 bar [4].', reason: 'r' }]);
+    expect(list).toContain('<mark data-reason="r">');
+    const plain = render('Replace the seal every 4000 hours [2].', [{ sentence: 'Replace the seal every 4000 hours [2].', reason: 'r' }]);
+    expect(plain).toContain('<mark data-reason="r">Replace the seal every 4000 hours <cite data-ref="2">2</cite>.</mark>');
+  });
+});

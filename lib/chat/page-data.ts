@@ -1,0 +1,37 @@
+/**
+ * What every chat page needs besides the conversation: the owner's sessions, the ready manuals
+ * (the only ones a question may search), the ones still processing, offline example questions
+ * and whether a language model is configured.
+ */
+import 'server-only';
+import { overallPercent, STAGE_LABEL } from '@/lib/manual-view';
+import { getConfig } from '@/lib/providers/config';
+import { listManuals } from '@/lib/store/manuals';
+import { manualHeadings } from '@/lib/store/sessions';
+import { listChatSessions, type SessionSummary } from './service';
+import { exampleQuestions } from './suggestions';
+
+export interface ChatPageContext {
+  sessions: SessionSummary[];
+  manuals: Array<{ id: string; title: string }>;
+  processing: Array<{ title: string; stage: string; percent: number }>;
+  failedCount: number;
+  examples: string[];
+  offline: boolean;
+}
+
+export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
+  const [sessions, all] = await Promise.all([listChatSessions(ownerId), listManuals()]);
+  const ready = all.filter((m) => m.status === 'ready').map((m) => ({ id: m.id, title: m.title }));
+  const processing = all
+    .filter((m) => m.status !== 'ready' && m.status !== 'failed')
+    .map((m) => ({ title: m.title, stage: STAGE_LABEL[m.status], percent: overallPercent(m) }));
+  const examples = opts.examples === false || !ready.length ? [] : exampleQuestions(ready, await manualHeadings(ready.map((m) => m.id)));
+  let offline = true;
+  try {
+    offline = getConfig().llm.provider === 'none';
+  } catch {
+    // A broken configuration is reported by /api/health; the chat just assumes no model.
+  }
+  return { sessions, manuals: ready, processing, failedCount: all.filter((m) => m.status === 'failed').length, examples, offline };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '@/lib/agent/events';
+import { exampleQuestions, followUps, headingLeaf, productName } from './suggestions';
+
+// Headings as the ingest pipeline produces them for the generated sample manual.
+const SEEDS = [
+  { manualId: 'hx', heading: '1 Safety notes', text: 'The HX-200 controls a hydraulic press.' },
+  { manualId: 'hx', heading: '2 Technical specifications > Table 2-1 Electrical data', text: 'Parameter | Value Supply voltage | 24 V DC ±10 %' },
+  { manualId: 'hx', heading: '3 Electrical installation > 3.1 Wiring diagram', text: 'HX-200 CONTROLLER J3 SENSOR' },
+  { manualId: 'hx', heading: '5 Error codes > Table 5-1 Error codes', text: 'Code | Meaning | Action E01 | Supply voltage low' },
+  { manualId: 'hx', heading: '7 Pressure transducer calibration', text: 'Calibrate the transducer input every 12 months on the HX-200.' },
+];
+
+describe('suggestions', () => {
+  it('cleans heading leaves and finds a product name', () => {
+    expect(headingLeaf('2 Technical specifications > Table 2-1 Electrical data')).toBe('Electrical data');
+    expect(headingLeaf('3 Electrical installation > 3.1 Wiring diagram')).toBe('Wiring diagram');
+    expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
+    expect(productName('acme-hx200-manual')).toBe('HX200');
+    expect(productName('Pump guide')).toBe('Pump guide');
+  });
+
+  it('derives example questions from the ready manuals’ headings', () => {
+    const qs = exampleQuestions([{ id: 'hx', title: 'acme-hx200-manual' }], SEEDS);
+    expect(qs).toEqual([
+      'What does error E01 mean on the HX-200?',
+      'What supply voltage does the HX-200 need?',
+      'How is the HX-200 wired? Show me the wiring diagram.',
+      'How do I calibrate the pressure transducer?',
+    ]);
+  });
+
+  it('spreads examples over several manuals and falls back to the title', () => {
+    const qs = exampleQuestions(
+      [
+        { id: 'hx', title: 'acme-hx200-manual' },
+        { id: 'x', title: 'Mystery Guide' },
+      ],
+      SEEDS,
+      3,
+    );
+    expect(qs).toHaveLength(3);
+    expect(qs).toContain('What is covered in Mystery Guide?');
+    expect(exampleQuestions([], [])).toEqual([]);
+  });
+
+  it('suggests 2–3 follow-ups from the question kind and the retrieved headings, never repeating a question', () => {
+    const events: AgentEvent[] = [
+      {
+        type: 'result',
+        tool: 'hybrid_search',
+        name: 'hybrid',
+        refs: [1, 2, 3],
+        hits: [
+          { ref: 1, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 6, heading: '5 Error codes > Table 5-1 Error codes', text: 'E03 | Transducer wire break', score: 0.9 },
+          { ref: 2, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 9, heading: '8 Troubleshooting > Table 8-1 Symptom, cause and remedy', text: 'HX-200 symptoms', score: 0.7 },
+          { ref: 3, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 4, heading: '3 Electrical installation > 3.1 Wiring diagram', text: 'HX-200 J3', score: 0.6 },
+        ],
+        metadata: {},
+        count: 3,
+        time_ms: 10,
+        t: 10,
+      },
+    ];
+    const qs = followUps('My HX-200 shows E03, what does it mean?', events);
+    expect(qs.length).toBeGreaterThanOrEqual(2);
+    expect(qs.length).toBeLessThanOrEqual(3);
+    expect(qs[0]).toBe('What should I check first to clear E03?');
+    expect(new Set(qs).size).toBe(qs.length);
+
+    const again = followUps('What supply voltage does the HX-200 need?', events, ['How do I troubleshoot the HX-200 when it does not work as expected?']);
+    expect(again).toContain('What are the other electrical specifications?');
+    expect(again).not.toContain('How do I troubleshoot the HX-200 when it does not work as expected?');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '@/lib/agent/events';
+import { applyEvent, citationTargets, emptyTurn, fellBackToExtractive, fromStored, historyOf, titleFromQuestion, toStored } from './view';
+
+const source = { ref: 2, kind: 'chunk' as const, manualId: 'm1', manualTitle: 'HX-200', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
+
+const EVENTS: AgentEvent[] = [
+  { type: 'turn_start', question: 'Voltage?', manualIds: ['m1'], budget: 5, decider: 'rules', t: 0 },
+  { type: 'decision', iteration: 0, tool: 'hybrid_search', reason: 'spec question', decider: 'skill', inputs: {}, available: [], unavailable: [], t: 3 },
+  { type: 'status', tool: 'hybrid_search', message: 'Searching…', t: 4 },
+  {
+    type: 'result',
+    tool: 'hybrid_search',
+    name: 'hybrid',
+    refs: [1, 2],
+    hits: [
+      { ref: 1, kind: 'chunk', manualId: 'm1', page: 5, chunkId: 'm1:p5:c0', heading: 'Type code', text: 'HX200', score: 0.5 },
+      { ref: 2, kind: 'chunk', manualId: 'm1', page: 3, chunkId: 'm1:p3:c1', heading: 'Electrical data', text: 'Supply voltage 24 V DC', score: 0.9 },
+    ],
+    metadata: {},
+    count: 2,
+    time_ms: 40,
+    t: 44,
+  },
+  { type: 'response_delta', delta: 'The supply', t: 50 },
+  { type: 'response_delta', delta: ' is 24 V DC [2].', t: 51 },
+  { type: 'response', text: 'The supply is 24 V DC [2].', sources: [source], t: 52 },
+  { type: 'check', method: 'lexical', checked: 1, unsupported: [], t: 53 },
+  { type: 'metrics', total_ms: 60, first_response_ms: 50, iterations: 2, tools: {}, tokens: null, decisions: [], path: ['hybrid_search', 'text_response'], audit: [], t: 60 },
+  { type: 'done', status: 'done', t: 60 },
+];
+
+describe('turn view reducer', () => {
+  it('folds a full turn: trail events, streamed answer, sources, check, metrics and status', () => {
+    let view = emptyTurn('id1', 'Voltage?');
+    const seen: string[] = [];
+    for (const e of EVENTS) {
+      view = applyEvent(view, e);
+      if (e.type === 'response_delta') seen.push(view.answer);
+    }
+    expect(seen).toEqual(['The supply', 'The supply is 24 V DC [2].']);
+    expect(view).toMatchObject({ status: 'done', answer: 'The supply is 24 V DC [2].', sources: [source], checked: { method: 'lexical', count: 1 } });
+    expect(view.metrics?.path).toEqual(['hybrid_search', 'text_response']);
+    // Deltas are not kept as events: the stored answer holds the text.
+    expect(view.events.map((e) => e.type)).toEqual(['turn_start', 'decision', 'status', 'result', 'response', 'check', 'metrics', 'done']);
+  });
+
+  it('a reset delta restarts the answer (extractive fallback) and is reported as degraded', () => {
+    let view = emptyTurn('id', 'q');
+    view = applyEvent(view, { type: 'response_delta', delta: 'LLM half', t: 1 });
+    view = applyEvent(view, { type: 'response_delta', delta: 'From the passages', reset: true, t: 2 });
+    expect(view.answer).toBe('From the passages');
+    expect(fellBackToExtractive(view)).toBe(true);
+    const viaStatus = applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'The language model failed; answering from the passages directly', t: 1 });
+    expect(fellBackToExtractive(viaStatus)).toBe(true);
+    expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'Writing the answer…', t: 1 }))).toBe(false);
+  });
+
+  it('restores exactly what was streamed from the stored events', () => {
+    let live = emptyTurn('id1', 'Voltage?', 1234);
+    for (const e of EVENTS) live = applyEvent(live, e);
+    const restored = fromStored(JSON.parse(JSON.stringify(toStored({ ...live, rating: 1 }))));
+    expect(restored).toEqual({ ...live, rating: 1 });
+  });
+
+  it('keeps a partial answer of a cancelled turn that only has deltas', () => {
+    const restored = fromStored({ id: 'x', question: 'q', answer: 'Half', events: [EVENTS[0]], status: 'cancelled', createdAt: 0 });
+    expect(restored).toMatchObject({ answer: 'Half', status: 'cancelled', rating: null });
+  });
+
+  it('resolves citations from sources, falling back to result hits while streaming', () => {
+    let view = emptyTurn('id', 'q');
+    for (const e of EVENTS.slice(0, 5)) view = applyEvent(view, e);
+    expect(citationTargets(view).get(2)).toMatchObject({ manualId: 'm1', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC' });
+    expect(citationTargets(view).get(2)?.bboxes).toBeUndefined();
+    for (const e of EVENTS.slice(5)) view = applyEvent(view, e);
+    expect(citationTargets(view).get(2)?.bboxes).toEqual(source.bboxes);
+    expect(citationTargets(view).get(1)?.page).toBe(5);
+  });
+
+  it('builds history from finished turns only', () => {
+    const history = historyOf([
+      { question: 'a', answer: 'A', status: 'done' },
+      { question: 'b', answer: 'half', status: 'cancelled' },
+      { question: 'c', answer: 'C', status: 'done' },
+    ]);
+    expect(history).toEqual([
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'A' },
+      { role: 'user', content: 'c' },
+      { role: 'assistant', content: 'C' },
+    ]);
+  });
+
+  it('titles a session from its first question', () => {
+    expect(titleFromQuestion('  What is the\nsupply voltage?  ')).toBe('What is the supply voltage?');
+    const long = titleFromQuestion('Which connector does the pressure transducer plug into and what colour is its signal wire on the diagram?');
+    expect(long.length).toBeLessThanOrEqual(61);
+    expect(long).toMatch(/^Which connector .*[a-z]…$/);
+    expect(titleFromQuestion('   ')).toBe('New chat');
+  });
+});

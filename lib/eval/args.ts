@@ -1,0 +1,151 @@
+/** Command-line parsing of `npm run eval` and `npm run bench` (node:util parseArgs, strict). */
+import { parseArgs } from 'node:util';
+import type { LlmMode } from './llm-mode';
+import { STRATEGIES, type StrategyName } from './report';
+
+export class UsageError extends Error {}
+
+export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--k 5] [--strategy ${STRATEGIES.join(',')}]
+                      [--limit N] [--manual NAME] [--data-dir DIR] [--replay FILE | --record FILE] [--json]
+
+  --qa FILE        questions, one JSON object per line (../shared/eval/README.md)
+  --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped)
+  --k N            pages retrieved per question (default 5); Recall@1/3/5 and MRR over the top k
+  --strategy LIST  comma-separated, default all: ${STRATEGIES.join(', ')}
+  --limit N        only the first N questions (after --manual)
+  --manual NAME    only the questions about this manual file
+  --data-dir DIR   use (and keep) this DATA_DIR, e.g. /tmp/mc-eval; default: a scratch folder
+  --replay FILE    answer LLM calls from a recording (no key needed); use the same --data-dir as the recording
+  --record FILE    use the configured LLM and record every call to FILE
+  --json           print one JSON object on stdout (logs go to stderr)`;
+
+export interface EvalArgs {
+  qa: string;
+  manuals: string;
+  k: number;
+  strategies: StrategyName[];
+  limit?: number;
+  manual?: string;
+  dataDir?: string;
+  llm: LlmMode;
+  json: boolean;
+  help: boolean;
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback?: number): number | undefined {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number >= 1, got "${raw}"`);
+  return n;
+}
+
+export function parseStrategies(raw: string | undefined): StrategyName[] {
+  if (!raw || raw.trim() === 'all') return [...STRATEGIES];
+  const names = [...new Set(raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const unknown = names.filter((n) => !(STRATEGIES as readonly string[]).includes(n));
+  if (unknown.length) throw new UsageError(`unknown strategy ${unknown.join(', ')} (choose from ${STRATEGIES.join(', ')})`);
+  if (names.length === 0) throw new UsageError('--strategy needs at least one name');
+  return names as StrategyName[];
+}
+
+export function parseEvalArgs(argv: string[]): EvalArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        qa: { type: 'string' },
+        manuals: { type: 'string' },
+        k: { type: 'string' },
+        strategy: { type: 'string' },
+        strategies: { type: 'string' },
+        limit: { type: 'string' },
+        manual: { type: 'string' },
+        'data-dir': { type: 'string' },
+        replay: { type: 'string' },
+        record: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const help = values.help === true;
+  if (!help && (!values.qa || !values.manuals)) throw new UsageError('--qa and --manuals are required');
+  if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');
+  const llm: LlmMode = values.replay ? { kind: 'replay', file: values.replay } : values.record ? { kind: 'record', file: values.record } : { kind: 'offline' };
+  return {
+    qa: values.qa ?? '',
+    manuals: values.manuals ?? '',
+    k: positiveInt('k', values.k, 5)!,
+    strategies: parseStrategies(values.strategy ?? values.strategies),
+    limit: positiveInt('limit', values.limit),
+    manual: values.manual,
+    dataDir: values['data-dir'],
+    llm,
+    json: values.json === true,
+    help,
+  };
+}
+
+export const BENCH_USAGE = `usage: npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N]
+                       [--skip ingest,search,server] [--port N]
+
+  --sizes LIST    synthetic corpus sizes in chunks (default 1000,10000,100000)
+  --manuals DIR   real manuals for ingest throughput and corpus seeds (default ../shared/manuals, else the sample)
+  --queries N     timed queries per tool and size (default 30)
+  --skip LIST     leave out parts: ingest, search, server
+  --json          print one JSON object on stdout (logs go to stderr)`;
+
+export const BENCH_PARTS = ['ingest', 'search', 'server'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+
+export interface BenchArgs {
+  json: boolean;
+  sizes: number[];
+  manuals?: string;
+  queries: number;
+  skip: BenchPart[];
+  help: boolean;
+}
+
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        json: { type: 'boolean', default: false },
+        sizes: { type: 'string' },
+        manuals: { type: 'string' },
+        queries: { type: 'string' },
+        skip: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const sizes = (values.sizes ?? '1000,10000,100000').split(',').map((s) => s.trim().replace(/_/g, '')).filter(Boolean).map((s) => {
+    const m = /^(\d+(?:\.\d+)?)(k)?$/i.exec(s);
+    const n = m ? Math.round(Number(m[1]) * (m[2] ? 1000 : 1)) : NaN;
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--sizes: "${s}" is not a chunk count`);
+    return n;
+  });
+  const skip = (values.skip ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = skip.filter((s) => !(BENCH_PARTS as readonly string[]).includes(s));
+  if (bad.length) throw new UsageError(`--skip: unknown part ${bad.join(', ')} (choose from ${BENCH_PARTS.join(', ')})`);
+  return {
+    json: values.json === true,
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    manuals: values.manuals,
+    queries: positiveInt('queries', values.queries, 30)!,
+    skip: skip as BenchPart[],
+    help: values.help === true,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Scoring (../shared/eval/README.md), pure functions so they are tested on fixtures:
+ * - retrieval at the (manual, page) level: chunk hits → ranked unique pages → Recall@k, MRR;
+ * - answers: keyword hit (all keywords, case- and whitespace-insensitive, U+2212 → '-');
+ * - unanswerable questions: a refusal that makes up no value;
+ * - latency percentiles.
+ */
+
+/** A retrieved item: a page of a manual. */
+export interface PageRef {
+  manualId: string;
+  page: number;
+}
+
+const pageKey = (p: PageRef) => `${p.manualId}\u0000${p.page}`;
+
+/**
+ * Hits in rank order (chunks or pages, any extra fields) → unique pages in order of first
+ * appearance: a page's rank is the rank of its best chunk.
+ */
+export function rankPages(hits: Iterable<PageRef>, limit = Infinity): PageRef[] {
+  const seen = new Set<string>();
+  const out: PageRef[] = [];
+  for (const h of hits) {
+    if (out.length >= limit) break;
+    const key = pageKey(h);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ manualId: h.manualId, page: h.page });
+  }
+  return out;
+}
+
+/** 1-based rank of the first retrieved page that is an expected page of the right manual; null if none. */
+export function firstRelevantRank(ranked: readonly PageRef[], manualId: string | null | undefined, expectedPages: readonly number[]): number | null {
+  if (!manualId || expectedPages.length === 0) return null;
+  const expected = new Set(expectedPages);
+  const i = ranked.findIndex((p) => p.manualId === manualId && expected.has(p.page));
+  return i < 0 ? null : i + 1;
+}
+
+export const hitAtK = (rank: number | null, k: number): boolean => rank !== null && rank <= k;
+
+export const reciprocalRank = (rank: number | null): number => (rank === null ? 0 : 1 / rank);
+
+/** Mean of numbers (or booleans as 0/1); null for an empty list ("does not apply"). */
+export function mean(values: ReadonlyArray<number | boolean>): number | null {
+  if (values.length === 0) return null;
+  let s = 0;
+  for (const v of values) s += typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  return s / values.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+/** The README's matching form: no whitespace at all, lower case, U+2212 minus as '-'. */
+export function normalizeForMatch(s: string): string {
+  return s.replace(/\u2212/g, '-').replace(/\s+/gu, '').toLowerCase();
+}
+
+/** True when the answer contains every keyword (an empty keyword list never counts as a hit). */
+export function keywordHit(answer: string, keywords: readonly string[]): boolean {
+  if (keywords.length === 0) return false;
+  const a = normalizeForMatch(answer);
+  return keywords.every((k) => a.includes(normalizeForMatch(k)));
+}
+
+/** Which keywords are missing from the answer (for the misses report). */
+export function missingKeywords(answer: string, keywords: readonly string[]): string[] {
+  const a = normalizeForMatch(answer);
+  return keywords.filter((k) => !a.includes(normalizeForMatch(k)));
+}
+
+/**
+ * An answer that says the manuals do not contain the information. Matches the agent's own decline
+ * wording ("The manuals do not say …") and the usual LLM phrasings.
+ */
+const REFUSAL_PATTERNS: RegExp[] = [
+  /\b(?:the |these |this |your )?(?:manuals?|documents?|documentation|sources?|passages?|guides?|provided (?:manuals?|documents?|sources?))\s+(?:do|does|did)\s*(?:not|n['’]t)\s+(?:say|mention|cover|contain|specify|include|list|state|give|provide|describe|document)/i,
+  /\bnot\s+(?:found|mentioned|covered|specified|listed|stated|given|documented|included|described)\s+(?:in|by)\s+(?:the\s+|any\s+(?:of\s+the\s+)?)?(?:manuals?|documents?|documentation|sources?|passages?)/i,
+  /\b(?:no|none of the)\s+(?:retrieved\s+)?(?:manuals?|documents?|sources?|passages?)\s+(?:say|says|mention|mentions|cover|covers|contain|contains|specif(?:y|ies)|answer|answers)/i,
+  /\b(?:i\s+)?(?:could\s*not|couldn['’]t|can\s*not|cannot|can['’]t|was\s+unable\s+to|am\s+unable\s+to)\s+find\b/i,
+  /\bno\s+(?:information|mention|data|details?|specification)\s+(?:about|on|of|for|regarding)\b/i,
+];
+
+export function saysNotInManuals(text: string): boolean {
+  return REFUSAL_PATTERNS.some((re) => re.test(text));
+}
+
+/** Digit runs as values: "0.8A" → "0.8", "159-0021-00" → "159", "0021", "00" (decimal comma → point). */
+function numbersIn(text: string): string[] {
+  return (text.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.').replace(/^0+(?=\d)/, ''));
+}
+
+/**
+ * Values in the answer that the question did not contain: a refusal that still states a number
+ * (a rating, a part number) is making one up. Citation markers like [2] or [1, 3] are ignored.
+ */
+export function madeUpValues(answer: string, question: string): string[] {
+  const stripped = answer.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+  const allowed = new Set(numbersIn(question));
+  return [...new Set(numbersIn(stripped).filter((n) => !allowed.has(n)))];
+}
+
+export interface RefusalVerdict {
+  refused: boolean;
+  /** The answer declined (flag or wording). */
+  declined: boolean;
+  madeUp: string[];
+}
+
+/** README: a hit if the answer says the manuals do not contain it and does not make up a value. */
+export function judgeRefusal(answer: { text: string; declined?: boolean }, question: string): RefusalVerdict {
+  const declined = answer.declined === true || saysNotInManuals(answer.text);
+  const madeUp = madeUpValues(answer.text, question);
+  return { refused: declined && madeUp.length === 0, declined, madeUp };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Latency
+
+/** Linear-interpolated percentile (p in [0, 100]) of the values; null for none. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const pos = (Math.min(100, Math.max(0, p)) / 100) * (s.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+export function latencySummary(values: readonly number[]): { p50: number | null; p95: number | null } {
+  const r = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+  return { p50: r(percentile(values, 50)), p95: r(percentile(values, 95)) };
+}

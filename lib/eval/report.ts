@@ -1,0 +1,232 @@
+/**
+ * Per-question results → the eval report: one metrics object M per strategy overall, by kind and
+ * by manual, in the shape DESIGN §6 promises to machines (`--json`), and a table for people.
+ *
+ *   {"strategies": {"<name>": {"overall": M, "by_kind": {"<kind>": M}, "by_manual": {"<file>": M}}}}
+ *   M = {"n", "recall@1", "recall@3", "recall@5", "mrr", "keyword_hit_rate", "refusal_rate",
+ *        "latency_ms": {"p50", "p95"}, ...extras}
+ * A rate is null where it does not apply: retrieval metrics without answerable questions, answer
+ * metrics for strategies that do not answer, refusal_rate without unanswerable questions.
+ */
+import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
+
+export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'agent'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+/** Strategies that produce an answer text (scored by keywords and refusals). */
+export const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<StrategyName>(['agent']);
+
+export interface AnswerResult {
+  text: string;
+  declined: boolean;
+  /** All keywords present (answerable questions). */
+  keywordHit: boolean;
+  missingKeywords: string[];
+  /** Declined without a made-up value (unanswerable questions). */
+  refused: boolean;
+  madeUp: string[];
+  /** Tools the agent ran, in order. */
+  path?: string[];
+}
+
+export interface QuestionResult {
+  id: string;
+  /** The QA file's manual (file name). */
+  manual: string;
+  kind: string;
+  answerable: boolean;
+  /** 1-based rank of the first expected page within the top k, null = missed (or not answerable). */
+  rank: number | null;
+  /** Rank without the top-k cut (how far the page was), when the strategy saw it at all. */
+  rankAny?: number | null;
+  /** Top pages as "file p.N". */
+  top: string[];
+  answer?: AnswerResult;
+  ms: number;
+  error?: string;
+}
+
+export interface Metrics {
+  n: number;
+  'recall@1': number | null;
+  'recall@3': number | null;
+  'recall@5': number | null;
+  mrr: number | null;
+  keyword_hit_rate: number | null;
+  refusal_rate: number | null;
+  latency_ms: { p50: number | null; p95: number | null };
+  n_answerable: number;
+  n_unanswerable: number;
+  /** Answering strategies: answerable questions the answer declined. */
+  false_refusal_rate?: number | null;
+  errors: number;
+  [extra: `recall@${number}`]: number | null;
+}
+
+export interface StrategyReport {
+  overall: Metrics;
+  by_kind: Record<string, Metrics>;
+  by_manual: Record<string, Metrics>;
+}
+
+export interface EvalReport {
+  strategies: Record<string, StrategyReport>;
+  /** Per-question detail (extra key): what each strategy retrieved and answered. */
+  questions: Record<string, QuestionResult[]>;
+  config: Record<string, unknown>;
+}
+
+const round = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+
+/** Scores one group of results of one strategy. `k` is the retrieval depth (ranks beyond k are misses already). */
+export function summarize(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): Metrics {
+  const answerable = results.filter((r) => r.answerable);
+  const unanswerable = results.filter((r) => !r.answerable);
+  const recall = (k: number) => round(mean(answerable.map((r) => hitAtK(r.rank, k))));
+  const m: Metrics = {
+    n: results.length,
+    'recall@1': recall(1),
+    'recall@3': recall(3),
+    'recall@5': recall(5),
+    mrr: round(mean(answerable.map((r) => reciprocalRank(r.rank)))),
+    keyword_hit_rate: opts.answers ? round(mean(answerable.map((r) => r.answer?.keywordHit === true))) : null,
+    refusal_rate: opts.answers ? round(mean(unanswerable.map((r) => r.answer?.refused === true))) : null,
+    latency_ms: latencySummary(results.filter((r) => !r.error).map((r) => r.ms)),
+    n_answerable: answerable.length,
+    n_unanswerable: unanswerable.length,
+    errors: results.filter((r) => r.error).length,
+  };
+  if (![1, 3, 5].includes(opts.k)) m[`recall@${opts.k}`] = recall(opts.k);
+  if (opts.answers) m.false_refusal_rate = round(mean(answerable.map((r) => r.answer?.declined === true)));
+  return m;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export function strategyReport(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): StrategyReport {
+  const groups = (key: (r: QuestionResult) => string) =>
+    Object.fromEntries([...groupBy(results, key)].sort(([a], [b]) => a.localeCompare(b)).map(([g, rs]) => [g, summarize(rs, opts)]));
+  return { overall: summarize(results, opts), by_kind: groups((r) => r.kind), by_manual: groups((r) => r.manual) };
+}
+
+export function buildReport(byStrategy: Record<string, QuestionResult[]>, opts: { k: number; config?: Record<string, unknown> }): EvalReport {
+  const strategies: Record<string, StrategyReport> = {};
+  for (const [name, results] of Object.entries(byStrategy)) {
+    strategies[name] = strategyReport(results, { k: opts.k, answers: ANSWERING_STRATEGIES.has(name) });
+  }
+  return { strategies, questions: byStrategy, config: opts.config ?? {} };
+}
+
+/** The strategy with the best overall MRR (then R@5, then R@1). */
+export function bestStrategy(report: Pick<EvalReport, 'strategies'>): string | null {
+  const names = Object.keys(report.strategies).filter((s) => report.strategies[s].overall.mrr !== null);
+  const key = (s: string) => {
+    const o = report.strategies[s].overall;
+    return [o.mrr ?? 0, o['recall@5'] ?? 0, o['recall@1'] ?? 0];
+  };
+  names.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i] - ka[i];
+    return 0;
+  });
+  return names[0] ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text output
+
+const fmt = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+const fmtMs = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
+
+const COLUMNS = ['strategy', 'group', 'n', 'R@1', 'R@3', 'R@5', 'MRR', 'kw hit', 'refusal', 'p50 ms', 'p95 ms'];
+
+function row(strategy: string, group: string, m: Metrics): string[] {
+  return [
+    strategy,
+    group,
+    String(m.n),
+    fmt(m['recall@1']),
+    fmt(m['recall@3']),
+    fmt(m['recall@5']),
+    fmt(m.mrr),
+    fmt(m.keyword_hit_rate),
+    fmt(m.refusal_rate),
+    fmtMs(m.latency_ms.p50),
+    fmtMs(m.latency_ms.p95),
+  ];
+}
+
+/** A fixed-width table (also valid GitHub markdown when `markdown` is set). */
+export function renderTable(rows: string[][], markdown = false): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]) =>
+    markdown ? `| ${r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |` : r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  const sep = markdown ? `|${widths.map((w, c) => (c < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|` : widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
+}
+
+export type TableScope = 'overall' | 'kind' | 'manual';
+
+/** Rows for every strategy: overall, then (optionally) by kind and by manual. */
+export function reportRows(report: Pick<EvalReport, 'strategies'>, scopes: readonly TableScope[] = ['overall', 'kind', 'manual']): string[][] {
+  const rows: string[][] = [COLUMNS];
+  for (const scope of scopes) {
+    for (const [name, s] of Object.entries(report.strategies)) {
+      if (scope === 'overall') rows.push(row(name, 'overall', s.overall));
+      if (scope === 'kind') for (const [g, m] of Object.entries(s.by_kind)) rows.push(row(name, `kind:${g}`, m));
+      if (scope === 'manual') for (const [g, m] of Object.entries(s.by_manual)) rows.push(row(name, g, m));
+    }
+  }
+  return rows;
+}
+
+/** Misses of a strategy: answerable questions not found in the top 5 (with how far they were). */
+export function missesAt5(results: readonly QuestionResult[]): Array<{ id: string; kind: string; manual: string; rank: number | null; top: string[] }> {
+  return results
+    .filter((r) => r.answerable && !hitAtK(r.rank, 5))
+    .map((r) => ({ id: r.id, kind: r.kind, manual: r.manual, rank: r.rankAny ?? r.rank, top: r.top.slice(0, 3) }));
+}
+
+export function renderText(report: EvalReport): string {
+  const out: string[] = [];
+  out.push(renderTable(reportRows(report, ['overall'])), '');
+  out.push(renderTable(reportRows(report, ['kind'])), '');
+  out.push(renderTable(reportRows(report, ['manual'])), '');
+  for (const [name, results] of Object.entries(report.questions)) {
+    const misses = missesAt5(results);
+    out.push(`${name}: missed at R@5 (${misses.length}): ${misses.map((m) => `${m.id}(${m.rank === null ? 'not found' : `rank ${m.rank}`})`).join(' ') || 'none'}`);
+    const errors = results.filter((r) => r.error);
+    if (errors.length) out.push(`${name}: errors: ${errors.map((r) => `${r.id}: ${r.error}`).join('; ')}`);
+  }
+  for (const [name, results] of Object.entries(report.questions)) {
+    if (!ANSWERING_STRATEGIES.has(name)) continue;
+    out.push('', `${name} answers:`);
+    for (const r of results) {
+      if (!r.answer) continue;
+      const verdict = r.answerable
+        ? r.answer.keywordHit
+          ? 'hit'
+          : `miss (missing ${r.answer.missingKeywords.map((k) => JSON.stringify(k)).join(', ')}${r.answer.declined ? ', declined' : ''})`
+        : r.answer.refused
+          ? 'refused ✓'
+          : `NOT refused${r.answer.madeUp.length ? ` (made-up values ${r.answer.madeUp.join(', ')})` : ''}`;
+      out.push(`  ${r.id} [${r.kind}] ${verdict} — ${oneLine(r.answer.text, 160)}`);
+    }
+  }
+  return out.join('\n');
+}
+
+function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

@@ -1,0 +1,169 @@
+/**
+ * The eval run: ingest the manuals into a DATA_DIR (scratch or reused), run every question
+ * through every strategy, score, report. Used by scripts/eval.ts; everything it prints goes
+ * through `log` (stderr), so the caller owns stdout.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Bm25Index } from './bm25';
+import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
+import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
+import type { PageRef } from './metrics';
+import { readQa, type QaItem } from './qa';
+import { buildReport, STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
+import { scoreQuestion } from './score';
+import { STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
+
+export interface EvalOptions {
+  qa: string;
+  manuals: string;
+  k: number;
+  strategies: StrategyName[];
+  limit?: number;
+  /** Only the questions about this manual (file name, with or without .pdf). */
+  manual?: string;
+  /** Reuse (and fill) this DATA_DIR; default: a scratch folder removed at the end. */
+  dataDir?: string;
+  llm: LlmMode;
+  log: Log;
+}
+
+/** Depth of the untimed second search that tells how far a missed page was. */
+export const DIAGNOSTIC_DEPTH = 50;
+
+export function selectQuestions(all: QaItem[], opts: Pick<EvalOptions, 'manual' | 'limit'>): QaItem[] {
+  let qs = all;
+  if (opts.manual) {
+    const want = opts.manual.toLowerCase().replace(/\.pdf$/, '');
+    qs = qs.filter((q) => q.manual.toLowerCase().replace(/\.pdf$/, '') === want);
+  }
+  return opts.limit !== undefined ? qs.slice(0, opts.limit) : qs;
+}
+
+export async function runEval(opts: EvalOptions): Promise<EvalReport> {
+  const log = opts.log;
+  const scratch = !opts.dataDir;
+  const dataDir = path.resolve(opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mc-eval-')));
+  fs.mkdirSync(dataDir, { recursive: true });
+  // Before anything reads the configuration (it is re-read when the environment changes anyway).
+  process.env.DATA_DIR = dataDir;
+  applyLlmMode(opts.llm);
+
+  // Imported after the environment is set: these modules read the configuration.
+  const { closeDb } = await import('../store/db');
+  const { closeVectorStores } = await import('../providers/vectorstore');
+  const { closeEmbeddings, recommendedHybridAlpha } = await import('../providers/embeddings');
+  const { shutdownOcrEngine } = await import('../ingest/pipeline');
+  const { getEmbedder, getMultiVectorEmbedder, getVectorStore } = await import('../providers');
+  const { listManuals, listPages } = await import('../store/manuals');
+
+  try {
+    const questions = selectQuestions(readQa(opts.qa), opts);
+    if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
+    const files = listPdfs(opts.manuals);
+    if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals}`);
+
+    log(`data dir: ${dataDir}${scratch ? ' (scratch; pass --data-dir DIR to keep and reuse it)' : ''}`);
+    const tIngest = performance.now();
+    const ingested: IngestedFile[] = await ingestFiles(files, log);
+    const ingestMs = Math.round(performance.now() - tIngest);
+    const failed = ingested.filter((f) => f.status === 'failed');
+    if (failed.length) log(`warning: ${failed.length} manual(s) failed to ingest: ${failed.map((f) => `${f.file} (${f.error})`).join('; ')}`);
+
+    const manualIdOf = new Map(ingested.filter((f) => f.manualId && f.status === 'ready').map((f) => [f.file, f.manualId!]));
+    for (const q of questions) if (!manualIdOf.has(q.manual)) log(`warning: ${q.id}: manual ${q.manual} is not in the library; its retrieval counts as a miss`);
+
+    // Retrieval is over the whole library: every ready manual, including any already in a reused DATA_DIR.
+    const library = await listManuals();
+    const ready = library.filter((m) => m.status === 'ready');
+    const nameOf = (() => {
+      const names = new Map(library.map((m) => [m.id, m.fileName]));
+      return (id: string) => names.get(id) ?? id;
+    })();
+
+    const ctx: StrategyContext = {
+      store: await getVectorStore(),
+      embedder: await getEmbedder(),
+      multiVector: await getMultiVectorEmbedder(),
+      alpha: 0,
+      baseline: new Bm25Index<PageRef>([]),
+      manualIds: ready.map((m) => m.id),
+    };
+    ctx.alpha = recommendedHybridAlpha(ctx.embedder);
+    if (opts.strategies.includes('baseline')) {
+      const docs = [];
+      for (const m of ready) for (const p of await listPages(m.id)) docs.push({ key: { manualId: m.id, page: p.number }, text: p.text });
+      ctx.baseline = new Bm25Index(docs);
+      log(`baseline: BM25 over ${docs.length} pages of ${ready.length} manuals`);
+    }
+    let agentDescribe: Record<string, unknown> | undefined;
+    if (opts.strategies.includes('agent')) {
+      const setup = agentSetup(opts.llm);
+      ctx.agentDeps = setup.deps;
+      ctx.agentOptions = setup.options;
+      agentDescribe = setup.describe as unknown as Record<string, unknown>;
+      log(`agent: decider ${setup.describe.decider}, LLM ${setup.describe.llm ?? 'none (extractive answers)'}, VLM ${setup.describe.vlm ?? 'none'}`);
+    }
+
+    const byStrategy: Record<string, QuestionResult[]> = {};
+    for (const name of opts.strategies) {
+      const fn = STRATEGY_FNS[name];
+      // Warm-up (untimed): opens tables and loads indexes so the first question does not pay for it.
+      // Not for the agent: under --record/--replay it would add a call to the recording.
+      if (name !== 'agent') await fn(questions[0].question, opts.k, ctx).catch(() => undefined);
+      const results: QuestionResult[] = [];
+      const t0 = performance.now();
+      for (const q of questions) {
+        const manualId = manualIdOf.get(q.manual) ?? null;
+        let out: StrategyOutput | null = null;
+        let error: string | undefined;
+        const start = performance.now();
+        try {
+          out = await fn(q.question, opts.k, ctx);
+        } catch (err) {
+          error = err instanceof Error ? err.message : String(err);
+        }
+        const ms = performance.now() - start;
+        let deepPages: PageRef[] | undefined;
+        const scored = scoreQuestion(q, out, { k: opts.k, manualId, nameOf, ms, error });
+        if (scored.answerable && scored.rank === null && out && name !== 'agent') {
+          // Untimed: how far down was the expected page?
+          deepPages = (await fn(q.question, DIAGNOSTIC_DEPTH, ctx).catch(() => null))?.pages;
+          if (deepPages) scored.rankAny = scoreQuestion(q, { pages: deepPages }, { k: DIAGNOSTIC_DEPTH, manualId, nameOf, ms }).rank;
+        }
+        results.push(scored);
+        if (error) log(`${name} ${q.id}: error: ${error}`);
+      }
+      byStrategy[name] = results;
+      log(`${name}: ${questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+
+    return buildReport(byStrategy, {
+      k: opts.k,
+      config: {
+        qa: path.resolve(opts.qa),
+        manuals: path.resolve(opts.manuals),
+        data_dir: scratch ? null : dataDir,
+        k: opts.k,
+        questions: questions.length,
+        library_manuals: ready.length,
+        ingest_ms: ingestMs,
+        ingested: ingested.map((f) => ({ file: f.file, status: f.status, duplicate: f.duplicate, pages: f.pages, ocr_pages: f.ocrPages, ms: f.ms, ...(f.error ? { error: f.error } : {}) })),
+        embedder: { id: ctx.embedder.id, provider: ctx.embedder.provider, ...(ctx.embedder.fallbackReason ? { fallback_reason: ctx.embedder.fallbackReason } : {}) },
+        multivector: { id: ctx.multiVector.id, provider: ctx.multiVector.provider },
+        vector_store: ctx.store.provider,
+        hybrid_alpha: ctx.alpha,
+        ...(agentDescribe ? { agent: agentDescribe } : {}),
+      },
+    });
+  } finally {
+    await shutdownOcrEngine().catch(() => undefined);
+    await closeVectorStores().catch(() => undefined);
+    await closeEmbeddings().catch(() => undefined);
+    await closeDb().catch(() => undefined);
+    if (scratch) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export { STRATEGIES };

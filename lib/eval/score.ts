@@ -1,0 +1,51 @@
+/** One question's outcome under one strategy → a scored QuestionResult (pure). */
+import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, type PageRef } from './metrics';
+import { isAnswerable, type QaItem } from './qa';
+import type { QuestionResult } from './report';
+import type { StrategyOutput } from './strategies';
+
+export interface ScoreOptions {
+  /** Retrieval depth: ranks beyond k are misses. */
+  k: number;
+  /** The manual id the question's file was ingested as (null: not ingested). */
+  manualId: string | null;
+  /** Manual id → display name (file name) for the `top` list. */
+  nameOf: (manualId: string) => string;
+  ms: number;
+  /** A deeper ranking (diagnostics only) to say how far a missed page was. */
+  deepPages?: PageRef[];
+  error?: string;
+}
+
+export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: ScoreOptions): QuestionResult {
+  const answerable = isAnswerable(q);
+  const pages = out?.pages ?? [];
+  const rank = answerable ? firstRelevantRank(pages.slice(0, opts.k), opts.manualId, q.pages) : null;
+  const result: QuestionResult = {
+    id: q.id,
+    manual: q.manual,
+    kind: q.kind,
+    answerable,
+    rank,
+    top: pages.slice(0, Math.max(opts.k, 5)).map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`),
+    ms: Math.round(opts.ms * 10) / 10,
+  };
+  if (answerable && rank === null) {
+    result.rankAny = firstRelevantRank(opts.deepPages ?? pages, opts.manualId, q.pages);
+  }
+  if (out?.answer) {
+    const { text, declined, path } = out.answer;
+    const refusal = judgeRefusal({ text, declined }, q.question);
+    result.answer = {
+      text,
+      declined: refusal.declined,
+      keywordHit: answerable ? keywordHit(text, q.answer_keywords) : false,
+      missingKeywords: answerable ? missingKeywords(text, q.answer_keywords) : [],
+      refused: !answerable && refusal.refused,
+      madeUp: refusal.madeUp,
+      path,
+    };
+  }
+  if (opts.error) result.error = opts.error;
+  return result;
+}

@@ -1,0 +1,99 @@
+/**
+ * The eval strategies. Each takes a question and returns the pages it retrieved, best first
+ * (and, for the agent, its answer). Retrieval strategies query the vector store directly over
+ * every ingested manual (no manual filter), asking for enough chunks to fill k unique pages.
+ *
+ *   baseline     page-level BM25 over page text + OCR (lib/eval/bm25.ts): no product needed
+ *   bm25         VectorStore.bm25Search over chunks
+ *   dense        VectorStore.denseSearch with the query embedding
+ *   hybrid       VectorStore.hybridSearch (alpha = recommendedHybridAlpha(embedder))
+ *   multivector  VectorStore.multiVectorSearch over pages (late interaction, MaxSim)
+ *   agent        the full decision loop (runTurn), scoped to every ready manual
+ */
+import { runTurn, type AgentDeps, type RunTurnOptions } from '../agent';
+import type { ChunkHit, Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
+import type { Bm25Index } from './bm25';
+import { rankPages, type PageRef } from './metrics';
+import type { StrategyName } from './report';
+
+export interface StrategyContext {
+  store: VectorStore;
+  embedder: Embedder;
+  multiVector: MultiVectorEmbedder;
+  /** Dense weight for hybridSearch. */
+  alpha: number;
+  baseline: Bm25Index<PageRef>;
+  /** The agent's scope: every ready manual. */
+  manualIds: string[];
+  agentDeps?: AgentDeps;
+  agentOptions?: RunTurnOptions;
+}
+
+export interface StrategyOutput {
+  /** Unique pages, best first (at least `depth` when the corpus has them). */
+  pages: PageRef[];
+  answer?: { text: string; declined: boolean; path: string[]; status: string };
+}
+
+export type Strategy = (question: string, depth: number, ctx: StrategyContext) => Promise<StrategyOutput>;
+
+/** Most chunks asked for while looking for `depth` unique pages. */
+export const MAX_CHUNK_CANDIDATES = 1000;
+
+/**
+ * Chunk search → `depth` unique pages: start at 4 chunks per page and double the candidates
+ * until there are enough pages, the store has nothing more, or the cap is reached.
+ */
+export async function pagesFromChunks(search: (limit: number) => Promise<ChunkHit[]>, depth: number): Promise<PageRef[]> {
+  let limit = Math.max(20, depth * 4);
+  for (;;) {
+    const hits = await search(limit);
+    const pages = rankPages(hits);
+    if (pages.length >= depth || hits.length < limit || limit >= MAX_CHUNK_CANDIDATES) return pages.slice(0, depth);
+    limit = Math.min(MAX_CHUNK_CANDIDATES, limit * 2);
+  }
+}
+
+export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
+  baseline: async (question, depth, ctx) => ({ pages: ctx.baseline.search(question, depth).map((h) => h.key) }),
+
+  bm25: async (question, depth, ctx) => ({
+    pages: await pagesFromChunks((limit) => ctx.store.bm25Search(question, { limit }), depth),
+  }),
+
+  dense: async (question, depth, ctx) => {
+    const vector = await ctx.embedder.embedQuery(question);
+    return { pages: await pagesFromChunks((limit) => ctx.store.denseSearch(vector, { limit }), depth) };
+  },
+
+  hybrid: async (question, depth, ctx) => {
+    const vector = await ctx.embedder.embedQuery(question);
+    return { pages: await pagesFromChunks((limit) => ctx.store.hybridSearch(question, vector, { limit, alpha: ctx.alpha }), depth) };
+  },
+
+  multivector: async (question, depth, ctx) => {
+    const vectors = await ctx.multiVector.embedQuery(question);
+    return { pages: rankPages(await ctx.store.multiVectorSearch(vectors, { limit: depth })) };
+  },
+
+  // The agent decides its own depth (tool limits); every page it retrieved counts, in event order.
+  agent: async (question, _depth, ctx) => {
+    const hits: PageRef[] = [];
+    let answer: StrategyOutput['answer'] = { text: '', declined: false, path: [], status: 'failed' };
+    let text = '';
+    let declined = false;
+    let path: string[] = [];
+    const errors: string[] = [];
+    for await (const e of runTurn({ question, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
+      if (e.type === 'result') hits.push(...e.hits);
+      else if (e.type === 'response') {
+        text = e.text;
+        declined = e.declined === true;
+      } else if (e.type === 'error') errors.push(`${e.tool}: ${e.message}`);
+      else if (e.type === 'metrics') path = e.path;
+      else if (e.type === 'done') answer = { text, declined, path, status: e.status };
+    }
+    if (answer.status === 'failed' && !text) throw new Error(`the turn failed${errors.length ? `: ${errors.join('; ')}` : ''}`);
+    return { pages: rankPages(hits), answer };
+  },
+};
