@@ -1,12 +1,32 @@
 import 'server-only';
 import { isDataDirWritable } from './data-dir';
+import { getEmbedder } from './providers';
 import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
 import { APP_VERSION } from './version';
 
+/**
+ * The providers as they actually run: the configuration says what was asked for, but the
+ * embeddings role resolves at run time (a transformers.js model that cannot be loaded falls back
+ * to the offline embedder), so that role is reported from the live embedder.
+ */
+export async function activeProviders() {
+  const providers = describeProviders(getConfig());
+  try {
+    const embedder = await getEmbedder();
+    providers.embeddings = {
+      provider: embedder.provider,
+      mode: providers.embeddings.mode,
+      detail: embedder.fallbackReason ? `${embedder.id} — fallback: ${embedder.fallbackReason}` : embedder.id,
+    };
+  } catch (err) {
+    providers.embeddings = { ...providers.embeddings, detail: `unavailable: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  return providers;
+}
+
 /** The health report behind GET /api/health: version, storage and the active provider of each role. */
 export async function healthReport() {
-  const config = getConfig();
   const dataDir = isDataDirWritable();
   const db = dataDir.ok ? await pingDb() : { ok: false, error: 'DATA_DIR not writable' };
   return {
@@ -15,6 +35,6 @@ export async function healthReport() {
     node: process.version,
     dataDir,
     db,
-    providers: describeProviders(config),
+    providers: await activeProviders(),
   };
 }

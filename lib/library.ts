@@ -42,17 +42,26 @@ export async function listManualViews(ownerId: string | null): Promise<ManualVie
 }
 
 /** Pages count, or the password problem, of a PDF on disk; other problems throw IngestError. */
-async function inspectPdf(file: string, password?: string): Promise<{ pages: number } | { passwordError: IngestError }> {
+async function inspectPdf(file: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
   const bytes = new Uint8Array(await fs.promises.readFile(file));
   try {
     const doc = await openPdf(bytes, { password });
     const pages = doc.numPages;
+    const title = doc.info.title;
     await doc.close();
-    return { pages };
+    return { pages, title };
   } catch (err) {
     if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
     throw err;
   }
+}
+
+/** The PDF's own title when it names the document (not "Microsoft Word - x.doc" or "untitled"). */
+export function usableTitle(title: string | undefined): string | undefined {
+  const t = title?.replace(/\s+/g, ' ').trim();
+  if (!t || t.length < 4 || t.length > 160) return undefined;
+  if (/^(untitled|microsoft \w+ - )/i.test(t) || /\.(docx?|pdf|indd|odt|tex|dvi)$/i.test(t)) return undefined;
+  return t;
 }
 
 export interface AcceptedUpload {
@@ -79,7 +88,8 @@ export async function acceptUpload(body: ReadableStream<Uint8Array> | AsyncItera
     fs.renameSync(saved.tmpPath, manualSourcePath(id));
     const fileName = safeFileName(rawFileName);
     if (!existing) {
-      await createManual({ id, title: titleFromFileName(fileName), fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
+      const title = ('title' in inspected && usableTitle(inspected.title)) || titleFromFileName(fileName);
+      await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
     }
     if ('passwordError' in inspected) {
       await updateManual(id, { status: 'failed', error: inspected.passwordError.message, errorCode: inspected.passwordError.code, progressDone: 0, progressTotal: 0 });

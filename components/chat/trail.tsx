@@ -200,17 +200,17 @@ function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenR
               type="button"
               onClick={() => onOpenRef?.(h.ref)}
               data-testid="trail-thumbnail"
-              title={`${h.manualTitle ?? 'Manual'} · page ${h.page} · score ${h.score.toFixed(2)}`}
-              className="group relative overflow-hidden rounded border border-zinc-200 bg-white dark:border-zinc-700"
+              title={`[${h.ref}] ${h.manualTitle ?? 'Manual'} · page ${h.page} · score ${h.score.toFixed(2)}`}
+              className="flex flex-col overflow-hidden rounded-md border border-zinc-200 bg-white transition-shadow hover:shadow-md dark:border-zinc-700 dark:bg-zinc-900"
             >
               {h.thumbnailUrl ? (
                 // eslint-disable-next-line @next/next/no-img-element -- our own cached thumbnail route
-                <img src={h.thumbnailUrl} alt={`Page ${h.page}`} loading="lazy" className="h-16 w-auto" />
+                <img src={h.thumbnailUrl} alt={`Page ${h.page}`} loading="lazy" className="h-20 w-auto bg-white" />
               ) : (
-                <span className="flex h-16 w-12 items-center justify-center text-zinc-400">{icon('image')}</span>
+                <span className="flex h-20 w-14 items-center justify-center text-zinc-400">{icon('image')}</span>
               )}
-              <span className="absolute inset-x-0 bottom-0 bg-black/55 px-1 text-[10px] text-white">
-                [{h.ref}] p.{h.page} · {h.score.toFixed(2)}
+              <span className="border-t border-zinc-200 px-1.5 py-px text-center text-[10.5px] text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
+                <span className="font-mono">[{h.ref}]</span> p.{h.page}
               </span>
             </button>
           ))}

@@ -1,4 +1,4 @@
-import { describeProviders, getConfig } from '@/lib/providers/config';
+import { activeProviders } from '@/lib/health';
 
 const ROLE_LABEL = {
   vectorDb: 'Vector DB',
@@ -16,8 +16,8 @@ const MODE_STYLE = {
 } as const;
 
 /** Which provider serves each role, as configured (server component: reads the environment). */
-export function ProviderSummary() {
-  const providers = describeProviders(getConfig());
+export async function ProviderSummary() {
+  const providers = await activeProviders();
   return (
     <section aria-labelledby="providers-heading" data-testid="provider-summary" className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
       <h2 id="providers-heading" className="mb-3 text-sm font-semibold text-zinc-700 dark:text-zinc-300">

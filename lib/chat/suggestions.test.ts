@@ -7,6 +7,7 @@ const SEEDS = [
   { manualId: 'hx', heading: '1 Safety notes', text: 'The HX-200 controls a hydraulic press.' },
   { manualId: 'hx', heading: '2 Technical specifications > Table 2-1 Electrical data', text: 'Parameter | Value Supply voltage | 24 V DC ±10 %' },
   { manualId: 'hx', heading: '3 Electrical installation > 3.1 Wiring diagram', text: 'HX-200 CONTROLLER J3 SENSOR' },
+  { manualId: 'hx', heading: '5 Error codes', text: 'When the controller detects a fault it shows the error code.' },
   { manualId: 'hx', heading: '5 Error codes > Table 5-1 Error codes', text: 'Code | Meaning | Action E01 | Supply voltage low' },
   { manualId: 'hx', heading: '7 Pressure transducer calibration', text: 'Calibrate the transducer input every 12 months on the HX-200.' },
 ];
@@ -71,5 +72,10 @@ describe('suggestions', () => {
     const again = followUps('What supply voltage does the HX-200 need?', events, ['How do I troubleshoot the HX-200 when it does not work as expected?']);
     expect(again).toContain('What are the other electrical specifications?');
     expect(again).not.toContain('How do I troubleshoot the HX-200 when it does not work as expected?');
+
+    // A suggestion that only rephrases the question is dropped.
+    const spec: AgentEvent = { ...events[0], hits: [{ ref: 1, kind: 'chunk', manualId: 'hx', page: 3, heading: '2 Technical specifications > Table 2-1 Electrical data', text: 'Supply voltage | 24 V DC HX200', score: 1 }] } as AgentEvent;
+    const rephrased = followUps('What supply voltage does the HX-200 controller need?', [spec]);
+    expect(rephrased.some((q) => /supply voltage/i.test(q))).toBe(false);
   });
 });

@@ -112,7 +112,9 @@ export function exampleQuestions(manuals: Array<{ id: string; title: string }>, 
     const model = productName(m.title, own.map((s) => s.text).join(' ').slice(0, 4000));
     const out: Array<{ id: string; question: string }> = [];
     for (const t of TEMPLATES) {
-      const seed = own.find((s) => t.match.test(headingLeaf(s.heading)) || t.match.test(s.heading));
+      const matching = own.filter((s) => t.match.test(headingLeaf(s.heading)) || t.match.test(s.heading));
+      // An error-code section whose text shows a code makes the most concrete example.
+      const seed = (t.id === 'error' ? matching.find((s) => ERROR_CODE.test(s.text)) : undefined) ?? matching[0];
       if (seed) out.push({ id: t.id, question: t.question({ leaf: headingLeaf(seed.heading), text: seed.text, model }) });
     }
     if (!out.length) out.push({ id: 'overview', question: `What is covered in ${m.title}?` });
@@ -136,16 +138,30 @@ export function exampleQuestions(manuals: Array<{ id: string; title: string }>, 
 const normalize = (q: string) =>
   q
     .toLowerCase()
+    .replace(/(?<=[a-z])-(?=\d)/g, '')
     .replace(/[^a-z0-9 ]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+
+const FILLER = new Set(['what', 'which', 'does', 'the', 'how', 'and', 'for', 'with', 'need', 'show', 'about', 'say', 'manual', 'this', 'that', 'are', 'its', 'do', 'is', 'of', 'to', 'on', 'in', 'me']);
+const contentWords = (q: string) => normalize(q).split(' ').filter((w) => w.length > 1 && !FILLER.has(w));
+
+/** True when most of the suggestion's words are already in an asked question (a near-repeat). */
+function nearRepeat(suggestion: string, asked: string[]): boolean {
+  const words = contentWords(suggestion);
+  if (!words.length) return true;
+  return asked.some((q) => {
+    const have = new Set(contentWords(q));
+    return words.filter((w) => have.has(w)).length / words.length >= 0.7;
+  });
+}
 
 /** Two or three follow-up questions for an answered turn. */
 export function followUps(question: string, events: AgentEvent[], asked: string[] = [], max = 3): string[] {
   const out: string[] = [];
   const seen = new Set([question, ...asked].map(normalize));
   const add = (q: string) => {
-    if (out.length < max && !seen.has(normalize(q))) {
+    if (out.length < max && !seen.has(normalize(q)) && !nearRepeat(q, [question, ...asked])) {
       seen.add(normalize(q));
       out.push(q);
     }

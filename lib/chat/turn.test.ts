@@ -47,7 +47,7 @@ function realRun(seen?: RunTurnInput[]) {
 
 /** Reads the stream line by line; `onLine` may act mid-stream (stop, disconnect). */
 async function readLines(stream: ReadableStream<Uint8Array>, onLine?: (line: StreamLine, reader: ReadableStreamDefaultReader<string>) => Promise<void> | void) {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = stream.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
   const decoder = new LineDecoder();
   const lines: StreamLine[] = [];
   for (;;) {

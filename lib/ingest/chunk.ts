@@ -62,18 +62,35 @@ interface StackEntry {
   number: number[];
 }
 
-const numbering = (text: string): number[] => {
-  const m = /^(\d{1,2}(?:\.\d{1,2})*)(?:[.)]|\s)/.exec(text.trim());
-  return m ? m[1].split('.').map(Number) : [];
-};
+const ROMAN: Record<string, number> = { I: 1, V: 5, X: 10 };
+const romanValue = (r: string) =>
+  [...r].reduce((sum, ch, i, all) => {
+    const v = ROMAN[ch], next = ROMAN[all[i + 1]] ?? 0;
+    return sum + (v < next ? -v : v);
+  }, 0);
 
-/** True if `outer` encloses `inner`: larger type, bold over regular, or "3" over "3.1". */
+/** "3.2.1 Foo" → [3, 2, 1]; "IV. Foo" / "Ⅳ．Foo" → [4]; [] when the heading is not numbered. */
+export function headingNumber(text: string): number[] {
+  const t = text.trim();
+  const arabic = /^(\d{1,2}(?:\.\d{1,2})*)(?:[.)]|\s)/.exec(t);
+  if (arabic) return arabic[1].split('.').map(Number);
+  const roman = /^([IVX]{1,4})\s*[.．]/.exec(t);
+  if (roman) return [romanValue(roman[1])];
+  const unicode = /^[\u2160-\u216b]/.exec(t); // Ⅰ … Ⅻ
+  if (unicode) return [unicode[0].charCodeAt(0) - 0x2160 + 1];
+  return [];
+}
+
+/**
+ * True if `outer` encloses `inner`: larger type; at the same size "3" over "3.1" (numbered
+ * headings of equal depth are siblings whatever their weight), else bold over regular.
+ */
 function encloses(outer: StackEntry, inner: StackEntry): boolean {
   if (outer.fontSize > inner.fontSize + 0.5) return true;
   if (outer.fontSize < inner.fontSize - 0.5) return false;
-  if (outer.bold !== inner.bold) return outer.bold;
   const a = outer.number, b = inner.number;
-  return a.length > 0 && b.length > a.length && a.every((v, i) => v === b[i]);
+  if (a.length > 0 && b.length > 0) return b.length > a.length && a.every((v, i) => v === b[i]);
+  return outer.bold && !inner.bold;
 }
 
 const cleanHeading = (t: string) => t.replace(/\s+/g, ' ').replace(/[\s:：]+$/, '').trim();
@@ -213,7 +230,7 @@ export function chunkPages(manualId: string, pages: PageLayout[], options: Chunk
     for (const block of page.blocks) {
       if (block.kind === 'heading') {
         if (hasContent()) emit();
-        const entry: StackEntry = { text: cleanHeading(block.text), fontSize: block.fontSize, bold: block.lines[0]?.bold ?? false, number: numbering(block.text) };
+        const entry: StackEntry = { text: cleanHeading(block.text), fontSize: block.fontSize, bold: block.lines[0]?.bold ?? false, number: headingNumber(block.text) };
         const limit = titleLimit.get(page.page);
         if (!(limit !== undefined && entry.fontSize > limit)) {
           while (stack.length && !encloses(stack[stack.length - 1], entry)) stack.pop();

@@ -225,7 +225,7 @@ function lineOf(frags: Fragment[], column: number): TextLine {
   };
 }
 
-type Region = { kind: 'single'; frags: Fragment[]; top: number } | { kind: 'columns'; left: Fragment[]; right: Fragment[]; top: number };
+type Region = { kind: 'single'; frags: Fragment[] } | { kind: 'columns'; left: Fragment[]; right: Fragment[] };
 
 /**
  * Finds a vertical gutter (an x that few fragments cross) and the stretches of the page where
@@ -233,7 +233,7 @@ type Region = { kind: 'single'; frags: Fragment[]; top: number } | { kind: 'colu
  * short, so a zone only counts as two columns when both sides hold wide, prose-like lines.
  */
 function splitColumns(frags: Fragment[], pageWidth: number): Region[] {
-  const single: Region[] = [{ kind: 'single', frags, top: 0 }];
+  const single: Region[] = [{ kind: 'single', frags }];
   const flat = frags.filter((f) => !f.rotated);
   if (flat.length < 6 || pageWidth <= 0) return single;
   const fs = median(flat.map((f) => f.fontSize)) || 10;
@@ -287,10 +287,9 @@ function splitColumns(frags: Fragment[], pageWidth: number): Region[] {
   const regions: Region[] = [];
   const pushSingle = (fr: Fragment[]) => {
     if (fr.length === 0) return;
-    const top = Math.min(...fr.map((f) => f.bbox.y));
     const prev = regions.at(-1);
     if (prev?.kind === 'single') prev.frags.push(...fr);
-    else regions.push({ kind: 'single', frags: [...fr], top });
+    else regions.push({ kind: 'single', frags: [...fr] });
   };
   slots.forEach((fr, i) => {
     if (i % 2 === 1) return pushSingle(fr);
@@ -302,7 +301,7 @@ function splitColumns(frags: Fragment[], pageWidth: number): Region[] {
       bottom(union(side.map((f) => f.bbox))) - union(side.map((f) => f.bbox)).y >= 3 * fs;
     const gutter = rightSide.length && left.length ? Math.min(...rightSide.map((f) => f.bbox.x)) - Math.max(...left.map((f) => right(f.bbox))) : 0;
     if (proseLike(left) && proseLike(rightSide) && gutter >= 0.6 * fs && left.length + rightSide.length === fr.length) {
-      regions.push({ kind: 'columns', left, right: rightSide, top: Math.min(...fr.map((f) => f.bbox.y)) });
+      regions.push({ kind: 'columns', left, right: rightSide });
     } else pushSingle(fr);
   });
   return regions;
@@ -350,7 +349,8 @@ export interface HeadingContext {
   paragraphGap?: number;
 }
 
-const NUMBERED_TITLE = /^(\d{1,2}(\.\d{1,2})*\.?|[IVX]{1,4}\.|[\u2160-\u216b]\.?)\s*\p{L}/u;
+/** "2. Title", "2.1 Title", "IV. Title", "Ⅲ.Title" — but not "1Work" (a footnote marker). */
+export const NUMBERED_TITLE = /^(\d{1,2}(\.\d{1,2})*(\.\s*|\s+)|[IVX]{1,4}\.\s*|[\u2160-\u216b]\s*[.．]?\s*)\p{L}/u;
 
 export function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
   const text = line.text.trim();
@@ -364,7 +364,7 @@ export function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
   // Bold body-sized lines are run-in headings ("Telemetry Port"), unless everything is bold.
   if (line.bold && !ctx.bodyBold) return true;
   // "2. Motherboard Wiring Diagram" in the body font: a title only if it stands on its own.
-  if (ratio >= 0.95 && NUMBERED_TITLE.test(text)) {
+  if (NUMBERED_TITLE.test(text)) {
     const gap = ctx.paragraphGap ?? 0.8 * line.fontSize;
     const apart = (a: TextLine | undefined, b: TextLine | undefined) =>
       !a || !b || a.column !== b.column || b.bbox.y - bottom(a.bbox) > gap || Math.abs(a.fontSize - b.fontSize) > 0.15 * line.fontSize;

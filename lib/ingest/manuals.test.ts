@@ -49,6 +49,7 @@ describe.skipIf(!hasSharedManuals)('real manuals', () => {
     const independent = (await PDFDocument.load(read(file), { updateMetadata: false })).getPageCount();
     expect(extracted.get(file)!.length).toBe(independent);
     expect(extracted.get(file)!.map((p) => p.page)).toEqual(Array.from({ length: independent }, (_, i) => i + 1));
+    expect(extracted.get(file)!.flatMap((p) => p.warnings)).toEqual([]);
   });
 
   it('renders a first page of every manual with ink on it', async () => {

@@ -22,6 +22,8 @@ export interface OcrPlanOptions {
   /** Bounds for image regions, whose scale follows the image's own resolution. */
   minRegionScale?: number;
   maxRegionScale?: number;
+  /** Skip image regions smaller than this share of the page (OCR cost grows with area). */
+  minRegionAreaFraction?: number;
 }
 
 /** What to OCR on a page: nothing, the whole page, or its image regions. */
@@ -30,7 +32,8 @@ export function planOcr(page: Pick<PageContent, 'width' | 'height' | 'hasTextLay
   if (!page.hasTextLayer) return [{ bbox: { x: 0, y: 0, w: page.width, h: page.height }, scale: pageScale, mode: 'page' }];
   const lo = opts.minRegionScale ?? 3;
   const hi = opts.maxRegionScale ?? 4;
-  return page.images.map((img) => {
+  const minArea = (opts.minRegionAreaFraction ?? 0) * page.width * page.height;
+  return page.images.filter((img) => img.bbox.w * img.bbox.h >= minArea).map((img) => {
     // Small labels need ~1.5× the image's own resolution to reach the glyph size tesseract
     // reads best (measured on the BTT pinouts: 8 pin names at 4× vs 6 at native 2.8×).
     const native = img.pixelWidth > 0 ? img.pixelWidth / img.bbox.w : hi;

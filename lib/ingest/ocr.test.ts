@@ -101,6 +101,8 @@ describe('planning and mapping', () => {
     expect(targets.map((t) => t.mode)).toEqual(['sparse', 'sparse']);
     expect(targets[0].scale).toBeCloseTo(4, 5); // 1.5 × 2.75 capped at 4
     expect(targets[1].scale).toBe(4);
+    const big = planOcr({ ...base, hasTextLayer: true, images: [{ bbox: { x: 0, y: 0, w: 100, h: 100 }, pixelWidth: 0, pixelHeight: 0 }] }, { minRegionAreaFraction: 0.05 });
+    expect(big).toEqual([]);
   });
 
   it('maps pixels of a region to page points and splits cells at wide gaps', () => {
@@ -120,7 +122,7 @@ describe('planning and mapping', () => {
     const textLine = (text: string, y: number): TextLine => ({ text, bbox: { x: 50, y, w: 300, h: 12 }, fontSize: 10, bold: false, cells: [{ text, bbox: { x: 50, y, w: 300, h: 12 } }], ocr: false, column: 0 });
     const page = {
       page: 1, ...base, lines: [textLine('Above the figure, an introduction sentence.', 100), textLine('Below the figure, a closing sentence here.', 600)],
-      blocks: [], headings: [], bodyFontSize: 10, images: [], hasTextLayer: true, textChars: 80, text: '',
+      blocks: [], headings: [], bodyFontSize: 10, images: [], hasTextLayer: true, textChars: 80, text: '', warnings: [],
     } satisfies PageContent;
     const label: TextLine = { ...textLine('PA8', 300), ocr: true, region: 0 };
     const merged = withOcrLines(page, [{ bbox: { x: 50, y: 200, w: 400, h: 350 }, lines: [label] }]);

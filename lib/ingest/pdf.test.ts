@@ -132,6 +132,7 @@ describe('extraction against generated ground truth', () => {
     expect(doc.numPages).toBe(sample.truth.pages);
     expect(await doc.pageSize(1)).toEqual({ width: PAGE_W, height: PAGE_H });
     expect(pages[0]).toMatchObject({ page: 1, width: PAGE_W, height: PAGE_H });
+    expect(pages.flatMap((p) => p.warnings)).toEqual([]);
   });
 
   it('places every drawn line with a top-left bbox around its baseline', () => {

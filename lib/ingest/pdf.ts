@@ -30,6 +30,8 @@ export interface PageContent extends PageLayout {
   textChars: number;
   /** Page text in reading order, blocks separated by newlines. */
   text: string;
+  /** Parts of the page pdf.js could not read (the rest was still extracted). */
+  warnings: string[];
 }
 
 export interface PdfInfo {
@@ -146,12 +148,21 @@ class PdfJsDoc implements PdfDoc {
 
   async extractPage(n: number): Promise<PageContent> {
     const page = await this.page(n);
+    const warnings: string[] = [];
     try {
       const viewport = page.getViewport({ scale: 1 });
-      const text = await page.getTextContent();
+      // One damaged content stream must not sink a 500-page manual: a page whose text cannot be
+      // read is treated as having no text layer (so it gets OCR), and the reason is kept.
+      const text = await page.getTextContent().catch((err: unknown) => {
+        warnings.push(`text layer unreadable: ${errMessage(err)}`);
+        return { items: [], styles: {}, lang: null } as TextContent;
+      });
       // The operator list gives the image placements and also loads the fonts, whose real names
       // ("Arial,Bold") are the only reliable bold signal.
-      const opList = await page.getOperatorList();
+      const opList = await page.getOperatorList().catch((err: unknown) => {
+        warnings.push(`drawing operators unreadable: ${errMessage(err)}`);
+        return { fnArray: [], argsArray: [] };
+      });
       const spans = textSpans(text, viewport.transform, (id) => fontNameOf(page, id));
       const lines = buildLines(spans, viewport.width);
       const layout = layoutPage(n, viewport.width, viewport.height, lines);
@@ -163,10 +174,8 @@ class PdfJsDoc implements PdfDoc {
         textChars,
         hasTextLayer: textChars >= MIN_TEXT_LAYER_CHARS,
         text: layout.blocks.map((b) => b.text).join('\n'),
+        warnings,
       };
-    } catch (err) {
-      if (err instanceof IngestError) throw err;
-      throw ingestErrors.corrupt(`page ${n}: ${errMessage(err)}`, err);
     } finally {
       page.cleanup();
     }
