@@ -10,38 +10,10 @@
  */
 import path from 'node:path';
 import { BENCH_USAGE, parseBenchArgs, UsageError } from '../lib/eval/args';
-import { runBench, SEARCH_TOOLS, type BenchReport } from '../lib/eval/bench/run';
-import { renderTable } from '../lib/eval/report';
+import { renderBench } from '../lib/eval/bench/render';
+import { runBench } from '../lib/eval/bench/run';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-
-const v = (x: number | null | undefined, unit = '') => (x === null || x === undefined ? '—' : `${x}${unit}`);
-
-export function renderBench(r: BenchReport): string {
-  const out: string[] = [];
-  const m = r.machine;
-  out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}`, '');
-  out.push(`ingest (${r.ingest.source ?? ''}):`);
-  out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}`);
-  for (const f of r.ingest.files ?? []) out.push(`  ${f.role.padEnd(8)} ${f.file}: ${f.pages} pages (${f.ocrPages} OCR), ${(f.ms / 1000).toFixed(1)} s ${f.timings ? JSON.stringify(f.timings) : ''}`);
-  const sizes = Object.keys(r.search[SEARCH_TOOLS[0]] ?? {});
-  if (sizes.length) {
-    out.push('', 'search latency, ms (p50 / p95), store call only:');
-    const rows = [['tool', ...sizes.map((s) => `${Number(s).toLocaleString('en')} chunks`)]];
-    for (const tool of SEARCH_TOOLS) rows.push([tool, ...sizes.map((s) => `${v(r.search[tool]?.[s]?.p50_ms)} / ${v(r.search[tool]?.[s]?.p95_ms)}`)]);
-    out.push(renderTable(rows));
-    if (r.corpus) out.push(...Object.entries(r.corpus).map(([s, c]) => `  @${s}: ${c.chunks} chunks, ${c.pages} pages, built in ${(c.build_ms / 1000).toFixed(1)} s + optimize ${(c.optimize_ms / 1000).toFixed(1)} s, ${c.disk_mb} MB on disk`));
-    if (r.embed_query_ms) out.push(`  query embedding p50: dense ${v(r.embed_query_ms.dense.p50)} ms, multi-vector ${v(r.embed_query_ms.multivector.p50)} ms`);
-  }
-  out.push('', `chat (${r.server?.mode ?? 'skipped'}):`);
-  out.push(`  first event p50 ${v(r.first_event_ms.p50, ' ms')}, p95 ${v(r.first_event_ms.p95, ' ms')}`);
-  if (r.first_token_ms) out.push(`  first answer text p50 ${v(r.first_token_ms.p50, ' ms')}, p95 ${v(r.first_token_ms.p95, ' ms')}`);
-  out.push(`  answer p50 ${v(r.answer_ms.p50, ' ms')}, p95 ${v(r.answer_ms.p95, ' ms')}`);
-  if (r.server?.error) out.push(`  server error: ${r.server.error}`);
-  if (r.server?.rss_total_mb) out.push(`  server peak RSS (all processes) ${r.server.rss_total_mb} MB`);
-  out.push('', `bench process peak RSS ${r.rss_mb} MB`);
-  return out.join('\n');
-}
 
 async function main() {
   let args;

@@ -1,9 +1,12 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ShareInfo } from '@/lib/chat/service';
 import type { CitationTarget, StoredTurn } from '@/lib/chat/view';
+import { useOpenSidebar } from '@/components/sessions/chat-shell';
 import { useSessions } from '@/components/sessions/sessions-context';
+import { Icon } from './icons';
 import { CitationPreview } from './citation-preview';
 import { Composer, type ComposerHandle } from './composer';
 import { EmptyState, type ProcessingManual } from './empty-state';
@@ -31,6 +34,7 @@ export interface ChatProps {
 export function Chat(props: ChatProps) {
   const { sessionId, manuals } = props;
   const sessions = useSessions();
+  const openSidebar = useOpenSidebar();
   const [title, setTitle] = useState(props.initialTitle);
   const [preview, setPreview] = useState<CitationTarget | null>(null);
   const [scope, setScope] = useState<Scope>(() => {
@@ -71,19 +75,41 @@ export function Chat(props: ChatProps) {
     composer.current?.focus();
   }, []);
 
+  // Nothing to ask yet but a manual is on its way: look again until it is ready.
+  const router = useRouter();
+  const waiting = manuals.length === 0 && props.processing.length > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => router.refresh(), 4000);
+    return () => clearInterval(timer);
+  }, [waiting, router]);
+
   const hasTurns = turns.length > 0;
   const shareable = turns.some((t) => t.status !== 'running' && !t.id.startsWith('pending-'));
 
   return (
     <div className="flex min-h-0 min-w-0 flex-1 flex-col">
-      {hasTurns && (
-        <div className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-100 px-4 dark:border-zinc-900">
+      <div className={`h-12 shrink-0 items-center gap-3 border-b border-zinc-100 px-4 dark:border-zinc-900 ${hasTurns ? 'flex' : 'flex md:hidden'}`}>
+        {openSidebar && (
+          <button
+            type="button"
+            onClick={openSidebar}
+            aria-label="Show chats"
+            data-testid="open-sidebar"
+            className="-ml-1.5 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 md:hidden dark:text-zinc-400 dark:hover:bg-zinc-800"
+          >
+            <Icon name="menu" />
+          </button>
+        )}
+        {hasTurns ? (
           <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800 dark:text-zinc-200" data-testid="chat-title">
             {title ?? 'New chat'}
           </h1>
-          <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />
-        </div>
-      )}
+        ) : (
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500">New chat</span>
+        )}
+        {hasTurns && <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />}
+      </div>
 
       <div
         ref={scroller}

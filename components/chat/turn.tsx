@@ -101,9 +101,8 @@ export function Turn({
                   className="flex max-w-[280px] items-center gap-1.5 rounded-lg border border-zinc-200 px-2 py-1 text-left text-xs text-zinc-600 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:text-zinc-400 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
                 >
                   <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{s.ref}</span>
-                  <span className="truncate">
-                    {s.manualTitle ?? 'Manual'} · p.{s.page}
-                    {s.heading ? ` · ${s.heading.split('>').at(-1)?.trim()}` : ''}
+                  <span className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${s.heading ? ` — ${s.heading}` : ''}`}>
+                    p.{s.page} · {s.heading?.split('>').at(-1)?.trim() || s.manualTitle || 'Manual'}
                   </span>
                 </button>
               </li>

@@ -19,7 +19,7 @@ function group(updatedAt: number, now: number): string {
 }
 
 /** The owner's chats: open, rename (inline), delete (confirmed). */
-export function SessionSidebar({ className = '' }: { className?: string }) {
+export function SessionSidebar({ className = '', onNavigate }: { className?: string; onNavigate?: () => void }) {
   const { sessions, upsert, remove } = useSessions();
   const pathname = usePathname();
   const router = useRouter();
@@ -47,7 +47,10 @@ export function SessionSidebar({ className = '' }: { className?: string }) {
     const r = await deleteSession({ sessionId: s.id });
     if (!r.ok) return setError(r.message);
     remove(s.id);
-    if (activeId === s.id) router.push('/');
+    if (activeId === s.id) {
+      onNavigate?.();
+      router.push('/');
+    }
   };
 
   const groups: Array<[string, SessionSummary[]]> = [];
@@ -64,6 +67,7 @@ export function SessionSidebar({ className = '' }: { className?: string }) {
         <Link
           href="/"
           data-testid="new-chat"
+          onClick={onNavigate}
           className="flex h-9 items-center gap-2 rounded-lg border border-zinc-200 bg-white px-3 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-200 dark:hover:bg-zinc-800"
         >
           <Icon name="plus" className="h-4 w-4" />
@@ -97,6 +101,7 @@ export function SessionSidebar({ className = '' }: { className?: string }) {
                       <Link
                         href={`/chat/${s.id}`}
                         data-testid="session-link"
+                        onClick={onNavigate}
                         aria-current={activeId === s.id ? 'page' : undefined}
                         title={s.title}
                         className={`block truncate rounded-md py-1.5 pl-3 pr-14 text-[13px] ${

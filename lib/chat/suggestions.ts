@@ -144,7 +144,12 @@ const normalize = (q: string) =>
     .trim();
 
 const FILLER = new Set(['what', 'which', 'does', 'the', 'how', 'and', 'for', 'with', 'need', 'show', 'about', 'say', 'manual', 'this', 'that', 'are', 'its', 'do', 'is', 'of', 'to', 'on', 'in', 'me']);
-const contentWords = (q: string) => normalize(q).split(' ').filter((w) => w.length > 1 && !FILLER.has(w));
+/** Content words, cut to a 5-letter stem so "tightening" and "tighten" match. */
+const contentWords = (q: string) =>
+  normalize(q)
+    .split(' ')
+    .filter((w) => w.length > 1 && !FILLER.has(w))
+    .map((w) => (/^[a-z]+$/.test(w) ? w.slice(0, 5) : w));
 
 /** True when most of the suggestion's words are already in an asked question (a near-repeat). */
 function nearRepeat(suggestion: string, asked: string[]): boolean {
@@ -152,7 +157,7 @@ function nearRepeat(suggestion: string, asked: string[]): boolean {
   if (!words.length) return true;
   return asked.some((q) => {
     const have = new Set(contentWords(q));
-    return words.filter((w) => have.has(w)).length / words.length >= 0.7;
+    return words.filter((w) => have.has(w)).length / words.length >= 0.6;
   });
 }
 
@@ -177,12 +182,15 @@ export function followUps(question: string, events: AgentEvent[], asked: string[
   } else if (/how (do|to|can) i|procedure|steps?|replace|calibrat|install/i.test(question)) {
     add('What tools and parts do I need for this?');
     add('What safety precautions apply before I start?');
-  } else if (/wir|diagram|connector|terminal|pin/i.test(question)) {
+  } else if (/\bwir(e|es|ing)\b|diagram|connector|pin ?out/i.test(question)) {
     add('What wire colours does the diagram use?');
   }
 
   // From the sections the searches found (best-ranked first), skipping the one already answered.
-  const hits = events.flatMap((e) => (e.type === 'result' ? e.hits : [])).sort((a, b) => b.score - a.score);
+  // Passages only (page scores use another scale), and only those close to the best one.
+  const passages = events.flatMap((e) => (e.type === 'result' ? e.hits : [])).filter((h) => h.kind === 'chunk');
+  const best = Math.max(0, ...passages.map((h) => h.score));
+  const hits = passages.filter((h) => h.score >= best * 0.4).sort((a, b) => b.score - a.score);
   const questionTerms = new Set(normalize(question).split(' '));
   const model = productName(hits.find((h) => h.manualTitle)?.manualTitle ?? '', hits.map((h) => h.text ?? '').join(' '));
   for (const hit of hits) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Chunk, DEFAULT_CHUNK_OPTIONS, chunkPages, estimateTokens } from './chunk';
+import { type Chunk, DEFAULT_CHUNK_OPTIONS, chunkPages, estimateTokens, headingNumber } from './chunk';
 import { contains } from './geometry';
 import { type TextLine, layoutPage } from './layout';
 import { type PageContent, openPdf } from './pdf';
@@ -152,12 +152,46 @@ describe('chunkPages with synthetic layouts', () => {
     ]);
   });
 
+  it('nests headings by outline number before size and weight', () => {
+    const heading = (text: string, y: number, fontSize: number, bold: boolean) =>
+      line(text, y, { fontSize, bold, cells: [{ text, bbox: { x: 50, y, w: 200, h: fontSize } }], bbox: { x: 50, y, w: 200, h: fontSize } });
+    const body = (y: number) => line('Body text of this section, long enough to be a paragraph on its own.', y);
+    const page = layoutPage(1, 600, 900, [
+      heading('IV. Interface Instruction', 40, 21.5, true), body(80),
+      heading('2. Wiring Diagram', 120, 12, true), body(150),
+      heading('3. Sensorless Homing', 190, 11, false), body(220), // a word processor's smaller sibling
+      heading('3.1 Jumper caps', 260, 11, false), body(290),
+      heading('V. Firmware', 330, 18, true), body(370), // one level up despite the smaller type
+    ]);
+    expect(chunkPages('t', [page]).map((c) => c.heading)).toEqual([
+      'IV. Interface Instruction',
+      'IV. Interface Instruction > 2. Wiring Diagram',
+      'IV. Interface Instruction > 3. Sensorless Homing',
+      'IV. Interface Instruction > 3. Sensorless Homing > 3.1 Jumper caps',
+      'V. Firmware',
+    ]);
+  });
+
   it('splits one enormous line at word boundaries', () => {
     const words = Array.from({ length: 900 }, (_, i) => `w${i}`).join(' ');
     const out = chunkPages('t', [layoutPage(1, 600, 800, [line(words, 100)])]);
     expect(out.length).toBeGreaterThan(2);
     expect(out.every((c) => c.tokens <= maxTokens)).toBe(true);
     expect(out.map((c) => c.text).join(' ').split(' ').filter((w) => w === 'w899')).toHaveLength(1);
+  });
+});
+
+describe('headingNumber', () => {
+  it.each([
+    ['3.2.1 Signals', 'arabic', [3, 2, 1]],
+    ['1. Motherboard', 'arabic', [1]],
+    ['IV. Interface', 'roman', [4]],
+    ['Ⅲ. Communication', 'roman', [3]],
+    ['Ⅴ ．Reset button', 'roman', [5]],
+    ['Telemetry Port', 'none', []],
+    ['2019 revision', 'none', []],
+  ] as const)('%s', (text, scheme, parts) => {
+    expect(headingNumber(text)).toEqual({ scheme, parts });
   });
 });
 

@@ -58,8 +58,7 @@ interface StackEntry {
   text: string;
   fontSize: number;
   bold: boolean;
-  /** "3.2.1 Foo" → [3, 2, 1]; empty when the heading is not numbered. */
-  number: number[];
+  number: HeadingNumber;
 }
 
 const ROMAN: Record<string, number> = { I: 1, V: 5, X: 10 };
@@ -69,27 +68,36 @@ const romanValue = (r: string) =>
     return sum + (v < next ? -v : v);
   }, 0);
 
-/** "3.2.1 Foo" → [3, 2, 1]; "IV. Foo" / "Ⅳ．Foo" → [4]; [] when the heading is not numbered. */
-export function headingNumber(text: string): number[] {
+export interface HeadingNumber {
+  scheme: 'arabic' | 'roman' | 'none';
+  /** "3.2.1" → [3, 2, 1]; "IV" → [4]; [] when not numbered. */
+  parts: number[];
+}
+
+/** The outline number a heading starts with ("3.2.1 Foo", "IV. Foo", "Ⅳ．Foo"). */
+export function headingNumber(text: string): HeadingNumber {
   const t = text.trim();
   const arabic = /^(\d{1,2}(?:\.\d{1,2})*)(?:[.)]|\s)/.exec(t);
-  if (arabic) return arabic[1].split('.').map(Number);
+  if (arabic) return { scheme: 'arabic', parts: arabic[1].split('.').map(Number) };
   const roman = /^([IVX]{1,4})\s*[.．]/.exec(t);
-  if (roman) return [romanValue(roman[1])];
+  if (roman) return { scheme: 'roman', parts: [romanValue(roman[1])] };
   const unicode = /^[\u2160-\u216b]/.exec(t); // Ⅰ … Ⅻ
-  if (unicode) return [unicode[0].charCodeAt(0) - 0x2160 + 1];
-  return [];
+  if (unicode) return { scheme: 'roman', parts: [unicode[0].charCodeAt(0) - 0x2160 + 1] };
+  return { scheme: 'none', parts: [] };
 }
 
 /**
- * True if `outer` encloses `inner`: larger type; at the same size "3" over "3.1" (numbered
- * headings of equal depth are siblings whatever their weight), else bold over regular.
+ * True if `outer` encloses `inner`. Outline numbers decide first ("3" encloses "3.1"; "2." and
+ * "3." are siblings even when a word processor set them a few points apart), then type size, then weight.
  */
 function encloses(outer: StackEntry, inner: StackEntry): boolean {
+  const a = outer.number, b = inner.number;
+  const ratio = inner.fontSize / outer.fontSize;
+  if (a.scheme !== 'none' && a.scheme === b.scheme && ratio > 0.8 && ratio < 1.25) {
+    return b.parts.length > a.parts.length && a.parts.every((v, i) => v === b.parts[i]);
+  }
   if (outer.fontSize > inner.fontSize + 0.5) return true;
   if (outer.fontSize < inner.fontSize - 0.5) return false;
-  const a = outer.number, b = inner.number;
-  if (a.length > 0 && b.length > 0) return b.length > a.length && a.every((v, i) => v === b[i]);
   return outer.bold && !inner.bold;
 }
 

@@ -126,6 +126,8 @@ describe('buildBlocks', () => {
       span('Connect the fans before powering up the board for the first time.', 50, 180),
     ]);
     expect(apart.headings.map((h) => h.text)).toEqual(['2. Motherboard Wiring Diagram']);
+    const footnote = layout([span('Body text that runs over a full line of the page here.', 50, 100), span('1Work in progress', 50, 140)]);
+    expect(footnote.headings).toEqual([]);
     const inList = layout([
       span('1. Remove the four screws on the back cover', 50, 100),
       span('2. Lift the cover and unplug the fan cable', 50, 113),

@@ -78,6 +78,15 @@ describe('tesseract engine (offline)', () => {
     }
   });
 
+  it('rejects an unreadable image with ocr_failed and keeps the worker usable', async () => {
+    await expect(engine.recognize(Buffer.from('not an image'))).rejects.toMatchObject({ code: 'ocr_failed' });
+    const { scanBytes } = await textAndScan();
+    const doc = await openPdf(scanBytes);
+    const img = await doc.renderRegion(1, { x: 30, y: 40, w: 260, h: 50 }, { scale: 3 });
+    await doc.close();
+    expect((await engine.recognize(img.png, { mode: 'block', dpi: 216 })).text).toContain('SERVICE MODE');
+  });
+
   it('fails queued work once terminated', async () => {
     const e = createTesseractEngine({ workers: 1 });
     await e.terminate();

@@ -176,7 +176,7 @@ export function createTesseractEngine(options: TesseractEngineOptions = {}): Ocr
   };
 
   return {
-    id: 'tesseract.js-7/eng-4.0.0_best_int',
+    id: `tesseract.js-7/eng-${path.basename(langPath)}`,
     concurrency: size,
     recognize(png, opts = {}) {
       if (terminated) return Promise.reject(new Error('OCR engine was terminated'));

@@ -196,8 +196,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const questions = fs.existsSync(qaFile) ? readQa(qaFile).map((q) => q.question) : SAMPLE_QUESTIONS.map((q) => q.question);
       const queryVectors = await Promise.all(questions.map((q) => embedder.embedQuery(q)));
       const queryBags = await Promise.all(questions.map((q) => multiVector.embedQuery(q)));
-      const denseEmbed = await timeCalls(Math.min(opts.queries, 30), (i) => embedder.embedQuery(`${questions[i % questions.length]} ${i}`));
-      const mvEmbed = await timeCalls(Math.min(opts.queries, 30), (i) => multiVector.embedQuery(`${questions[i % questions.length]} ${i}`));
+      // Fresh texts on every call: the embedding cache must not answer.
+      let salt = 0;
+      const fresh = (i: number) => `${questions[i % questions.length]} (${++salt})`;
+      const denseEmbed = await timeCalls(Math.min(opts.queries, 30), (i) => embedder.embedQuery(fresh(i)));
+      const mvEmbed = await timeCalls(Math.min(opts.queries, 30), (i) => multiVector.embedQuery(fresh(i)));
       report.embed_query_ms = { dense: latencySummary(denseEmbed), multivector: latencySummary(mvEmbed) };
 
       const storeDir = path.join(dataDir, 'synthetic-lancedb');
