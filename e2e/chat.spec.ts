@@ -115,6 +115,13 @@ test.describe('chat', () => {
     await chat.expectLastTurn('done');
     await expect(chat.turns()).toHaveCount(2);
     await expect(chat.lastTurn().getByTestId('question')).toHaveText('How much does the HX-200 weigh?');
+
+    // Stop right after sending (possibly before the server said which message it is).
+    await chat.input().fill('What IP rating does the enclosure have?');
+    await chat.sendButton().click();
+    await chat.stopButton().click();
+    await chat.expectLastTurn('cancelled', 10_000);
+    await expect(chat.input()).toBeEnabled();
   });
 
   test('sessions: listed in the sidebar, renamed, deleted; private to their owner (404 for others)', async ({ page, browser }) => {

@@ -147,6 +147,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         data_dir: scratch ? null : dataDir,
         k: opts.k,
         questions: questions.length,
+        // Latency depends on what else runs on the machine.
+        load_avg_1m: Math.round(os.loadavg()[0] * 100) / 100,
         library_manuals: ready.length,
         ingest_ms: ingestMs,
         ingested: ingested.map((f) => ({ file: f.file, status: f.status, duplicate: f.duplicate, pages: f.pages, ocr_pages: f.ocrPages, ms: f.ms, ...(f.error ? { error: f.error } : {}) })),

@@ -52,7 +52,6 @@ async function* streamToIterable(stream: ReadableStream<Uint8Array>): AsyncItera
   }
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
 
 /** A safe file name to show and store (never used as a path: files live under their manual id). */

@@ -7,7 +7,7 @@ const v = (x: number | null | undefined, unit = '') => (x === null || x === unde
 export function renderBench(r: BenchReport): string {
   const out: string[] = [];
   const m = r.machine;
-  out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}`, '');
+  out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_avg_1m_at_start} at start`, '');
   out.push(`ingest (${r.ingest.source ?? ''}):`);
   out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}`);
   for (const f of r.ingest.files ?? []) out.push(`  ${f.role.padEnd(8)} ${f.file}: ${f.pages} pages (${f.ocrPages} OCR), ${(f.ms / 1000).toFixed(1)} s ${f.timings ? JSON.stringify(f.timings) : ''}`);

@@ -70,6 +70,8 @@ export function machineDescription(): Record<string, unknown> {
     node: process.version,
     cpu,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    // Other work on the machine skews every figure: recorded so runs can be compared fairly.
+    load_avg_1m_at_start: Math.round(os.loadavg()[0] * 100) / 100,
   };
 }
 
