@@ -15,6 +15,11 @@ export interface StartedInfo {
 
 /** After Stop, how long the server gets to end the turn cleanly before the request is dropped. */
 const STOP_GRACE_MS = 2500;
+/**
+ * A turn shows as working for at least this long, so a fast (warm, offline) answer does not flash
+ * from question to finished: the trail is seen being built. Only the final status waits.
+ */
+const MIN_WORKING_MS = 700;
 
 let pendingCounter = 0;
 const pendingId = () => `pending-${Date.now().toString(36)}-${(pendingCounter++).toString(36)}`;
@@ -61,6 +66,8 @@ export function useChat({
     async (body: { question?: string; retryOf?: string }, question: string, scope: Scope) => {
       if (request.current) return;
       let currentId = pendingId();
+      const startedAt = performance.now();
+      let finalStatus: TurnView['status'] | null = null;
       const replaceId = body.retryOf;
       setTurns((ts) => [...ts.filter((t) => t.id !== replaceId), emptyTurn(currentId, question)]);
       const controller = new AbortController();
@@ -78,11 +85,14 @@ export function useChat({
           onStartedRef.current?.({ sessionId: line.sessionId, title: line.title, createdSession: line.createdSession });
           if (stopRequested.current) void cancelTurn({ messageId: line.messageId });
         } else if (line.kind === 'event') {
-          update(currentId, (t) => applyEvent(t, line.event));
+          const event = line.event;
+          if (event.type === 'done') finalStatus = event.status;
+          // The final status is applied after the loop (see MIN_WORKING_MS).
+          update(currentId, (t) => (event.type === 'done' ? { ...applyEvent(t, event), status: t.status } : applyEvent(t, event)));
         } else if (line.kind === 'fail') {
           update(currentId, (t) => ({ ...t, status: 'failed', clientError: line.message }));
         } else if (line.kind === 'end') {
-          update(currentId, (t) => ({ ...t, status: line.status }));
+          finalStatus = line.status;
         }
       };
 
@@ -106,6 +116,10 @@ export function useChat({
           for (const line of done ? lines.flush() : lines.push(value)) handle(line);
           if (done) break;
         }
+        const wait = MIN_WORKING_MS - (performance.now() - startedAt);
+        if (wait > 0 && !stopRequested.current) await new Promise((r) => setTimeout(r, wait));
+        const status = finalStatus;
+        if (status) update(currentId, (t) => ({ ...t, status }));
       } catch (err) {
         const aborted = controller.signal.aborted || (err instanceof DOMException && err.name === 'AbortError');
         update(currentId, (t) =>

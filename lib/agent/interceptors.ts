@@ -36,7 +36,11 @@ export class ToolTimeoutError extends Error {
 
 /** Rejects as soon as the signal aborts, even if the awaited work ignores the signal. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Nobody will await the abandoned promise: keep its own rejection from going unhandled.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -15,21 +15,10 @@ import { cancelAnswer } from './service';
 import { prepareTurn, streamTurn, type AskInput } from './turn';
 
 let fx: FixtureStore;
-// Known agent bug (lib/agent/interceptors.ts `abortable`): when a tool starts with an already-aborted
-// signal, the early `Promise.reject(signal.reason)` path leaves the tool's own `iterator.next()`
-// promise without a handler, so its AbortError surfaces as an unhandled rejection. Harmless (the
-// turn still ends 'cancelled', Next only logs it), reported to the lead; only that exact error is
-// tolerated here so every other unhandled rejection still fails the run.
-const swallowAgentAbort = (reason: unknown) => {
-  if (reason instanceof DOMException && reason.name === 'AbortError') return;
-  throw reason;
-};
 beforeAll(async () => {
-  process.on('unhandledRejection', swallowAgentAbort);
   fx = await openFixtureStore();
 });
 afterAll(async () => {
-  process.off('unhandledRejection', swallowAgentAbort);
   await fx?.close();
   await closeDb();
 });

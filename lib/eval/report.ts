@@ -171,7 +171,7 @@ export function renderTable(rows: string[][], markdown = false): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const line = (r: string[]) =>
     markdown ? `| ${r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |` : r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
-  const sep = markdown ? `|${widths.map((w, c) => (c < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|` : widths.map((w) => '-'.repeat(w)).join('  ');
+  const sep = markdown ? `|${widths.map((w, c) => (c < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(Math.max(1, w - 1))}: `)).join('|')}|` : widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
