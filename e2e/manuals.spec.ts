@@ -3,16 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ManualsPage } from './pages/manuals-page';
-import { samplePdfPath } from './sample-pdf';
+import { uniqueSamplePdf } from './sample-pdf';
 
 test.describe('manuals library', () => {
   test('upload the sample manual, watch the stages advance, open a page', async ({ page }) => {
     test.setTimeout(240_000);
     const manuals = new ManualsPage(page);
     await manuals.goto();
-    await manuals.upload(await samplePdfPath());
+    const sample = await uniqueSamplePdf('library');
+    await manuals.upload(sample.path);
 
-    const row = manuals.row('acme-hx200-manual');
+    const row = manuals.row(sample.fileName);
     await expect(row).toBeVisible();
     const statuses = await manuals.watchStatuses(row);
     expect(statuses.at(-1)).toBe('Ready');
@@ -37,9 +38,9 @@ test.describe('manuals library', () => {
 
     // Uploading the same file again is recognised as a duplicate, not a second manual.
     await manuals.goto();
-    await manuals.upload(await samplePdfPath());
+    await manuals.upload(sample.path);
     await expect(page.getByTestId('upload-message').first()).toHaveText('Already in the library.');
-    await expect(manuals.row('acme-hx200-manual')).toHaveCount(1);
+    await expect(manuals.row(sample.fileName)).toHaveCount(1);
   });
 
   test('a file that is not a PDF gets a clear error and the library is untouched', async ({ page }) => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N] [--skip ingest,search,server]`
+ * `npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N] [--skip ingest,search,server] [--in-process]`
  *
  * Ingest throughput (text and OCR pages/s), search latency p50/p95 per tool at each corpus size
  * (a synthetic corpus grown from real chunks in a scratch LanceDB), time from submit to the first
@@ -37,6 +37,7 @@ async function main() {
     turns: 10,
     maxPages: 10_000,
     skip: args.skip,
+    inProcess: args.inProcess,
     log: (m) => console.error(`[bench] ${m}`),
   });
   process.stdout.write(args.json ? `${JSON.stringify(report)}\n` : `${renderBench(report)}\n`);

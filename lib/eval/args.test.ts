@@ -45,7 +45,8 @@ describe('eval arguments', () => {
 describe('bench arguments', () => {
   it('sizes, queries and parts', () => {
     expect(parseBenchArgs([])).toMatchObject({ sizes: [1000, 10000, 100000], queries: 30, skip: [], json: false });
-    expect(parseBenchArgs(['--sizes', '10k,1000', '--skip', 'server', '--json', '--queries', '5'])).toMatchObject({ sizes: [1000, 10000], skip: ['server'], json: true, queries: 5 });
+    expect(parseBenchArgs(['--sizes', '10k,1000', '--skip', 'server', '--json', '--queries', '5'])).toMatchObject({ sizes: [1000, 10000], skip: ['server'], json: true, queries: 5, inProcess: false });
+    expect(parseBenchArgs(['--in-process']).inProcess).toBe(true);
     expect(() => parseBenchArgs(['--sizes', 'lots'])).toThrow(UsageError);
     expect(() => parseBenchArgs(['--skip', 'gpu'])).toThrow(UsageError);
   });

@@ -92,12 +92,13 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
 }
 
 export const BENCH_USAGE = `usage: npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N]
-                       [--skip ingest,search,server] [--port N]
+                       [--skip ingest,search,server] [--in-process]
 
   --sizes LIST    synthetic corpus sizes in chunks (default 1000,10000,100000)
   --manuals DIR   real manuals for ingest throughput and corpus seeds (default ../shared/manuals, else the sample)
   --queries N     timed queries per tool and size (default 30)
   --skip LIST     leave out parts: ingest, search, server
+  --in-process    time chat turns with runTurn in this process instead of through the server
   --json          print one JSON object on stdout (logs go to stderr)`;
 
 export const BENCH_PARTS = ['ingest', 'search', 'server'] as const;
@@ -109,6 +110,7 @@ export interface BenchArgs {
   manuals?: string;
   queries: number;
   skip: BenchPart[];
+  inProcess: boolean;
   help: boolean;
 }
 
@@ -125,6 +127,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         manuals: { type: 'string' },
         queries: { type: 'string' },
         skip: { type: 'string' },
+        'in-process': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -146,6 +149,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     manuals: values.manuals,
     queries: positiveInt('queries', values.queries, 30)!,
     skip: skip as BenchPart[],
+    inProcess: values['in-process'] === true,
     help: values.help === true,
   };
 }

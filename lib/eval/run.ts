@@ -11,7 +11,7 @@ import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
 import { readQa, type QaItem } from './qa';
-import { buildReport, STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
+import { buildReport, type EvalReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
 import { STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
 
@@ -168,4 +168,3 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   }
 }
 
-export { STRATEGIES };

@@ -32,6 +32,8 @@ export interface BenchOptions {
   /** Page-bag cap of the synthetic corpus (page bags are ~250 kB each with the offline embedder). */
   maxPages: number;
   skip: BenchPart[];
+  /** Time chat turns with runTurn in-process (no server). */
+  inProcess?: boolean;
   log: Log;
 }
 
@@ -147,7 +149,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const ok = rs.filter((r) => r.status === 'ready');
       const pages = ok.reduce((n, r) => n + pagesOf(r), 0);
       const time = ok.reduce((n, r) => n + msOf(r), 0);
-      return pages && time ? round1((pages * 1000) / time) : null;
+      return pages && time ? Math.round((pages * 100_000) / time) / 100 : null;
     };
     if (opts.skip.includes('ingest')) {
       // Only the sample, as seeds for the search corpus; no throughput figures.
@@ -252,7 +254,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     if (!opts.skip.includes('server')) {
       const questions = SAMPLE_QUESTIONS.filter((q) => q.kind !== 'unanswerable').map((q) => q.question);
       const timings: TurnTiming[] = [];
-      const haveRoute = fs.existsSync(path.join(opts.root, 'app', 'api', 'chat', 'route.ts'));
+      const haveRoute = !opts.inProcess && fs.existsSync(path.join(opts.root, 'app', 'api', 'chat', 'route.ts'));
       let serverInfo: Record<string, unknown> = {};
       if (haveRoute) {
         try {
@@ -266,7 +268,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         // No chat endpoint (or it failed): the same turns in-process, labelled so.
         log('server: measuring runTurn in-process instead (no HTTP, no NDJSON)');
         timings.length = 0;
-        serverInfo = { ...serverInfo, mode: 'in-process runTurn (not through the server)' };
+        serverInfo = { ...serverInfo, mode: `in-process runTurn (not through the server${opts.inProcess ? ': --in-process' : ''})` };
         const { runTurn } = await import('../../agent');
         const { readyManualIds } = await import('../../store/manuals');
         const manualIds = await readyManualIds();
