@@ -10,6 +10,7 @@ import { ensureOwnerId } from '@/lib/auth/owner';
 import { ChatError, errorJson } from '@/lib/chat/errors';
 import { ID_PATTERN, NDJSON_HEADERS } from '@/lib/chat/protocol';
 import { prepareTurn, streamTurn } from '@/lib/chat/turn';
+import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,6 +29,8 @@ export async function POST(request: Request) {
   if (!parsed.success) return errorJson(new ChatError('bad_request:chat'));
   try {
     const ownerId = await ensureOwnerId();
+    const allowed = rateLimit('ask', ownerId);
+    if (!allowed.ok) return tooManyRequests('questions', allowed.retryAfterS);
     const turn = await prepareTurn({ ownerId, ...parsed.data });
     return new Response(streamTurn(turn, request.signal), { headers: NDJSON_HEADERS });
   } catch (err) {

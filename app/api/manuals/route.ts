@@ -1,6 +1,7 @@
 import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
 import { errorResponse } from '@/lib/http';
 import { acceptUpload, listManualViews } from '@/lib/library';
+import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,6 +20,8 @@ export async function POST(request: Request) {
   }
   try {
     const owner = await ensureOwnerId();
+    const allowed = rateLimit('upload', owner);
+    if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
     const result = await acceptUpload(request.body, fileName, owner);
     return Response.json(result, { status: result.duplicate ? 200 : 201 });
   } catch (err) {
