@@ -35,8 +35,19 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
       </head>
       <body className="flex min-h-dvh flex-col font-sans">
+        {/* First tab stop: jumps past the header to the page's own content. */}
+        <a
+          href="#content"
+          data-testid="skip-link"
+          className="sr-only rounded-md bg-brand-600 text-sm font-medium text-white shadow-lg focus:not-sr-only focus:fixed focus:left-3 focus:top-2 focus:z-50 focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
         <AppHeader />
-        <main className="flex flex-1 flex-col">{children}</main>
+        {/* tabIndex -1: the skip link moves focus here, so the next Tab continues inside the page. */}
+        <main id="content" tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 
 // Ground truth from lib/sample/facts.ts: the supply voltage is on page 3 of the sample manual.

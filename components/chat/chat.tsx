@@ -72,7 +72,8 @@ export function Chat(props: ChatProps) {
   }, [sending]);
 
   useEffect(() => {
-    composer.current?.focus();
+    // Ready to type on arrival; not on touch screens, where focusing pops up the keyboard over the page.
+    if (window.matchMedia('(pointer: fine)').matches) composer.current?.focus();
   }, []);
 
   // Nothing to ask yet but a manual is on its way: look again until it is ready.
@@ -85,6 +86,8 @@ export function Chat(props: ChatProps) {
   }, [waiting, router]);
 
   const hasTurns = turns.length > 0;
+  // A rename in the chat list shows here at once.
+  const shownTitle = sessions.sessions.find((s) => s.id === sessionId)?.title ?? title;
   const shareable = turns.some((t) => t.status !== 'running' && !t.id.startsWith('pending-'));
 
   return (
@@ -103,7 +106,7 @@ export function Chat(props: ChatProps) {
         )}
         {hasTurns ? (
           <h1 className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-800 dark:text-zinc-200" data-testid="chat-title">
-            {title ?? 'New chat'}
+            {shownTitle ?? 'New chat'}
           </h1>
         ) : (
           <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500">New chat</span>

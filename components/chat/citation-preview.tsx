@@ -1,11 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getPagePreview } from '@/app/actions/chat';
 import { PageImage, type Highlight } from '@/components/manuals/page-image';
 import type { PagePreview } from '@/lib/chat/service';
 import type { CitationTarget } from '@/lib/chat/view';
+import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { Icon, Spinner } from './icons';
 
 type Loaded = { key: string; preview: PagePreview | null; error: string | null };
@@ -15,16 +16,9 @@ type Loaded = { key: string; preview: PagePreview | null; error: string | null }
  * highlighted, the passage text, and a link to the full viewer at that page and passage.
  */
 export function CitationPreview({ target, onClose }: { target: CitationTarget | null; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog(target !== null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}` : '';
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (target && !d.open) d.showModal();
-    if (!target && d.open) d.close();
-  }, [target]);
 
   useEffect(() => {
     if (!target) return;
@@ -64,7 +58,7 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
     >
       {target && (
         <div className="flex h-full flex-col">
-          <header className="flex items-start gap-3 border-b border-zinc-200 px-5 py-3 dark:border-zinc-800">
+          <header className="flex items-start gap-2 border-b border-zinc-200 px-3 py-3 sm:gap-3 sm:px-5 dark:border-zinc-800">
             <span className="mt-0.5 inline-flex h-6 min-w-6 items-center justify-center rounded-md bg-brand-50 px-1.5 font-mono text-xs font-semibold text-brand-700 dark:bg-brand-500/15 dark:text-brand-100">
               {target.ref}
             </span>
@@ -80,18 +74,19 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
               data-testid="open-in-viewer"
               className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
             >
-              Open in viewer <Icon name="external" className="h-3.5 w-3.5" />
+              {/* Narrow screens: the icon only (the words stay the link's name). */}
+              <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
             </Link>
             <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
               <Icon name="x" />
             </button>
           </header>
           {target.snippet && (
-            <blockquote className="border-b border-zinc-200 bg-amber-50/60 px-5 py-2.5 text-sm leading-6 text-zinc-700 dark:border-zinc-800 dark:bg-amber-500/5 dark:text-zinc-300">
+            <blockquote className="border-b border-zinc-200 bg-amber-50/60 px-3 py-2.5 sm:px-5 text-sm leading-6 text-zinc-700 dark:border-zinc-800 dark:bg-amber-500/5 dark:text-zinc-300">
               <span className="line-clamp-3">{target.snippet}</span>
             </blockquote>
           )}
-          <div className="min-h-0 flex-1 overflow-y-auto bg-zinc-100 p-4 dark:bg-zinc-950">
+          <div className="min-h-0 flex-1 overflow-y-auto bg-zinc-100 p-2 sm:p-4 dark:bg-zinc-950">
             {preview ? (
               <div className="mx-auto max-w-[720px]">
                 <PageImage manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} />

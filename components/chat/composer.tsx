@@ -72,7 +72,9 @@ export const Composer = forwardRef<
           e.preventDefault();
           submit();
         }}
-        className="rounded-2xl border border-zinc-200 bg-white shadow-sm transition-shadow focus-within:border-zinc-300 focus-within:shadow-md dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-zinc-700"
+        aria-label="Ask a question"
+        data-testid="composer"
+        className="rounded-2xl border border-zinc-200 bg-white shadow-sm outline-offset-2 outline-brand-500 transition-shadow focus-within:border-zinc-300 focus-within:shadow-md has-[textarea:focus-visible]:outline-2 dark:border-zinc-800 dark:bg-zinc-900 dark:focus-within:border-zinc-700"
       >
         <label htmlFor="chat-input" className="sr-only">
           Your question
@@ -96,7 +98,7 @@ export const Composer = forwardRef<
         />
         <div className="flex items-center gap-2 px-2 pb-2">
           <ScopePicker manuals={manuals} scope={scope} onChange={onScopeChange} disabled={sending} />
-          <div className="ml-auto flex items-center gap-1.5">
+          <div className="ml-auto flex shrink-0 items-center gap-1.5">
             {sending && (
               <button
                 type="button"

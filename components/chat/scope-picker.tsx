@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './icons';
 import type { Scope } from './use-chat';
 
@@ -9,10 +9,16 @@ export interface ManualOption {
   title: string;
 }
 
-/** Which manuals a question searches: all ready ones, or a chosen few. */
+/**
+ * Which manuals a question searches: all ready ones, or a chosen few. A disclosure (not an ARIA
+ * menu: its items are a radio and checkboxes): Tab moves through them, Esc or leaving the panel
+ * closes it, Esc returns focus to the button.
+ */
 export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: ManualOption[]; scope: Scope; onChange: (s: Scope) => void; disabled?: boolean }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
 
   useEffect(() => {
     if (!open) return;
@@ -20,7 +26,10 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
       if (!root.current?.contains(e.target as Node)) setOpen(false);
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      setOpen(false);
+      if (root.current?.contains(document.activeElement)) button.current?.focus();
     };
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
@@ -49,16 +58,25 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
   };
 
   return (
-    <div ref={root} className="relative">
+    <div
+      ref={root}
+      className="relative min-w-0"
+      onBlur={(e) => {
+        // Tabbing out of the panel closes it.
+        if (open && e.relatedTarget && !e.currentTarget.contains(e.relatedTarget as Node)) setOpen(false);
+      }}
+    >
       <button
+        ref={button}
         type="button"
         data-testid="scope-picker"
         disabled={disabled || manuals.length === 0}
         onClick={() => setOpen(!open)}
-        aria-haspopup="true"
         aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-label={`Search in: ${manuals.length ? label : 'no manual ready'}`}
         title="Which manuals to search"
-        className="inline-flex h-8 max-w-[240px] items-center gap-1.5 rounded-lg px-2 text-[13px] text-zinc-600 hover:bg-zinc-100 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800"
+        className="inline-flex h-8 max-w-full items-center sm:max-w-[240px] gap-1.5 rounded-lg px-2 text-[13px] text-zinc-600 hover:bg-zinc-100 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800"
       >
         <Icon name="book" className="h-3.5 w-3.5" />
         <span className="truncate">{manuals.length ? label : 'No manual ready'}</span>
@@ -66,8 +84,11 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
       </button>
       {open && (
         <div
-          role="menu"
-          className="absolute bottom-full left-0 z-30 mb-2 w-72 overflow-hidden rounded-xl border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+          id={panelId}
+          role="group"
+          aria-label="Manuals to search"
+          data-testid="scope-panel"
+          className="absolute bottom-full left-0 z-30 mb-2 w-72 max-w-[calc(100vw-3rem)] overflow-hidden rounded-xl border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
         >
           <p className="px-2.5 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">Search in</p>
           <label className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { revokeShare, shareSession, updateShare } from '@/app/actions/share';
 import type { ShareInfo } from '@/lib/chat/service';
+import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { Icon, Spinner } from './icons';
 
 /**
@@ -17,7 +18,9 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
   const [error, setError] = useState<string | null>(null);
   const [revoked, setRevoked] = useState(false);
   const [copied, setCopied] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog(open);
+  const linkInput = useRef<HTMLInputElement>(null);
+  const newLinkButton = useRef<HTMLButtonElement>(null);
   const [origin, setOrigin] = useState('');
 
   useEffect(() => {
@@ -25,12 +28,15 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
     setOrigin(window.location.origin);
   }, []);
 
+  // The link is what the dialog is for: focus it (selected, ready to copy) once it exists.
+  const shareId = share?.id;
   useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+    if (open && shareId) linkInput.current?.focus();
+  }, [open, shareId]);
+  // After a revoke the focused button is gone: move on to the one that makes a new link.
+  useEffect(() => {
+    if (open && revoked) newLinkButton.current?.focus();
+  }, [open, revoked]);
 
   const create = async () => {
     setBusy('share');
@@ -71,11 +77,14 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
           setOpen(false);
         }}
         data-testid="share-dialog"
-        className="m-auto w-full max-w-lg rounded-2xl border border-zinc-200 bg-white p-6 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+        aria-labelledby="share-dialog-title"
+        className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-2xl border border-zinc-200 bg-white p-5 sm:p-6 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
       >
         <div className="flex items-start justify-between gap-4">
           <div>
-            <h2 className="text-lg font-semibold">Share this chat</h2>
+            <h2 id="share-dialog-title" className="text-lg font-semibold">
+              Share this chat
+            </h2>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
               Anyone with the link sees a read-only copy of the chat as it is now, with its steps and sources. Later messages are not included.
             </p>
@@ -91,6 +100,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
               The link was revoked: opening it now shows “not found”.
             </p>
             <button
+              ref={newLinkButton}
               type="button"
               onClick={create}
               disabled={busy !== null}
@@ -103,9 +113,10 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
         ) : share ? (
           <div className="mt-5 space-y-3">
             <div className="flex items-center gap-2">
-              <div className="flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 dark:border-zinc-700 dark:bg-zinc-950">
+              <div className="flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 outline-offset-2 outline-brand-500 has-[input:focus-visible]:outline-2 dark:border-zinc-700 dark:bg-zinc-950">
                 <Icon name="link" className="h-3.5 w-3.5 text-zinc-400" />
                 <input
+                  ref={linkInput}
                   data-testid="share-link"
                   readOnly
                   value={url}

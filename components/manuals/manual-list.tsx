@@ -54,12 +54,12 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
         <table className="w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500 dark:bg-zinc-900">
             <tr>
-              <th className="px-4 py-2 font-medium">Manual</th>
-              <th className="px-4 py-2 font-medium">Pages</th>
-              <th className="px-4 py-2 font-medium">Status</th>
+              <th className="px-3 py-2 font-medium sm:px-4">Manual</th>
+              <th className="hidden px-4 py-2 font-medium sm:table-cell">Pages</th>
+              <th className="px-3 py-2 font-medium sm:px-4">Status</th>
               <th className="hidden px-4 py-2 font-medium sm:table-cell">Size</th>
               <th className="hidden px-4 py-2 font-medium md:table-cell">Added</th>
-              <th className="px-4 py-2">
+              <th className="px-2 py-2 sm:px-4">
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -70,7 +70,7 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
               const pct = overallPercent(m);
               return (
                 <tr key={m.id} data-testid="manual-row" data-manual-id={m.id} data-status={m.status} className="align-top">
-                  <td className="max-w-xs px-4 py-3">
+                  <td className="max-w-xs px-3 py-3 sm:px-4">
                     {m.status === 'ready' ? (
                       <Link href={`/manuals/${m.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
                         {m.title}
@@ -78,8 +78,14 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
                     ) : (
                       <span className="font-medium">{m.title}</span>
                     )}
-                    <div className="truncate text-xs text-zinc-500" title={m.fileName}>
+                    {/* Narrow screens: the name wraps, anywhere if it must (a nowrap name would widen the table past the screen). */}
+                    <div className="text-xs text-zinc-500 wrap-anywhere sm:truncate" title={m.fileName}>
                       {m.fileName}
+                    </div>
+                    {/* Narrow screens: pages and size, whose columns are hidden there. */}
+                    <div className="text-xs text-zinc-500 tabular-nums sm:hidden" data-testid="manual-meta">
+                      {m.pageCount !== null ? `${m.pageCount} page${m.pageCount === 1 ? '' : 's'} · ` : ''}
+                      {formatBytes(m.sizeBytes)}
                     </div>
                     {(m.error || rowError[m.id]) && (
                       <p role="alert" data-testid="manual-error" className="mt-1 text-xs text-red-600 dark:text-red-400">
@@ -90,11 +96,11 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
                       <PasswordForm onSubmit={(pw) => retryWithPassword(m, pw)} />
                     ) : null}
                   </td>
-                  <td className="px-4 py-3 tabular-nums">
+                  <td className="hidden px-4 py-3 tabular-nums sm:table-cell">
                     {m.pageCount ?? '—'}
                     {m.ocrPages > 0 && <div className="text-xs text-zinc-500">{m.ocrPages} OCR</div>}
                   </td>
-                  <td className="min-w-44 px-4 py-3">
+                  <td className="min-w-28 px-3 py-3 sm:min-w-44 sm:px-4">
                     <span
                       data-testid="manual-status"
                       className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[active ? 'active' : m.status]}`}
@@ -124,7 +130,7 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
                   <td className="hidden px-4 py-3 text-zinc-500 md:table-cell">
                     <time dateTime={new Date(m.createdAt).toISOString()}>{new Date(m.createdAt).toLocaleDateString()}</time>
                   </td>
-                  <td className="px-4 py-3 text-right">
+                  <td className="px-2 py-3 text-right sm:px-4">
                     {m.canDelete && (
                       <button
                         type="button"

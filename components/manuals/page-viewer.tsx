@@ -27,6 +27,8 @@ export function PageViewer({
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+      // Alt+← is the browser's Back, Ctrl/Cmd with +/- its own zoom: leave those alone.
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === 'ArrowLeft' && page > 1) go(page - 1);
       if (e.key === 'ArrowRight' && page < pages.length) go(page + 1);
       if (e.key === '+' || e.key === '=') setZoomIndex((z) => Math.min(ZOOMS.length - 1, z + 1));
@@ -46,7 +48,7 @@ export function PageViewer({
         <button type="button" className={btn} onClick={() => go(page - 1)} disabled={page <= 1} aria-label="Previous page" data-testid="prev-page">
           ←
         </button>
-        <span className="text-sm tabular-nums" data-testid="page-indicator">
+        <span className="text-sm tabular-nums" data-testid="page-indicator" aria-live="polite">
           Page {page} / {pages.length}
         </span>
         <button type="button" className={btn} onClick={() => go(page + 1)} disabled={page >= pages.length} aria-label="Next page" data-testid="next-page">

@@ -78,7 +78,7 @@ export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; m
           if (e.dataTransfer.files.length) void handleFiles(e.dataTransfer.files);
         }}
         data-testid="upload-zone"
-        className={`flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center transition-colors ${
+        className={`flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed px-6 py-8 text-center outline-offset-2 outline-brand-500 transition-colors has-[input:focus-visible]:outline-2 ${
           dragging ? 'border-brand-500 bg-brand-50 dark:bg-brand-700/10' : 'border-zinc-300 hover:border-brand-500 dark:border-zinc-700'
         }`}
       >

@@ -23,7 +23,8 @@ export async function ProviderSummary() {
       <h2 id="providers-heading" className="mb-3 text-sm font-semibold text-zinc-700 dark:text-zinc-300">
         Providers
       </h2>
-      <dl className="grid gap-2 text-sm sm:grid-cols-2">
+      {/* grid-cols-1 (minmax(0, 1fr)): the truncated details must not widen the column past the screen. */}
+      <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
         {(Object.keys(ROLE_LABEL) as Array<keyof typeof ROLE_LABEL>).map((role) => {
           const p = providers[role];
           return (

@@ -18,8 +18,11 @@ function group(updatedAt: number, now: number): string {
   return 'Older';
 }
 
-/** The owner's chats: open, rename (inline), delete (confirmed). */
-export function SessionSidebar({ className = '', onNavigate }: { className?: string; onNavigate?: () => void }) {
+/**
+ * The owner's chats: open, rename (inline), delete (confirmed). `onClose` is set when it is shown
+ * as the small-screen drawer, which then gets a close button.
+ */
+export function SessionSidebar({ className = '', onNavigate, onClose }: { className?: string; onNavigate?: () => void; onClose?: () => void }) {
   const { sessions, upsert, remove } = useSessions();
   const pathname = usePathname();
   const router = useRouter();
@@ -62,19 +65,30 @@ export function SessionSidebar({ className = '', onNavigate }: { className?: str
   }
 
   return (
-    <aside aria-label="Chats" data-testid="session-sidebar" className={`flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/60 dark:border-zinc-800 dark:bg-zinc-900/40 ${className}`}>
-      <div className="p-3">
+    <aside aria-label="Chats" data-testid="session-sidebar" className={`shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/60 dark:border-zinc-800 dark:bg-zinc-900/40 ${className}`}>
+      <div className="flex items-center gap-2 p-3">
         <Link
           href="/"
           data-testid="new-chat"
           onClick={onNavigate}
-          className="flex h-9 items-center gap-2 rounded-lg border border-zinc-200 bg-white px-3 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-200 dark:hover:bg-zinc-800"
+          className="flex h-9 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-white px-3 text-sm font-medium text-zinc-800 shadow-sm hover:bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-200 dark:hover:bg-zinc-800"
         >
           <Icon name="plus" className="h-4 w-4" />
           New chat
         </Link>
+        {onClose && (
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close chats"
+            data-testid="close-sidebar"
+            className="rounded-md p-2 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+          >
+            <Icon name="x" />
+          </button>
+        )}
       </div>
-      <nav className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
+      <nav aria-label="Chat history" className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
         {sessions.length === 0 && <p className="px-3 py-2 text-[13px] text-zinc-500 dark:text-zinc-500">Your chats appear here.</p>}
         {groups.map(([label, list]) => (
           <div key={label} className="mb-3">
@@ -91,10 +105,15 @@ export function SessionSidebar({ className = '', onNavigate }: { className?: str
                       data-testid="session-title-input"
                       onBlur={(e) => void doRename(s, e.currentTarget.value)}
                       onKeyDown={(e) => {
+                        if (e.key !== 'Enter' && e.key !== 'Escape') return;
+                        // Esc cancels the rename only (not the drawer around it); focus goes back to the chat's link.
+                        e.preventDefault();
+                        const item = e.currentTarget.closest('li');
                         if (e.key === 'Enter') void doRename(s, e.currentTarget.value);
-                        if (e.key === 'Escape') setEditing(null);
+                        else setEditing(null);
+                        requestAnimationFrame(() => item?.querySelector<HTMLElement>('[data-testid="session-link"]')?.focus());
                       }}
-                      className="h-8 w-full rounded-md border border-brand-500 bg-white px-2.5 text-[13px] outline-none dark:bg-zinc-900"
+                      className="h-8 w-full rounded-md border border-brand-500 bg-white px-2.5 text-[13px] dark:bg-zinc-900"
                     />
                   ) : (
                     <>
@@ -112,7 +131,9 @@ export function SessionSidebar({ className = '', onNavigate }: { className?: str
                       >
                         {s.title}
                       </Link>
-                      <div className="absolute inset-y-0 right-1 hidden items-center gap-0.5 group-focus-within:flex group-hover:flex">
+                      {/* Always rendered (so focus can come back to them from the confirm dialog); shown on hover or
+                          focus, and always where there is no hover (touch screens). */}
+                      <div className="absolute inset-y-0 right-1 flex items-center gap-0.5 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 pointer-coarse:opacity-100">
                         <button
                           type="button"
                           data-testid="session-rename"

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from './use-modal-dialog';
 
 /** A modal confirmation on the native <dialog>: focus trap, Esc to cancel, backdrop for free. */
 export function ConfirmDialog({
@@ -18,13 +18,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}
@@ -33,12 +27,16 @@ export function ConfirmDialog({
         onCancel();
       }}
       data-testid="confirm-dialog"
-      className="m-auto w-full max-w-md rounded-xl border border-zinc-200 bg-white p-6 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      aria-labelledby="confirm-dialog-title"
+      aria-describedby="confirm-dialog-message"
+      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-zinc-200 bg-white p-6 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
     >
-      <h2 className="text-lg font-semibold">{title}</h2>
-      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{message}</p>
+      <h2 id="confirm-dialog-title" className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p id="confirm-dialog-message" className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{message}</p>
       <div className="mt-6 flex justify-end gap-2">
-        <button type="button" onClick={onCancel} className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button type="button" onClick={onCancel} data-testid="cancel-button" className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
           Cancel
         </button>
         <button

@@ -42,7 +42,7 @@ export default async function ManualPage({ params, searchParams }: Props) {
           <Link href="/manuals" className="text-sm text-zinc-500 hover:underline">
             ← Manuals
           </Link>
-          <h1 className="truncate text-2xl font-semibold tracking-tight" data-testid="page-title">
+          <h1 className="text-2xl font-semibold tracking-tight break-words sm:truncate" data-testid="page-title">
             {manual.title}
           </h1>
           <p className="text-sm text-zinc-500">

@@ -33,16 +33,16 @@ export default async function SharedChatPage({ params }: Props) {
   if (!shared) notFound();
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-16 pt-6" data-testid="shared-chat">
-      <div className="mb-8 flex flex-wrap items-center gap-3 rounded-2xl border border-zinc-200 bg-zinc-50/70 px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900/50">
+      <div className="mb-8 flex flex-col gap-3 rounded-2xl sm:flex-row sm:items-center border border-zinc-200 bg-zinc-50/70 px-4 py-3 dark:border-zinc-800 dark:bg-zinc-900/50">
         <div className="min-w-0 flex-1">
-          <h1 className="truncate font-semibold" data-testid="page-title">
+          <h1 className="font-semibold break-words sm:truncate" data-testid="page-title">
             {shared.title}
           </h1>
           <p className="text-[13px] text-zinc-500 dark:text-zinc-400" data-testid="read-only-note">
             Shared chat · read-only snapshot from {new Date(shared.createdAt).toUTCString().replace(/:\d\d GMT$/, ' UTC')}
           </p>
         </div>
-        <form action={forkShare}>
+        <form action={forkShare} className="shrink-0">
           <input type="hidden" name="shareId" value={shared.id} />
           <button
             type="submit"
