@@ -120,7 +120,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let declined: boolean;
     let coverage: number | undefined;
     if (method === 'extractive') {
-      const answer = extractiveAnswer(t.question, t.environment.textHits());
+      const answer = extractiveAnswer(t.question, t.environment.textHits(), { topicTerms: t.environment.topicTerms() });
       text = answer.text;
       declined = answer.declined;
       coverage = Math.round(answer.coverage * 1000) / 1000;

@@ -106,6 +106,29 @@ export class Environment {
     return [...seen.values()].sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * Manual → question terms that name its device (on most of its pages), as reported by the
+   * searches (hybrid_search's `topic_terms`). The offline answer weighs them little.
+   */
+  topicTerms(): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>();
+    for (const byName of Object.values(this.results)) {
+      for (const list of Object.values(byName)) {
+        for (const r of list) {
+          const topics = r.metadata.topic_terms;
+          if (!topics || typeof topics !== 'object') continue;
+          for (const [manualId, ts] of Object.entries(topics as Record<string, unknown>)) {
+            if (!Array.isArray(ts)) continue;
+            let set = out.get(manualId);
+            if (!set) out.set(manualId, (set = new Set()));
+            for (const t of ts) if (typeof t === 'string') set.add(t);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   estimateTokens(): number {
     let chars = 0;
     for (const h of this.byRef.values()) chars += (h.text?.length ?? 0) + (h.kind === 'chunk' ? h.heading.length : 0) + 40;

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { RefHit } from '@/tools/tool';
 import { Environment } from './environment';
 import { extractiveAnswer, extractiveSummary } from './extractive';
-import { chunk, resultOf } from './testing';
+import { chunk, page, resultOf } from './testing';
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();
   return env.add('fast_vector_search', resultOf(texts.map(([text, heading]) => chunk(text, { heading: heading ?? '' }))), 0);
+}
+
+/** Passages of one manual, each on its own page (page n = position). */
+function pages(title: string, ...texts: Array<[string, string?]>): RefHit[] {
+  const env = new Environment();
+  return env.add('hybrid_search', resultOf(texts.map(([text, heading], i) => chunk(text, { heading: heading ?? '', page: i + 1, manualTitle: title }))), 0);
 }
 
 const BATTERY = hits(
@@ -62,5 +68,62 @@ describe('extractive answer', () => {
     const s = extractiveSummary('battery charging current', BATTERY, 12);
     expect(s.split(/\s+/).length).toBeLessThanOrEqual(14);
     expect(s).toMatch(/\[1\]/);
+  });
+
+  it('quotes a table row whole, with its header, instead of a fragment', () => {
+    const table = pages(
+      'HX-200 Manual',
+      ['Table 5-1 Error codes\nCode | Meaning | Action\nE04 | Pressure signal above 21 mA | Check the cable.\nE05 | Overpressure: above 360 bar for more | Check the relief valve.\nthan 200 ms (latching) | Check the calibration.', 'Error codes'],
+      ['The controller shows the error code on the display.', 'Error codes'],
+    );
+    const a = extractiveAnswer('The display shows E05. What does it mean, and at what pressure does it trip?', table);
+    expect(a.declined).toBe(false);
+    expect(a.text).toContain('Code: E05; Meaning: Overpressure: above 360 bar for more than 200 ms (latching); Action: Check the relief valve. Check the calibration [1].');
+  });
+
+  it('never answers with a bare heading or a label line', () => {
+    const board = pages(
+      'SKR Mini E3 manual',
+      ['SKR MINI E3 V2.0\nOperation Manual of the Motherboard', ''],
+      ['1) Use MP1584EN power chip, support 12-24V power input, the maximum output current can reach 2.5A;', 'Introduction > Features'],
+    );
+    const a = extractiveAnswer('Which power chip supplies the SKR Mini E3 V2.0, and how much output current can it deliver?', board);
+    expect(a.text).toBe('1) Use MP1584EN power chip, support 12-24V power input, the maximum output current can reach 2.5A [2].');
+  });
+
+  it('answers "how do I" with the steps, and a topic sentence with the values after it', () => {
+    const manual = pages(
+      'LibreVNA manual',
+      ['The two thru option is an advanced de-embedding option for fixtures that cannot be calibrated out.\nTo create a two thru de-embedding, perform the following steps:\n1. Connect both fixtures directly to each other.\n2. Take the mandatory 2xThru measurement.\n3. Click the "Calculate" button.', 'De-embedding > Two Thru'],
+      ['TF card slot: for offline engraving file storage. Suggest SD card: 4~16G memory, FAT32 format. File format support: .NC; .GC', 'TF card'],
+    );
+    const steps = extractiveAnswer('How do I set up two thru de-embedding?', manual);
+    expect(steps.text).toContain('To create a two thru de-embedding, perform the following steps [1]:');
+    expect(steps.text).toContain('3. Click the "Calculate" button [1].');
+    const card = extractiveAnswer('Which TF card do I need for offline engraving, and which file types work?', manual);
+    expect(card.text).toContain('FAT32');
+    expect(card.text).toContain('.NC');
+  });
+
+  it('declines when the asked quantity is stated nowhere, though the device and other words are', () => {
+    const scope = pages(
+      'OpenHantek6022 User Manual',
+      ['The Hantek 6022BE input impedance is 1 MΩ || 25 pF. Each analog input channel has a selectable gain.', 'Scope Inputs'],
+      ['The Hantek 6022BE samples at up to 30 MS/s on one channel.', 'Sample rate'],
+    );
+    const bandwidth = extractiveAnswer('What is the analog -3 dB bandwidth of the Hantek 6022BE input channels?', scope);
+    expect(bandwidth.declined).toBe(true);
+    expect(bandwidth.text).toMatch(/^The manuals do not say anything about .*bandwidth\.$/);
+    const impedance = extractiveAnswer('What input impedance does a Hantek 6022BE channel present?', scope);
+    expect(impedance.declined).toBe(false);
+    expect(impedance.text).toContain('1 MΩ || 25 pF');
+  });
+
+  it('prefers the vision model reading of the page the question is about', () => {
+    const env = new Environment();
+    const found = env.add('hybrid_search', resultOf([chunk('Figure 4 shows the wiring of the terminal block: terminal L1 brown, terminal N blue.', { page: 4 })]), 0);
+    const read = env.add('visual_interpretation', resultOf([page('m1', 4, { text: 'Terminal N takes the blue wire.', textSource: 'vlm' })], 'interpretation'), 1);
+    const a = extractiveAnswer('Which wire goes to terminal N in the wiring diagram?', [...found, ...read]);
+    expect(a.parts[0]).toBe('Terminal N takes the blue wire [2].');
   });
 });

@@ -1,16 +1,52 @@
 /**
- * Offline answers: the best sentences of the retrieved passages, each cited, or a plain "The
- * manuals do not say …" when no passage covers the question. Sentences are ranked with BM25 over
- * the question's content terms; declining is decided by how much of the question (IDF-weighted)
- * the best passage covers, so a question about something the passages never mention is declined.
+ * Offline answers: the passages' best sentences and table rows, each cited, or a plain "The
+ * manuals do not say …" when they do not cover the question.
+ *
+ * - Units: a passage splits into sentences, list items and table rows; wrapped lines are joined
+ *   first. A row is quoted whole with its table's header ("Code: E05; Meaning: …"); the header,
+ *   like the heading and an FAQ question line above an answer, is context that helps a unit rank
+ *   but is not quoted as the answer itself.
+ * - Scoring: the question's terms (searchTerms: "3.3 V" = "3.3V", part numbers, "ten" = 10)
+ *   weighted by their rarity among the units; the device or manual name (in the manual's title,
+ *   or in most passages) weighs little, since it picks nothing. Units with values (numbers,
+ *   codes), steps for "how do I" questions, and units from the better-ranked pages are preferred;
+ *   a bare heading, a label or an OCR fragment never answers.
+ * - Selection: greedy coverage, so a two-part question ("which chip, and how much current?") gets
+ *   a unit for each part, from the top two pages of one manual (multi-hop answers). Context is
+ *   added where a unit is useless alone: a list after its intro ("…as follows:"), the steps of a
+ *   procedure, the value sentences after a topic sentence, the sentence a "This …" refers to.
+ * - Declining: by how much of the question, word by word, the chosen units and the headings above
+ *   them cover (the device name and generic words count little). A question about a property the
+ *   passages never state ("bandwidth" of a scope whose manual has none) is declined instead of
+ *   being answered with whatever the manual says about the device.
  */
 import type { RefHit } from '@/tools/tool';
-import { bm25Scores, contentTerms, passageCoverage, splitSentences, stem, terms, words } from './text';
+import { askedPhrases, askedQuantities, statesQuantity, VAGUE_HEADS } from './quantities';
+import { bm25Scores, GENERIC_TERMS, isStopword, searchTermGroups, searchTerms, splitSentences, stem, terms, words } from './text';
 
-/** Below this coverage of the question by the best passages (see passageCoverage), decline. */
-export const DECLINE_COVERAGE = 0.5;
-const MAX_SENTENCES = 3;
-const MAX_ANSWER_CHARS = 700;
+/** Below this weighted coverage of the question by the chosen units, decline. */
+export const DECLINE_COVERAGE = 0.4;
+const MAX_UNITS = 3;
+/** For "how do I …", matching steps answer first if they score this share of the best unit. */
+const STEP_SHARE = 0.4;
+/** An asked quantity is looked for on this many of the best pages (0-based rank). */
+const RESCUE_PAGES = 4;
+const MAX_ANSWER_CHARS = 900;
+/** A further unit must add at least this share of the best unit's score. */
+const MIN_GAIN = 0.35;
+/** Coverage weights of question words. */
+const TOPIC_WEIGHT = 0.25;
+const GENERIC_WEIGHT = 0.3;
+/** A word no retrieved passage contains is often the technician's paraphrase ("tells me"). */
+const UNKNOWN_WEIGHT = 0.6;
+/** Score shares of a term found only in a unit's context: its table header or FAQ question, its heading. */
+const CONTEXT_SHARE = 0.5;
+const HEADING_SHARE = 0.3;
+/** Score share of a term that names the manual's device. */
+const TOPIC_SCORE_SHARE = 0.5;
+/** Saturation and (mild) length normalisation of a unit's score. */
+const K1 = 1.2;
+const B = 0.3;
 
 export interface ExtractiveAnswer {
   text: string;
@@ -21,66 +57,418 @@ export interface ExtractiveAnswer {
   coverage: number;
 }
 
-interface Candidate {
+type UnitKind = 'sentence' | 'item' | 'row' | 'header' | 'question';
+
+interface Unit {
   ref: number;
-  sentence: string;
-  position: number;
+  /** From a vision model's reading of the page, asked this very question. */
+  vlm: boolean;
+  /** The page's position among the retrieved pages (0 = best). */
+  pageRank: number;
   hitRank: number;
-  terms: string[];
+  manualId: string;
+  position: number;
+  kind: UnitKind;
+  /** As quoted (a row with its header). */
+  text: string;
+  terms: Set<string>;
+  /** Terms of the table header or FAQ question the unit sits under. */
+  context: Set<string>;
+  /** Under an FAQ question: the position of the answer's first unit (its most direct sentence). */
+  answerStart?: number;
+  length: number;
+  hasValue: boolean;
+  isIntro: boolean;
 }
 
-const passageText = (h: RefHit) => `${h.kind === 'chunk' ? h.heading : (h.heading ?? '')}\n${h.text ?? ''}`;
+interface Passage {
+  hit: RefHit;
+  units: Unit[];
+  terms: Set<string>;
+  headingTerms: Set<string>;
+  headingSegments: Set<string>;
+}
 
-export function extractiveAnswer(question: string, hits: RefHit[]): ExtractiveAnswer {
-  const passages = hits.filter((h) => h.text && h.text.trim());
-  const { coverage, missing } = passageCoverage(question, passages.map(passageText));
-  if (passages.length === 0 || coverage < DECLINE_COVERAGE) {
-    const text = declineText(question, passages.length ? missing : contentTerms(question));
-    return { text, parts: [text], refs: [], declined: true, coverage };
+const ROW_SEPARATOR = /\s\|\s|\s\|$|^\|\s/;
+const isRow = (line: string) => ROW_SEPARATOR.test(line) && line.split('|').filter((c) => c.trim()).length >= 2;
+const cellsOf = (line: string) => line.split('|').map((c) => c.trim());
+/** A table header: every cell a short label, at most one with a digit (OCR noise). */
+function isHeaderRow(line: string): boolean {
+  const cells = cellsOf(line).filter(Boolean);
+  const withDigits = cells.filter((c) => /\d/.test(c)).length;
+  return cells.length >= 2 && withDigits <= (cells.length >= 3 ? 1 : 0) && cells.every((c) => c.split(/\s+/).length <= 4);
+}
+const ITEM = /^(\(?\d{1,2}[.)]|[•●▪◦·*–-])\s*\S/;
+/** A value a technician asks for: a number, a code with digits, a file type (".NC"). */
+const VALUE = /\d|(?:^|[\s;,(])\.[A-Za-z]{1,6}\b/;
+/** A numbered step ("3." / "3)") or the intro of a list of them. */
+const isStep = (u: Unit) => u.isIntro || (u.kind === 'item' && /^\(?\d/.test(u.text));
+/** Words that make a sentence lean on the one before it. */
+const ANAPHORIC = /^(now|then|this|these|that|those|it|they|here|so|thus|therefore|otherwise|in this case|in that case)\b/i;
+const PROCEDURAL = /\b(how (do|can|should|would|must) (i|we|you)|how to|what steps|which steps|procedure|set ?up|step by step)\b/i;
+const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** "Code: E05; Meaning: Overpressure …" when the header fits the row, else the row as printed. */
+function renderRow(row: string, header: string | undefined): string {
+  if (!header) return row;
+  const h = cellsOf(header);
+  const c = cellsOf(row);
+  if (h.length !== c.length) return row;
+  return c
+    .map((cell, i) => (h[i] && cell ? `${h[i]}: ${cell}` : cell))
+    .filter(Boolean)
+    .join('; ');
+}
+
+/**
+ * A table row wrapped onto the next line: the continuation's cells continue the row's last cells
+ * ("E03 | Pressure signal below 3.6 mA (wire | Check …" + "break) | current at J3 …").
+ */
+function mergeRow(row: string, continuation: string): string {
+  const cells = cellsOf(row);
+  const more = isRow(continuation) ? cellsOf(continuation) : [continuation];
+  const offset = Math.max(0, cells.length - more.length);
+  more.forEach((c, i) => {
+    const at = Math.min(cells.length - 1, offset + i);
+    if (c) cells[at] = cells[at] ? `${cells[at]} ${c}` : c;
+  });
+  return cells.join(' | ');
+}
+
+// A label is short and in mixed case ("Service menu PIN"): a line in capitals ("HEATER") is more
+// often a signal name in a drawing, whose neighbour line is not its value.
+const LABEL = (l: string) =>
+  l.split(' ').length <= 4 && /\p{L}{3,}/u.test(l) && /\p{Ll}/u.test(l) && !/[.!?:;,]$/.test(l) && !isRow(l);
+const LABEL_VALUE = (l: string) => l.split(' ').length <= 6 && /\d/.test(l) && !/[.!?]$/.test(l) && !isRow(l);
+
+/**
+ * Lines → logical lines: wrapped prose and wrapped table cells joined back. In OCR text of a
+ * label or a rating plate, a short label line and the value line under it become one row
+ * ("Service menu PIN" + "4071" → "Service menu PIN | 4071").
+ */
+function logicalLines(text: string, ocr = false): string[] {
+  const raw = text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  const lines: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (ocr && i + 1 < raw.length && LABEL(raw[i]) && LABEL_VALUE(raw[i + 1]) && !/^\d/.test(raw[i])) {
+      lines.push(`${raw[i]} | ${raw[i + 1]}`);
+      i++;
+    } else {
+      lines.push(raw[i]);
+    }
   }
+  const out: string[] = [];
+  for (const line of lines) {
+    const prev = out.at(-1);
+    const continues = prev !== undefined && /^[\p{Ll}(]/u.test(line) && (isRow(prev) || !/[.!?:;]$/.test(prev)) && !ITEM.test(line);
+    if (continues) out[out.length - 1] = isRow(prev) ? mergeRow(prev, line) : `${prev} ${line}`;
+    else out.push(line);
+  }
+  return out;
+}
 
-  const candidates: Candidate[] = [];
-  passages.forEach((h, hitRank) => {
-    const headingTerms = h.kind === 'chunk' ? terms(h.heading) : [];
-    splitSentences(h.text!).forEach((sentence, position) => {
-      const sentenceTerms = terms(sentence);
-      if (sentenceTerms.length < 2 || sentence.length > 500) return;
-      // The heading gives a sentence its context ("Specifications > Battery": "400 mAh").
-      candidates.push({ ref: h.ref, sentence, position, hitRank, terms: [...sentenceTerms, ...headingTerms] });
+function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Unit[] {
+  const units: Unit[] = [];
+  let header: string | undefined;
+  let context = new Set<string>();
+  let answerStart: number | undefined;
+  const add = (kind: UnitKind, text: string, raw = text) => {
+    const list = searchTerms(raw);
+    units.push({
+      ref: hit.ref,
+      vlm: hit.kind === 'page' && hit.textSource === 'vlm',
+      hitRank,
+      pageRank,
+      manualId: hit.manualId,
+      position: units.length,
+      kind,
+      text,
+      terms: new Set(list),
+      context: kind === 'row' && header ? new Set(searchTerms(header)) : context,
+      ...(answerStart !== undefined && kind !== 'question' ? { answerStart } : {}),
+      length: list.length,
+      hasValue: VALUE.test(raw),
+      isIntro: /:\s*$/.test(text),
     });
+  };
+  const lines = logicalLines(hit.text ?? '', hit.kind === 'chunk' && hit.ocr);
+  lines.forEach((line, i) => {
+    if (isRow(line)) {
+      // Only the first row of a table (followed by more rows) can be its header; a label row
+      // right under it continues it ("Bit Addr | Domain").
+      const first = !(i > 0 && isRow(lines[i - 1])) && i + 1 < lines.length && isRow(lines[i + 1]);
+      const continuesHeader = i > 0 && lines[i - 1] === header && !/\d/.test(line);
+      if ((first && isHeaderRow(line)) || continuesHeader) {
+        if (first) header = line;
+        add('header', line);
+      } else {
+        add('row', renderRow(line, header), line);
+      }
+      return;
+    }
+    // A new table caption ends the table; a wrapped cell that starts a line ("Check power supply
+    // G1.") does not, so the rows after it keep their header.
+    if (/^table\s+\d/i.test(line)) header = undefined;
+    // An FAQ question is the context of the answer below it, not an answer.
+    if (/\?\s*$/.test(line)) {
+      context = new Set(searchTerms(line));
+      for (const s of splitSentences(line)) add('question', s);
+      answerStart = units.length;
+      return;
+    }
+    // A list item stays whole: its sentences belong to one step.
+    if (ITEM.test(line)) add('item', line);
+    else for (const s of splitSentences(line)) add(ITEM.test(s) ? 'item' : 'sentence', s);
   });
-  const qTerms = terms(question);
-  const scores = bm25Scores(qTerms, candidates);
-  // Ties go to the passage the search ranked higher, then to the earlier sentence.
-  const order = candidates
-    .map((c, i) => ({ c, score: scores[i] }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || a.c.hitRank - b.c.hitRank || a.c.position - b.c.position);
-  if (order.length === 0) {
-    const text = declineText(question, missing);
-    return { text, parts: [text], refs: [], declined: true, coverage };
+  return units;
+}
+
+export interface ExtractiveOptions {
+  /** Manual → terms naming its device (hybrid_search's topic_terms); the title's terms always count. */
+  topicTerms?: Map<string, Set<string>>;
+}
+
+export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
+  const withText = hits.filter((h) => h.text && h.text.trim());
+  const pageOrder: string[] = [];
+  for (const h of withText) {
+    const key = `${h.manualId}#${h.page}`;
+    if (!pageOrder.includes(key)) pageOrder.push(key);
+  }
+  const passages: Passage[] = withText.map((hit, hitRank) => ({
+    hit,
+    units: passageUnits(hit, hitRank, pageOrder.indexOf(`${hit.manualId}#${hit.page}`)),
+    terms: new Set(searchTerms(`${hit.heading ?? ''}\n${hit.text ?? ''}`)),
+    headingTerms: new Set(searchTerms(hit.heading ?? '')),
+    headingSegments: new Set((hit.heading ?? '').split('>').map(normalise).filter(Boolean)),
+  }));
+  const units = passages.flatMap((p) => p.units);
+  const known = (t: string) => passages.some((p) => p.terms.has(t));
+  const groups = searchTermGroups(question, known);
+  const qTerms = [...new Set(groups.flat())];
+  if (passages.length === 0 || qTerms.length === 0) return decline(question, qTerms, 0);
+
+  // The topic of a manual: its title's terms and the question terms on most of its pages.
+  const topics = new Map<string, Set<string>>();
+  for (const p of passages) {
+    if (topics.has(p.hit.manualId)) continue;
+    topics.set(p.hit.manualId, new Set([...searchTerms(p.hit.manualTitle ?? ''), ...(opts.topicTerms?.get(p.hit.manualId) ?? [])]));
+  }
+  const isTopic = (t: string, manualId: string) => topics.get(manualId)!.has(t);
+  const anyTopic = (t: string) => [...topics.values()].some((s) => s.has(t));
+
+  // Term weights: rare among the units; the topic weighs little.
+  // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.
+  const quoted = new Set([...question.matchAll(/['"‘“]([^'"’”]{2,40})['"’”]/g)].flatMap((m) => searchTerms(m[1])));
+  const n = units.length;
+  const weight = new Map<string, number>();
+  for (const t of qTerms) {
+    const df = units.filter((u) => u.terms.has(t)).length;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    weight.set(t, idf * (anyTopic(t) ? TOPIC_SCORE_SHARE : 1) * (GENERIC_TERMS.has(t) ? 0.3 : 1) * (quoted.has(t) ? 2 : 1));
+  }
+  const avgLength = units.reduce((s, u) => s + u.length, 0) / (n || 1);
+  const passageOf = new Map(passages.map((p) => [p.hit.ref, p]));
+  const procedural = PROCEDURAL.test(question);
+
+  const eligible = (u: Unit) => {
+    if (u.kind === 'header' || u.kind === 'question') return false;
+    const p = passageOf.get(u.ref)!;
+    if (p.headingSegments.has(normalise(u.text))) return false;
+    // A label, a title line or an OCR fragment ("3 x1 Vin", "Fuse F1", "SKR MINI E3 V2.0") is
+    // not an answer; a table row can be short.
+    if (u.kind !== 'row' && !isSentenceLike(u.text)) return false;
+    return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && !isTopic(t, u.manualId) && (weight.get(t) ?? 0) > 0);
+  };
+  const candidates = units.filter(eligible);
+  const norm = (u: Unit) => (K1 + 1) / (1 + K1 * (1 - B + (B * u.length) / (avgLength || 1)));
+  // Values, steps for "how do I" and better-ranked pages are preferred.
+  const prior = (u: Unit) => ((u.hasValue ? 1.15 : 1) * (procedural && (u.kind === 'item' || u.isIntro) ? 1.3 : 1)) / (1 + 0.15 * u.pageRank);
+  const contentGroups = groups.filter((g) => !g.every((t) => GENERIC_TERMS.has(t)));
+  const score = (u: Unit, covered: Set<string>) => {
+    const heading = passageOf.get(u.ref)!.headingTerms;
+    let s = 0;
+    for (const t of qTerms) {
+      const w = weight.get(t)!;
+      if (u.terms.has(t)) s += covered.has(t) ? 0.25 * w : w;
+      else if (covered.has(t)) continue;
+      else if (u.context.has(t)) s += CONTEXT_SHARE * w;
+      else if (heading.has(t)) s += HEADING_SHARE * w;
+    }
+    // Coordination: a unit that meets more of the question's words beats one rare word.
+    const met = contentGroups.filter((g) => g.some((t) => u.terms.has(t) || u.context.has(t))).length;
+    return s * Math.sqrt(met / (contentGroups.length || 1)) * norm(u) * prior(u);
+  };
+
+  // Greedy coverage: the best unit, then units that answer what it leaves open.
+  const chosen: Unit[] = [];
+  const covered = new Set<string>();
+  let first = 0;
+  while (chosen.length < MAX_UNITS) {
+    let best: Unit | undefined;
+    let bestScore = 0;
+    // The vision model's reading of the figure, when there is one, answers first: it was asked
+    // this very question about the page the search found.
+    const pool = chosen.length === 0 && candidates.some((u) => u.vlm) ? candidates.filter((u) => u.vlm) : candidates;
+    for (const u of pool) {
+      if (chosen.includes(u)) continue;
+      if (chosen.length && u.manualId !== chosen[0].manualId) continue;
+      // Later units come from the pages ranked up to the first unit's (at least the top two).
+      if (chosen.length && u.pageRank > Math.max(1, chosen[0].pageRank)) continue;
+      if (chosen.some((c) => nearDuplicate(c.terms, u.terms))) continue;
+      // A further unit must itself say something the chosen ones do not: a new content word.
+      if (chosen.length && !qTerms.some((t) => u.terms.has(t) && !covered.has(t) && !GENERIC_TERMS.has(t) && !isTopic(t, u.manualId))) continue;
+      const s = score(u, covered);
+      const earlier = best && (u.hitRank < best.hitRank || (u.hitRank === best.hitRank && u.position < best.position));
+      if (s > bestScore || (s === bestScore && earlier)) {
+        best = u;
+        bestScore = s;
+      }
+    }
+    if (!best || bestScore <= 0) break;
+    if (chosen.length === 0 && procedural && !isStep(best)) {
+      // "How do I …" is answered with the steps when the pages have matching ones; the
+      // explanation that outscored them can follow as the next unit.
+      const steps = candidates.filter(isStep).map((u) => ({ u, s: score(u, covered) }));
+      const step = steps.sort((a, b) => b.s - a.s)[0];
+      if (step && step.s >= bestScore * STEP_SHARE) {
+        best = step.u;
+        bestScore = step.s;
+      }
+    }
+    if (chosen.length === 0) first = bestScore;
+    else if (bestScore < first * MIN_GAIN) break;
+    chosen.push(best);
+    for (const t of best.terms) covered.add(t);
+  }
+  if (chosen.length === 0) return decline(question, qTerms.filter((t) => !known(t)), 0);
+
+  // "What is the warranty period?" over passages that only know a "sweep period": when every word
+  // that qualifies a vague head noun is unknown to the passages, the asked property is not there.
+  for (const phrase of askedPhrases(question)) {
+    const ws = words(phrase).filter((w) => !isStopword(w) && !GENERIC_TERMS.has(stem(w)));
+    const head = ws.at(-1);
+    const modifiers = ws.slice(0, -1).filter((w) => !searchTerms(w).some((t) => isTopic(t, chosen[0].manualId)));
+    if (head && VAGUE_HEADS.has(head) && modifiers.length > 0 && modifiers.every((w) => !searchTerms(w).some(known))) {
+      return decline(question, modifiers.flatMap((w) => searchTerms(w)), 0);
+    }
   }
 
-  const best = order[0].score;
-  const chosen: Candidate[] = [];
+  // A question that asks for a quantity ("what torque", "how much current") needs a unit that
+  // states one: take the best such unit of the answer's pages, or decline when there is none.
+  const manualId = chosen[0].manualId;
+  const siblingsOf = (u: Unit) => passageOf.get(u.ref)!.units;
+  for (const kind of askedQuantities(question)) {
+    const states = (u: Unit) => statesQuantity(u.text, kind);
+    // A chosen unit states it already, or (the first one, without a value) the value units after it.
+    const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
+    if (chosen.some((u) => states(u) || follows(u))) continue;
+    const pool = candidates.filter((u) => u.manualId === manualId && u.pageRank <= RESCUE_PAGES && !chosen.includes(u) && states(u));
+    const rescue = pool.sort((a, b) => score(b, covered) - score(a, covered))[0];
+    if (!rescue) {
+      const cueWords = words(question).filter((w) => kind.cue.test(w));
+      return decline(question, [...cueWords.map(stem), ...qTerms.filter((t) => !known(t))], 0);
+    }
+    chosen.push(rescue);
+    for (const t of rescue.terms) covered.add(t);
+  }
+
+  // Coverage of the question, word by word, by the chosen units and the headings and context
+  // above them. The device name counts little (any passage of the manual covers it), generic
+  // words little, a word no passage has at all less than a known word the answer lacks.
+  const answerTerms = new Set<string>(covered);
+  for (const u of chosen) {
+    for (const t of passageOf.get(u.ref)!.headingTerms) answerTerms.add(t);
+    for (const t of u.context) answerTerms.add(t);
+  }
+  let total = 0;
+  let got = 0;
+  const missing: string[] = [];
+  for (const g of groups) {
+    const topic = g.some((t) => isTopic(t, manualId));
+    const generic = g.every((t) => GENERIC_TERMS.has(t));
+    const w = topic ? TOPIC_WEIGHT : generic ? GENERIC_WEIGHT : g.some(known) ? 1 : UNKNOWN_WEIGHT;
+    total += w;
+    if (topic || g.some((t) => answerTerms.has(t))) got += w;
+    else if (!generic) missing.push(...g);
+  }
+  const coverage = got / (total || 1);
+  if (coverage < DECLINE_COVERAGE) return decline(question, missing, coverage);
+
+  // The chosen units with their context, within the length budget, then in reading order:
+  // passage by passage (in the order the answer chose them), and in each by position.
+  const used = new Set<Unit>();
   let chars = 0;
-  for (const { c, score } of order) {
-    if (chosen.length >= MAX_SENTENCES || score < best * 0.5) break;
-    if (chosen.some((x) => nearDuplicate(x.terms, c.terms))) continue;
-    if (chosen.length > 0 && chars + c.sentence.length > MAX_ANSWER_CHARS) continue;
-    chosen.push(c);
-    chars += c.sentence.length;
-  }
-  // A sentence that introduces a list ("… as follows:") is useless without the next lines.
-  const withContinuations = chosen.flatMap((c) => {
-    if (!/:\s*$/.test(c.sentence)) return [c];
-    const hit = passages.find((h) => h.ref === c.ref)!;
-    const following = splitSentences(hit.text!).slice(c.position + 1, c.position + 4);
-    return [c, ...following.map((sentence, i) => ({ ...c, sentence, position: c.position + 1 + i }))];
+  chosen.forEach((u, i) => {
+    if (i > 0 && chars + u.text.length > MAX_ANSWER_CHARS) return;
+    for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0)) {
+      if (used.has(c) || (c !== u && chars + c.text.length > MAX_ANSWER_CHARS)) continue;
+      used.add(c);
+      chars += c.text.length + 6;
+    }
   });
+  const passageOrder = [...new Set(chosen.map((u) => u.ref))];
+  const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
+  const parts = ordered.map((u) => cite(u.text, u.ref));
+  return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage };
+}
 
-  const parts = withContinuations.map((c) => cite(c.sentence, c.ref));
-  return { text: parts.join(' '), parts, refs: [...new Set(chosen.map((c) => c.ref))], declined: false, coverage };
+/** At least four words, two of them real words, and not a line in capitals (a title). */
+function isSentenceLike(text: string): boolean {
+  const ws = words(text);
+  if (ws.length < 4 || ws.filter((w) => /^\p{L}{3,}$/u.test(w)).length < 2) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return !(letters.length > 0 && letters === letters.toUpperCase() && ws.length < 8);
+}
+
+const quotable = (u: Unit | undefined): u is Unit => !!u && u.kind !== 'header' && u.kind !== 'question';
+
+/** A unit with what it needs to make sense, in reading order. */
+function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: boolean): Unit[] {
+  const at = u.position;
+  const before: Unit[] = [];
+  const after: Unit[] = [];
+  const prev = siblings[at - 1];
+  if (quotable(prev) && ANAPHORIC.test(u.text)) before.push(prev);
+  // An FAQ answer opens with its most direct sentence ("It is because … (GPIO12)").
+  const opening = u.answerStart !== undefined ? siblings[u.answerStart] : undefined;
+  if (opening && opening !== u && opening !== prev && quotable(opening) && opening.position < at) before.unshift(opening);
+  const itemsFrom = (start: number, max: number) => {
+    const items: Unit[] = [];
+    for (let i = start; i < siblings.length && items.length < max && siblings[i].kind === 'item'; i++) items.push(siblings[i]);
+    return items;
+  };
+  if (u.isIntro) {
+    // "… as follows:" — the list it introduces (or, without one, the next two units).
+    const items = itemsFrom(at + 1, 8);
+    after.push(...(items.length ? items : siblings.slice(at + 1, at + 3).filter(quotable)));
+  } else if (procedural && u.kind === 'item') {
+    // A step of a procedure: the whole run of steps, from its intro.
+    let start = at;
+    while (start > 0 && siblings[start - 1].kind === 'item') start--;
+    if (start > 0 && siblings[start - 1].isIntro) before.push(siblings[start - 1]);
+    before.push(...siblings.slice(start, at));
+    after.push(...itemsFrom(at + 1, 9 - (at - start)));
+  } else if (procedural) {
+    // "How do I …": the steps that follow the explanation, if they follow closely.
+    const start = siblings.findIndex((s, i) => i > at && i <= at + 4 && s.kind === 'item');
+    if (start > 0) {
+      if (siblings[start - 1].isIntro && start - 1 > at) after.push(siblings[start - 1]);
+      after.push(...itemsFrom(start, 8));
+    }
+  } else if (isFirst && !u.hasValue) {
+    // A topic sentence without the value: the values usually follow in the next units.
+    for (let i = at + 1; i <= at + 2 && quotable(siblings[i]) && siblings[i].hasValue; i++) after.push(siblings[i]);
+  }
+  return [...before, u, ...after];
+}
+
+function decline(question: string, missing: string[], coverage: number): ExtractiveAnswer {
+  const text = declineText(question, missing);
+  return { text, parts: [text], refs: [], declined: true, coverage };
 }
 
 /** "The battery is 400 mAh." + 3 → "The battery is 400 mAh [3]." */
@@ -88,23 +476,31 @@ export function cite(sentence: string, ref: number): string {
   const trimmed = sentence.trim();
   const m = trimmed.match(/^(.*?)([.!?:;]*)$/s)!;
   // A list intro keeps its colon; anything else ends like a sentence.
-  const end = m[2] ? (m[2].endsWith(':') ? ':' : m[2]) : '.';
+  const end = m[2] ? (m[2].endsWith(':') ? ':' : m[2].endsWith(';') ? '.' : m[2]) : '.';
   return `${m[1]} [${ref}]${end}`;
 }
 
-function nearDuplicate(a: string[], b: string[]): boolean {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  const shared = [...sa].filter((t) => sb.has(t)).length;
-  return shared / Math.max(1, Math.min(sa.size, sb.size)) > 0.8;
+function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
+  const shared = [...a].filter((t) => b.has(t)).length;
+  return shared / Math.max(1, Math.min(a.size, b.size)) > 0.8;
 }
 
 /** "The manuals do not say anything about the warranty period." */
 export function declineText(question: string, missingStems: string[]): string {
   const missing = new Set(missingStems);
-  const surface = [...new Set(words(question).filter((w) => missing.has(stem(w))))];
+  const surface = [
+    ...new Set(words(question).filter((w) => !isStopword(w) && (missing.has(stem(w)) || searchTerms(w).some((t) => missing.has(t))))),
+  ];
   if (surface.length === 0) return 'The manuals do not say: no retrieved passage answers this question.';
   return `The manuals do not say anything about ${surface.slice(0, 6).join(' ')}.`;
+}
+
+interface Candidate {
+  ref: number;
+  sentence: string;
+  position: number;
+  hitRank: number;
+  terms: string[];
 }
 
 /** Offline summary: the sentences most relevant to the question, cited, up to `maxWords` words. */

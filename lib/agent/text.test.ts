@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citedRefs, contentTerms, numbersIn, passageCoverage, splitSentences, stem, stripCitations } from './text';
+import { citedRefs, contentTerms, numbersIn, passageCoverage, searchTermGroups, searchTerms, splitSentences, stem, stripCitations } from './text';
 
 describe('text utilities', () => {
   it('splits sentences without breaking abbreviations, decimals or citations', () => {
@@ -23,8 +23,10 @@ describe('text utilities', () => {
   });
 
   it('keeps part numbers and decimals as terms and drops question scaffolding', () => {
-    expect(contentTerms('What is the input impedance of the ESP32-POE at 3.3 V?')).toEqual(['input', 'impedance', 'esp32-poe', '3.3']);
-    expect(stem('codes')).toBe('code');
+    expect(contentTerms('What is the input impedance of the ESP32-POE at 3.3 V?')).toEqual(['input', 'impedanc', 'esp32-poe', '3.3']);
+    expect(stem('codes')).toBe(stem('code'));
+    expect(stem('replacing')).toBe(stem('replace'));
+    expect(stem('weight')).toBe(stem('weigh'));
     expect(stem('batteries')).toBe('battery');
     expect(numbersIn('Set 0x1F, wait 2.50 s, then 400')).toEqual(['0x1f', '2.5', '400']);
   });
@@ -35,5 +37,24 @@ describe('text utilities', () => {
     const warranty = passageCoverage('What is the warranty period?', [...passages, 'The sampling period is 10 ms.']);
     expect(warranty.coverage).toBeLessThan(0.5);
     expect(warranty.missing).toEqual(['warranty']);
+  });
+
+  it('search terms meet the way manuals write values, part numbers and counts', () => {
+    // a number and its unit, with or without the space
+    expect(searchTerms('3.3 V')).toEqual(['3.3v', '3.3']);
+    expect(searchTerms('3.3V')).toEqual(['3.3v', '3.3']);
+    expect(searchTerms('0.8 A max')).toEqual(expect.arrayContaining(['0.8a', '0.8']));
+    // compounds give their parts, codes their letter prefix
+    expect(searchTerms('ESP32-POE-ISO')).toEqual(['esp32-poe-iso', 'esp', 'esp32', 'poe', 'iso']);
+    expect(searchTerms('IP65')).toEqual(['ip65', 'ip']);
+    // number words and abbreviated numbers
+    expect(searchTerms('ten boards')).toEqual(['10', 'board']);
+    expect(searchTerms('Part no.')).toEqual(['part', 'number']);
+  });
+
+  it('a query compound the index knows is searched whole, an unknown one by its parts', () => {
+    const known = (t: string) => ['hx-200', 'hx', '200'].includes(t);
+    expect(searchTermGroups('HX-200 fuse', known)).toEqual([['hx-200'], ['fus']]);
+    expect(searchTermGroups('NanoVNA-H battery', (t) => t !== 'nanovna-h')).toEqual([['nanovna'], ['battery']]);
   });
 });

@@ -39,8 +39,14 @@ export function stem(word: string): string {
   if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3).replace(/(.)\1$/, '$1');
   if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2).replace(/(.)\1$/, '$1');
   if (word.endsWith('es') && /(ch|sh|x|ss|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  // A final silent e goes too, so "replace"/"replaces" meet "replacing"/"replaced" (all "replac"),
+  // and "wire" meets "wiring".
+  if (w.endsWith('e') && w.length > 3 && !w.endsWith('ee')) w = w.slice(0, -1);
+  // "weigh" meets "weight", "high" "height".
+  if (w.endsWith('ght')) w = w.slice(0, -1);
+  return w;
 }
 
 export function isStopword(word: string): boolean {
@@ -62,6 +68,75 @@ export function terms(text: string): string[] {
 /** The distinct content terms of a question, in order of first appearance. */
 export function contentTerms(text: string): string[] {
   return [...new Set(terms(text))];
+}
+
+// Units that follow a number in specifications. "3.3 V" and "3.3V" must meet as one term.
+// (NFKC has already turned the micro sign into Greek mu and "²" into "2".)
+const UNIT =
+  /^(?:[kmμu]?v|[kmμun]?a|[kmμ]?w|[kmg]?hz|[kmμ]?(?:ohms?|ω)|[pnμum]?f|[μum]?h|mah|ah|[mk]?wh|nm|[mck]?m|mm2|[km]?g|[mμun]?s|bar|mbar|psi|[km]?pa|db|dbm|dbi|c|rpm|[kmg]?b|bits?|baud|bps|v\/div|mv\/div|ms\/s|ks\/s|gs\/s|mbps|kbps)$/u;
+const NUMBER = /^\d+(?:[.,]\d+)?$/;
+const ABBREVIATED_NUMBER = /\b(part|serial|order|item|catalog(?:ue)?|model|article|drawing|document|ref(?:erence)?)\s+no\./gi;
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  'two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => [w, String(i + 2)]),
+);
+const NUMBER_UNIT = /^(\d+(?:\.\d+)?)([^\d.].*)$/u;
+
+/**
+ * Terms for ranking passages: `terms` plus the variants a technician and a manual write
+ * differently. A number and its unit become one term whether or not a space separates them
+ * ("3.3 V" = "3.3V" → 3.3v, and the bare 3.3); compounds also give their parts
+ * ("ESP32-POE-ISO" → esp32-poe-iso, esp32, poe, iso) and codes their letter prefix
+ * ("IP65" → ip65, ip), so a partial name still matches.
+ *
+ * For a query, pass `known` (is the term in the index?): a compound or code the index knows is
+ * then searched as itself only, and its parts are a fallback for one it does not know, so a
+ * device name like "HX-200" counts once, not as hx-200 + hx + 200.
+ */
+export function searchTerms(text: string, known?: (term: string) => boolean): string[] {
+  return searchTermGroups(text, known).flat();
+}
+
+/**
+ * `searchTerms` grouped by the word they come from ("HX-200" → [hx-200] or, unknown, [hx, 200]):
+ * a question word counts once when measuring how much of the question an answer covers.
+ */
+export function searchTermGroups(text: string, known?: (term: string) => boolean): string[][] {
+  const groups: string[][] = [];
+  // "ten boards" must meet "10 of these boards"; "Part no." is a part number.
+  const ws = words(text.replace(ABBREVIATED_NUMBER, '$1 number')).map((w) => NUMBER_WORDS[w] ?? w);
+  ws.forEach((w, i) => {
+    const out: string[] = [];
+    const push = (x: string) => {
+      if (STOPWORDS.has(x) || (x.length < 2 && !/\d/.test(x))) return;
+      out.push(stem(x));
+    };
+    const prefixOf = (x: string) => {
+      const prefix = x.match(/^(\p{L}{2,})\d/u);
+      if (prefix && !STOPWORDS.has(prefix[1])) out.push(prefix[1]);
+    };
+    const bareNumber = (x: string) => {
+      const glued = x.match(NUMBER_UNIT);
+      if (glued && UNIT.test(glued[2])) out.push(glued[1]);
+    };
+    const next = ws[i + 1];
+    if (NUMBER.test(w) && next && UNIT.test(next)) out.push(`${w}${next}`);
+    const fallback = !known || !known(stem(w));
+    const compound = /[-+/]/.test(w) && !NUMBER.test(w);
+    // A compound the index does not know is searched by its parts only.
+    if (!(known && fallback && compound)) push(w);
+    bareNumber(w);
+    if (fallback) prefixOf(w);
+    if (fallback && compound) {
+      for (const part of w.split(/[-+/]+/)) {
+        if (!part || part === w) continue;
+        push(part);
+        bareNumber(part);
+        prefixOf(part);
+      }
+    }
+    if (out.length) groups.push([...new Set(out)]);
+  });
+  return groups;
 }
 
 export interface Bm25Doc {
@@ -102,7 +177,7 @@ export function inverseDocumentFrequency(n: number, df: number): number {
 
 // Words people use to phrase a question that rarely name what they ask about ("how big is the
 // battery", "most current it will pull"): a passage that lacks them can still answer.
-const GENERIC = new Set(
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(
   (
     'big small large little most least many much long short high higher low lower fast slow good better best bad ' +
     'right wrong new old first last next kind type sort way thing stuff work run pull push present alone actually ' +
@@ -144,7 +219,7 @@ export function passageCoverage(question: string, passages: string[], topK = 3):
   const df = documentFrequencies(docs);
   const maxIdf = inverseDocumentFrequency(docs.length, 0);
   const weight = (t: string) =>
-    (GENERIC.has(t) ? 0.3 : 1) * (0.5 + (0.5 * inverseDocumentFrequency(docs.length, df.get(t) ?? 0)) / maxIdf);
+    (GENERIC_TERMS.has(t) ? 0.3 : 1) * (0.5 + (0.5 * inverseDocumentFrequency(docs.length, df.get(t) ?? 0)) / maxIdf);
   const total = qTerms.reduce((s, t) => s + weight(t), 0);
   const covered = qTerms.reduce((s, t) => s + (union.has(t) ? weight(t) : 0), 0);
   return { coverage: covered / total, top, missing: qTerms.filter((t) => !df.has(t)) };

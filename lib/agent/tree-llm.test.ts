@@ -132,7 +132,8 @@ describe('runTurn with an LLM', () => {
           return Buffer.from([0x89, 0x50, 0x4e, 0x47]);
         },
       },
-      options: { tools: [colqwen, search(TOOL.hybrid), visualInterpretation, textResponse], skills: [] },
+      // Without hybrid_search in the registry the rules start with the page search.
+      options: { tools: [colqwen, visualInterpretation, textResponse], skills: [] },
     });
     const picks = eventsOf(events, 'decision');
     expect(picks.map((p) => p.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);

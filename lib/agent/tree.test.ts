@@ -21,6 +21,7 @@ const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = 
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
+    // Both searches return the same passages; the rules start with the fused hybrid search.
     const fast = searchTool(TOOL.fastVector);
     const events = await run('What is the motor current?', [fast, searchTool(TOOL.hybrid), textResponse]);
     const types = events.map((e) => e.type);
@@ -35,7 +36,7 @@ describe('runTurn: loop basics', () => {
     expect(JSON.parse(JSON.stringify(events))).toEqual(events);
 
     const decisions = eventsOf(events, 'decision');
-    expect(decisions.map((d) => d.tool)).toEqual([TOOL.fastVector, TOOL.textResponse]);
+    expect(decisions.map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.textResponse]);
     expect(decisions[0].decider).toBe('rules');
     const result = eventsOf(events, 'result')[0];
     expect(result.refs).toEqual([1, 2]);
@@ -49,10 +50,10 @@ describe('runTurn: loop basics', () => {
     expect(eventsOf(events, 'response_delta').map((d) => d.delta).join('')).toBe(response.text);
 
     const metrics = eventsOf(events, 'metrics')[0];
-    expect(metrics.path).toEqual([TOOL.fastVector, TOOL.textResponse]);
-    expect(metrics.tools[TOOL.fastVector].calls).toBe(1);
+    expect(metrics.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
+    expect(metrics.tools[TOOL.hybrid].calls).toBe(1);
     expect(metrics.audit.map((a) => [a.tool, a.outcome])).toEqual([
-      [TOOL.fastVector, 'ok'],
+      [TOOL.hybrid, 'ok'],
       [TOOL.textResponse, 'ok'],
     ]);
     expect(metrics.audit[0].inputs).toEqual({ query: 'What is the motor current?' });

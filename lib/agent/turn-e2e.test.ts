@@ -50,10 +50,10 @@ describe('a turn over a real LanceDB store', () => {
     expect(eventsOf(events, 'response')[0].text).toMatch(/Error code E07 indicates low inlet pressure/);
   });
 
-  it('visual question offline: page search, VLM unavailable with its reason, answer from the page passages', async () => {
+  it('visual question offline: fused search with its page leg, VLM unavailable with its reason, answer from the passages', async () => {
     const events = await ask('Which wire goes to terminal N in the wiring diagram?');
     const decisions = eventsOf(events, 'decision');
-    expect(decisions[0].tool).toBe(TOOL.colqwen);
+    expect(decisions[0].tool).toBe(TOOL.hybrid);
     expect(decisions[1].unavailable).toContainEqual({ tool: TOOL.visual, reason: 'page images are not available in this deployment' });
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('terminal N the blue wire');
@@ -66,7 +66,7 @@ describe('a turn over a real LanceDB store', () => {
       question: 'Which wire goes to terminal N in the wiring diagram?',
       deps: { ...fx.deps, vlm, pageImage: async () => Buffer.from('png') },
     });
-    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
     expect(eventsOf(events, 'result')[1].metadata).toMatchObject({ manualId: 'px-200', page: 4 });
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(eventsOf(events, 'response')[0].text).toContain('Terminal N takes the blue wire');

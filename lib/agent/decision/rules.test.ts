@@ -34,15 +34,16 @@ const decide = (t: TreeData, unavailable: string[] = [TOOL.textResponse, TOOL.vi
 
 describe('the selection matrix', () => {
   it.each([
-    ['Show me the wiring diagram for the spindle relay', 'visual', TOOL.colqwen],
-    ['On the ESP32-POE GPIO pinout drawing, which signal sits next to GPIO0?', 'visual', TOOL.colqwen],
-    ['What does the photo on page 3 show?', 'visual', TOOL.colqwen],
-    ['Which LED lights up when the fan runs?', 'visual', TOOL.colqwen],
+    // Every kind starts with the fused hybrid search (its page leg is the page search).
+    ['Show me the wiring diagram for the spindle relay', 'visual', TOOL.hybrid],
+    ['On the ESP32-POE GPIO pinout drawing, which signal sits next to GPIO0?', 'visual', TOOL.hybrid],
+    ['What does the photo on page 3 show?', 'visual', TOOL.hybrid],
+    ['Which LED lights up when the fan runs?', 'visual', TOOL.hybrid],
     ['What does error code 1391 mean on the 4925 drive?', 'table', TOOL.hybrid],
     ['Which menu holds the calibration settings?', 'table', TOOL.hybrid],
     ['Which pin is the chip select of IMU3?', 'table', TOOL.hybrid],
-    ['What is the input impedance?', 'factual', TOOL.fastVector],
-    ['How much current does the board draw?', 'factual', TOOL.fastVector],
+    ['What is the input impedance?', 'factual', TOOL.hybrid],
+    ['How much current does the board draw?', 'factual', TOOL.hybrid],
     ['My DUT sits between two fixtures that I cannot calibrate out and the traces look odd afterwards, what now?', 'general', TOOL.hybrid],
     ['Why does the display flicker?', 'general', TOOL.hybrid],
   ])('%s → %s → %s', (question, kind, tool) => {
@@ -60,9 +61,11 @@ describe('the selection matrix', () => {
   });
 
   it('falls back to the next search when the preferred one is unavailable, and says so', () => {
-    const d = decide(tree('Show me the wiring diagram'), [TOOL.colqwen, TOOL.textResponse, TOOL.visual]);
-    expect(d.tool).toBe(TOOL.hybrid);
-    expect(d.reason).toContain('colqwen_search is not available');
+    const d = decide(tree('Show me the wiring diagram'), [TOOL.hybrid, TOOL.textResponse, TOOL.visual]);
+    expect(d.tool).toBe(TOOL.colqwen);
+    expect(d.reason).toContain('hybrid_search is not available');
+    // a factual question falls back to dense passages
+    expect(decide(tree('What is the input impedance?'), [TOOL.hybrid, TOOL.textResponse, TOOL.visual]).tool).toBe(TOOL.fastVector);
   });
 
   it('visual question: after the page search, reads the best page with the VLM when available', () => {

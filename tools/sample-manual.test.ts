@@ -1,0 +1,321 @@
+/**
+ * Issue 5: the six tools, and the offline loop, against the generated sample manual ingested
+ * through the real pipeline (acceptUpload → ingestManual: parse, OCR, render, embed, index) into
+ * a real LanceDB index in this file's scratch DATA_DIR (test/setup.ts). Nothing is mocked but the
+ * vision model, a MockLanguageModelV3 behind the real client wrapper (createLlmClient).
+ */
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Environment } from '@/lib/agent/environment';
+import { eventsOf, resultOf, textResult, chunk } from '@/lib/agent/testing';
+import { resolveProviders, type AgentDeps } from '@/lib/agent/providers';
+import { collectTurn } from '@/lib/agent/tree';
+import type { TreeData } from '@/lib/agent/tree-data';
+import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
+import type { AuditRecord } from '@/lib/agent/events';
+import { shutdownOcrEngine, ingestManual } from '@/lib/ingest/pipeline';
+import { acceptUpload } from '@/lib/library';
+import { closeEmbeddings } from '@/lib/providers/embeddings';
+import { createLlmClient } from '@/lib/providers/llm';
+import type { LlmClient } from '@/lib/providers/types';
+import { closeVectorStores } from '@/lib/providers/vectorstore';
+import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE } from '@/lib/sample';
+import { closeDb } from '@/lib/store/db';
+import { colqwenSearch } from './colqwen-search';
+import { fastVectorSearch } from './fast-vector-search';
+import { hybridSearch } from './hybrid-search';
+import { SUMMARIZE_ABOVE_TOKENS, summarize } from './summarize';
+import { textResponse } from './text-response';
+import { TOOL, type AnyTool, type ChunkObject, type PageObject, type Providers, type ToolOutput } from './tool';
+import { visualInterpretation } from './visual-interpretation';
+
+async function* bytesOf(data: Uint8Array) {
+  yield data;
+}
+
+let manualId: string;
+
+beforeAll(async () => {
+  const { pdf } = await generateSampleManual();
+  const { manual } = await acceptUpload(bytesOf(pdf), SAMPLE_MANUAL_FILE, 'owner');
+  manualId = manual.id;
+  expect((await ingestManual(manualId))?.status).toBe('ready');
+}, 180_000);
+
+afterAll(async () => {
+  await shutdownOcrEngine();
+  await closeVectorStores();
+  await closeEmbeddings();
+  await closeDb();
+});
+
+/** Offline deps: the real factories (offline embedder, LanceDB in DATA_DIR), no LLM. */
+const OFFLINE: AgentDeps = { llm: null, vlm: null };
+
+/** A VLM: the real client wrapper around a scripted MockLanguageModelV3. */
+function mockVlm(reading: string): { vlm: LlmClient; model: MockLanguageModelV3 } {
+  const model = new MockLanguageModelV3({ modelId: 'mock-vlm', doGenerate: async () => textResult(reading) });
+  return { vlm: createLlmClient(model, { vision: true, role: 'vlm', maxAttempts: 1 }), model };
+}
+
+function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<Providers> } = {}): TreeData {
+  const { deps, providers, ...rest } = over;
+  return {
+    question: 'What supply voltage does the HX-200 controller need?',
+    history: [],
+    manualIds: [manualId],
+    environment: new Environment(),
+    errors: [],
+    iteration: 0,
+    budget: 5,
+    decisions: [],
+    skill: null,
+    providers: { ...resolveProviders(deps ?? OFFLINE), ...providers },
+    removed: {},
+    ...rest,
+  };
+}
+
+/** Runs a tool the way the loop does (input validation with the schema's defaults, deadline). */
+async function run(tool: AnyTool, input: unknown, tree = treeWith()) {
+  const audit: AuditRecord[] = [];
+  const outputs: ToolOutput[] = [];
+  const runner = chain(defaultInterceptors({ audit, timeoutMs: 60_000 }));
+  const ctx = { ...tree.providers, signal: new AbortController().signal, recordUsage: () => {} };
+  for await (const out of runner({ tool, input, tree, ctx })) {
+    outputs.push(out);
+    if (out.type === 'result') tree.environment.add(tool.name, out, tree.iteration);
+  }
+  const result = outputs.find((o): o is Extract<ToolOutput, { type: 'result' }> => o.type === 'result');
+  const error = outputs.find((o): o is Extract<ToolOutput, { type: 'error' }> => o.type === 'error');
+  const response = outputs.filter((o): o is Extract<ToolOutput, { type: 'response' }> => o.type === 'response').at(-1);
+  return { outputs, result, error, response, audit, tree };
+}
+
+const missing = (what: string) => () => Promise.reject(new Error(`no ${what} configured`));
+
+describe('availability, exactly as DESIGN §2 states it', () => {
+  it('the three searches are available whenever their providers are, and say which one is missing', async () => {
+    const t = treeWith();
+    for (const tool of [fastVectorSearch, colqwenSearch, hybridSearch]) expect(await tool.availability(t)).toEqual({ ok: true });
+
+    const noEmbedder = treeWith({ providers: { embedder: missing('embedder') } });
+    expect(await fastVectorSearch.availability(noEmbedder)).toEqual({ ok: false, reason: 'text search is not configured: no embedder configured' });
+    expect(await hybridSearch.availability(noEmbedder)).toEqual({ ok: false, reason: 'hybrid search is not configured: no embedder configured' });
+    expect(await colqwenSearch.availability(noEmbedder)).toEqual({ ok: true });
+
+    const noMultiVector = treeWith({ providers: { multiVectorEmbedder: missing('multi-vector embedder') } });
+    expect(await colqwenSearch.availability(noMultiVector)).toEqual({ ok: false, reason: 'page search is not configured: no multi-vector embedder configured' });
+    expect(await fastVectorSearch.availability(noMultiVector)).toEqual({ ok: true });
+
+    const noStore = treeWith({ providers: { vectorStore: missing('vector store') } });
+    for (const tool of [fastVectorSearch, colqwenSearch, hybridSearch]) {
+      expect(await tool.availability(noStore)).toMatchObject({ ok: false, reason: expect.stringContaining('no vector store configured') });
+    }
+  });
+
+  it('visual_interpretation: only with page-search results in the environment AND a vision model', async () => {
+    const { vlm } = mockVlm('unused');
+    const pages = async (deps: AgentDeps) => {
+      const t = treeWith({ deps });
+      await run(colqwenSearch, { query: 'wiring diagram of the controller' }, t);
+      return t;
+    };
+    // neither
+    expect(await visualInterpretation.availability(treeWith())).toEqual({
+      ok: false,
+      reason: 'needs page results first: run colqwen_search (or hybrid_search) to find the page',
+    });
+    // a VLM but no page results yet
+    expect(await visualInterpretation.availability(treeWith({ deps: { ...OFFLINE, vlm } }))).toMatchObject({ ok: false, reason: expect.stringContaining('needs page results first') });
+    // page results but no VLM
+    expect(await visualInterpretation.availability(await pages(OFFLINE))).toEqual({ ok: false, reason: 'no vision model is configured (set VLM_PROVIDER)' });
+    // page results, a VLM, but nothing renders page images
+    expect(await visualInterpretation.availability(await pages({ ...OFFLINE, vlm, pageImage: null }))).toEqual({
+      ok: false,
+      reason: 'page images are not available in this deployment',
+    });
+    // both: available
+    expect(await visualInterpretation.availability(await pages({ ...OFFLINE, vlm }))).toEqual({ ok: true });
+    // text passages alone are not page results
+    const textOnly = treeWith({ deps: { ...OFFLINE, vlm } });
+    await run(fastVectorSearch, { query: 'supply voltage' }, textOnly);
+    expect((await visualInterpretation.availability(textOnly)).ok).toBe(false);
+  });
+
+  it('summarize: only with data; auto-runs above 30,000 estimated tokens, once per state', async () => {
+    const t = treeWith();
+    expect(await summarize.availability(t)).toEqual({ ok: false, reason: 'nothing has been retrieved yet to summarize' });
+    expect(await summarize.runIf!(t)).toBeNull();
+    await run(fastVectorSearch, { query: 'supply voltage' }, t);
+    expect(await summarize.availability(t)).toEqual({ ok: true });
+    expect(t.environment.estimateTokens()).toBeLessThan(SUMMARIZE_ABOVE_TOKENS);
+    expect(await summarize.runIf!(t)).toBeNull();
+    // Grow the environment past the threshold with long passages.
+    const long = 'The controller checks the supply voltage and the transducer signal every cycle. '.repeat(400);
+    t.environment.add('fast_vector_search', resultOf([1, 2, 3, 4].map((i) => chunk(long, { manualId, page: i }))), 0);
+    expect(t.environment.estimateTokens()).toBeGreaterThan(SUMMARIZE_ABOVE_TOKENS);
+    expect(await summarize.runIf!(t)).toEqual({ max_length: 200 });
+    // After the summary the environment is compacted and the same state is not summarized again.
+    const { result } = await run(summarize, { max_length: 200 }, t);
+    t.environment.applySummary(result!.llmMessage, t.question, result!.compactEnvironment!.maxCharsPerHit);
+    expect(await summarize.runIf!(t)).toBeNull();
+  });
+
+  it('text_response: with data, or after one iteration', async () => {
+    expect(await textResponse.availability(treeWith())).toEqual({ ok: false, reason: 'nothing retrieved yet: search first' });
+    expect(await textResponse.availability(treeWith({ iteration: 1 }))).toEqual({ ok: true });
+    const t = treeWith();
+    await run(fastVectorSearch, { query: 'supply voltage' }, t);
+    expect(await textResponse.availability(t)).toEqual({ ok: true });
+  });
+});
+
+describe('inputs (zod defaults) and outputs over the real index', () => {
+  it('fast_vector_search: default limit 5, cited passages of the sample with headings and highlight boxes', async () => {
+    const { result, audit } = await run(fastVectorSearch, { query: 'supply voltage 24 V DC current consumption' });
+    expect(audit[0].inputs).toEqual({ query: 'supply voltage 24 V DC current consumption', limit: 5 });
+    expect(result!.name).toBe('passages');
+    expect(result!.objects.length).toBeGreaterThan(0);
+    expect(result!.objects.length).toBeLessThanOrEqual(5);
+    for (const o of result!.objects as ChunkObject[]) {
+      expect(o).toMatchObject({ kind: 'chunk', manualId, chunkId: expect.any(String), heading: expect.any(String) });
+      expect(o.page).toBeGreaterThanOrEqual(1);
+      expect(o.page).toBeLessThanOrEqual(10);
+      expect(o.bboxes.length).toBeGreaterThan(0);
+      expect(o.manualTitle).toBeTruthy();
+    }
+    expect(result!.metadata).toMatchObject({ count: result!.objects.length, embed_ms: expect.any(Number), search_ms: expect.any(Number) });
+    // invalid input never reaches the tool
+    const bad = await run(fastVectorSearch, { query: '', limit: 99 });
+    expect(bad.error).toMatchObject({ recoverable: true, code: 'invalid_input' });
+  });
+
+  it('colqwen_search: default top_k 3, whole pages with preview URLs; the wiring diagram is page 4', async () => {
+    const { result, audit } = await run(colqwenSearch, { query: 'wiring diagram: connector J3 pressure transducer B1, wire colours' });
+    expect(audit[0].inputs).toMatchObject({ top_k: 3 });
+    expect(result!.name).toBe('pages');
+    const pages = result!.objects as PageObject[];
+    expect(pages.length).toBe(3);
+    expect(pages[0].page).toBe(4);
+    for (const p of pages) {
+      expect(p).toMatchObject({
+        kind: 'page',
+        manualId,
+        previewUrl: `/manuals/${encodeURIComponent(manualId)}/pages/${p.page}/image`,
+        thumbnailUrl: `/manuals/${encodeURIComponent(manualId)}/pages/${p.page}/thumb`,
+        textSource: 'passages',
+      });
+      expect(p.text).toBeTruthy();
+    }
+    expect(result!.metadata.pages).toEqual(pages.map((p) => ({ manualId, page: p.page, score: p.score })));
+  });
+
+  it('hybrid_search: defaults 4 + 2, pages in fused order, the spec table first for a spec question', async () => {
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's03')!;
+    const { result, audit } = await run(hybridSearch, { query: q.question });
+    expect(audit[0].inputs).toMatchObject({ text_limit: 4, visual_limit: 2 });
+    expect(result!.name).toBe('hybrid');
+    const ranking = result!.metadata.ranking as Array<{ page: number; score: number }>;
+    expect(ranking[0].page).toBe(3);
+    expect(ranking.length).toBeLessThanOrEqual(6);
+    // objects come in ranking order, a page's passages together
+    const pagesInOrder = [...new Set(result!.objects.map((o) => o.page))];
+    expect(pagesInOrder).toEqual(ranking.map((r) => r.page));
+    expect(result!.metadata).toMatchObject({ alpha: expect.any(Number), manual_scores: { [manualId]: 1 }, search_ms: expect.any(Number) });
+    // pages the visual leg found carry its score and a preview
+    const merged = result!.objects.filter((o): o is ChunkObject => o.kind === 'chunk' && o.visualScore !== undefined);
+    expect(result!.metadata.merged_pages).toBe(merged.length);
+    for (const o of merged) expect(o.previewUrl).toBe(`/manuals/${encodeURIComponent(manualId)}/pages/${o.page}/image`);
+  });
+
+  it('visual_interpretation: the VLM reads the real rendered page PNG; its reading becomes citable page text', async () => {
+    const { vlm, model } = mockVlm('The service label shows service menu PIN 4071.');
+    const t = treeWith({ deps: { ...OFFLINE, vlm }, question: 'What is the factory service-menu PIN of the HX-200?' });
+    await run(colqwenSearch, { query: 'rating plate service label photo', top_k: 3 }, t);
+    expect(t.environment.visualPages().some((p) => p.page === RASTER_PAGE)).toBe(true);
+    const { result, audit } = await run(visualInterpretation, { prompt: 'Which service menu PIN does the label show?', page: RASTER_PAGE }, t);
+    expect(audit[0].inputs).toEqual({ prompt: 'Which service menu PIN does the label show?', page: RASTER_PAGE });
+    expect(result!.name).toBe('interpretation');
+    expect(result!.objects[0]).toMatchObject({ kind: 'page', manualId, page: RASTER_PAGE, textSource: 'vlm', text: 'The service label shows service menu PIN 4071.' });
+    expect(result!.metadata).toMatchObject({ page: RASTER_PAGE, model: 'mock-vlm', image_ms: expect.any(Number), vlm_ms: expect.any(Number) });
+    const parts = model.doGenerateCalls[0].prompt[0].content as Array<{ type: string; mediaType?: string; data?: unknown }>;
+    expect(parts.map((p) => p.type)).toEqual(['text', 'file']);
+    expect(parts[1].mediaType).toBe('image/png');
+    // a page outside the page-search results is refused, with the pages it could read
+    const outside = await run(visualInterpretation, { prompt: 'read it', page: 9 }, t);
+    expect(outside.error).toMatchObject({ recoverable: true, message: 'page 9 is not among the page search results' });
+  });
+
+  it('summarize: default max_length 200, a cited extractive summary, and a request to compact', async () => {
+    const t = treeWith({ question: 'How do I calibrate the pressure transducer?' });
+    await run(hybridSearch, { query: t.question }, t);
+    const { result, audit } = await run(summarize, {}, t);
+    expect(audit[0].inputs).toEqual({ max_length: 200 });
+    expect(result!.name).toBe('summary');
+    expect(result!.objects).toEqual([]);
+    expect(result!.llmMessage).toMatch(/\[\d+\]/);
+    expect(result!.llmMessage.split(/\s+/).length).toBeLessThanOrEqual(220);
+    expect(result!.metadata).toMatchObject({ method: 'extractive', tokens_before: expect.any(Number) });
+    expect(result!.compactEnvironment).toEqual({ maxCharsPerHit: 600 });
+  });
+
+  it('text_response: default include_sources, a cited extractive answer whose sources resolve to the spec page', async () => {
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's14')!;
+    const t = treeWith({ question: q.question });
+    await run(hybridSearch, { query: q.question }, t);
+    const { response, audit } = await run(textResponse, {}, t);
+    expect(audit[0].inputs).toEqual({ include_sources: true });
+    expect(response!.metadata).toMatchObject({ method: 'extractive', declined: false });
+    for (const k of q.answer_keywords) expect(response!.text).toContain(k);
+    expect(response!.sources!.length).toBeGreaterThan(0);
+    expect(response!.sources!.some((s) => q.pages.includes(s.page))).toBe(true);
+    for (const s of response!.sources!) expect(t.environment.hit(s.ref)).toMatchObject({ page: s.page, manualId });
+    // without sources when asked
+    const bare = await run(textResponse, { include_sources: false }, t);
+    expect(bare.response!.sources).toEqual([]);
+  });
+});
+
+describe('the sample ground truth through the full offline loop', () => {
+  // Measured when written (rules decider, extractive answers, hashed n-gram embedder): 20 of 20
+  // answerable questions cite an expected page, 15 of 20 answers contain every keyword, and the
+  // 3 unanswerable ones are declined. The assertions leave a margin for embedder or OCR drift.
+  it('most answerable questions cite a right page; every unanswerable one is declined', async () => {
+    const outcomes = [];
+    for (const q of SAMPLE_QUESTIONS) {
+      const events = await collectTurn({ question: q.question, manualIds: [manualId], deps: OFFLINE });
+      const response = eventsOf(events, 'response')[0];
+      expect(eventsOf(events, 'done')[0].status).toBe('done');
+      outcomes.push({ q, response });
+    }
+    const answerable = outcomes.filter((o) => o.q.pages.length > 0);
+    const unanswerable = outcomes.filter((o) => o.q.pages.length === 0);
+    const citesRightPage = answerable.filter((o) => !o.response.declined && o.response.sources.some((s) => s.manualId === manualId && o.q.pages.includes(s.page)));
+    const keywords = answerable.filter((o) =>
+      o.q.answer_keywords.every((k) => o.response.text.replace(/\s+/g, '').toLowerCase().includes(k.replace(/\s+/g, '').toLowerCase())),
+    );
+    const summary = `right page cited ${citesRightPage.length}/${answerable.length}, keywords ${keywords.length}/${answerable.length}`;
+    expect(citesRightPage.length / answerable.length, summary).toBeGreaterThanOrEqual(0.85);
+    expect(keywords.length / answerable.length, summary).toBeGreaterThanOrEqual(0.6);
+    for (const o of unanswerable) {
+      expect(o.response.declined, `${o.q.id}: ${o.response.text}`).toBe(true);
+      expect(o.response.text).toMatch(/^The manuals do not say/);
+      expect(o.response.sources).toEqual([]);
+    }
+  }, 120_000);
+
+  it('a visual question with a VLM: the page leg finds the figure, the VLM reads it, the answer cites it', async () => {
+    const { vlm, model } = mockVlm('Connector J3 (SENSOR): the transducer B1 signal wire is white (WH).');
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's06')!;
+    const events = await collectTurn({ question: q.question, manualIds: [manualId], deps: { ...OFFLINE, vlm } });
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
+    const read = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
+    expect(read.metadata).toMatchObject({ manualId, page: 4 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toContain('J3');
+    expect(response.text).toContain('white');
+    expect(response.sources.some((s) => s.page === 4 && s.kind === 'page')).toBe(true);
+  });
+});
