@@ -4,7 +4,7 @@
  * labels rather than prose. Each hit carries the page image URLs and the page's best passages.
  */
 import { z } from 'zod';
-import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, ScopeError, scopeFilter } from './search-common';
+import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, resolveScope } from './search-common';
 import { probe, TOOL, type Tool } from './tool';
 
 const inputs = z.object({
@@ -23,14 +23,12 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
   availability: (t) =>
     probe('page search is not configured', () => Promise.all([t.providers.multiVectorEmbedder(), t.providers.vectorStore()])),
   async *run(t, input, ctx) {
-    let filter;
-    try {
-      filter = scopeFilter(t, input.manual);
-    } catch (err) {
-      if (!(err instanceof ScopeError)) throw err;
-      yield { type: 'error', message: err.message, recoverable: true, suggestion: 'search without the manual filter' };
+    const scope = resolveScope(t, input.manual);
+    if ('error' in scope) {
+      yield scope.error;
       return;
     }
+    const { filter } = scope;
     const [multiVector, store] = await Promise.all([ctx.multiVectorEmbedder(), ctx.vectorStore()]);
     const searchStart = performance.now();
     const queryVectors = await multiVector.embedQuery(input.query, { signal: ctx.signal });

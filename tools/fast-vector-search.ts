@@ -3,7 +3,7 @@
  * the quickest tool; best for definitions, specs and simple facts phrased like the manual.
  */
 import { z } from 'zod';
-import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, ScopeError, scopeFilter } from './search-common';
+import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, resolveScope } from './search-common';
 import { probe, TOOL, type Tool } from './tool';
 
 const inputs = z.object({
@@ -21,14 +21,12 @@ export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
   availability: (t) =>
     probe('text search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
   async *run(t, input, ctx) {
-    let filter;
-    try {
-      filter = scopeFilter(t, input.manual);
-    } catch (err) {
-      if (!(err instanceof ScopeError)) throw err;
-      yield { type: 'error', message: err.message, recoverable: true, suggestion: 'search without the manual filter' };
+    const scope = resolveScope(t, input.manual);
+    if ('error' in scope) {
+      yield scope.error;
       return;
     }
+    const { filter } = scope;
     const [embedder, store] = await Promise.all([ctx.embedder(), ctx.vectorStore()]);
     const embedStart = performance.now();
     const vector = await embedder.embedQuery(input.query, { signal: ctx.signal });

@@ -24,8 +24,7 @@ import {
   manualField,
   pageObject,
   queryField,
-  ScopeError,
-  scopeFilter,
+  resolveScope,
 } from './search-common';
 import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from './tool';
 
@@ -79,14 +78,12 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
   availability: (t) =>
     probe('hybrid search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
   async *run(t, input, ctx) {
-    let filter;
-    try {
-      filter = scopeFilter(t, input.manual);
-    } catch (err) {
-      if (!(err instanceof ScopeError)) throw err;
-      yield { type: 'error', message: err.message, recoverable: true, suggestion: 'search without the manual filter' };
+    const scope = resolveScope(t, input.manual);
+    if ('error' in scope) {
+      yield scope.error;
       return;
     }
+    const { filter } = scope;
     const [store, embedder] = await Promise.all([ctx.vectorStore(), ctx.embedder()]);
     // The dense/keyword balance measured for this embedder (offline n-grams lean on BM25).
     const alpha = recommendedHybridAlpha(embedder);

@@ -6,22 +6,24 @@
 import { z } from 'zod';
 import type { TreeData } from '@/lib/agent/tree-data';
 import type { ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
-import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext } from './tool';
+import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext, type ToolOutput } from './tool';
 
 export const queryField = z.string().trim().min(1).max(1000).describe('what to search for, in the manual\'s words');
 export const manualField = z.array(z.string().min(1)).max(50).optional().describe('restrict to these manual ids');
 
-export class ScopeError extends Error {}
-
-/** The filter a search runs with: the requested manuals, never outside the chat's scope. */
-export function scopeFilter(tree: TreeData, requested: string[] | undefined): SearchFilter | undefined {
+/**
+ * The filter a search runs with: the requested manuals, never outside the chat's scope. A request
+ * wholly outside the scope comes back as a recoverable error the decider can act on.
+ */
+export function resolveScope(tree: TreeData, requested: string[] | undefined): { filter: SearchFilter | undefined } | { error: ToolOutput } {
   const scope = tree.manualIds?.length ? tree.manualIds : undefined;
-  if (!requested?.length) return scope ? { manualIds: scope } : undefined;
+  if (!requested?.length) return { filter: scope ? { manualIds: scope } : undefined };
   const allowed = scope ? requested.filter((id) => scope.includes(id)) : requested;
   if (allowed.length === 0) {
-    throw new ScopeError(`manual ${requested.join(', ')} is outside this chat's scope (${scope!.join(', ')})`);
+    const message = `manual ${requested.join(', ')} is outside this chat's scope (${scope!.join(', ')})`;
+    return { error: { type: 'error', message, recoverable: true, suggestion: 'search without the manual filter' } };
   }
-  return { manualIds: allowed };
+  return { filter: { manualIds: allowed } };
 }
 
 export async function chunkObject(hit: ChunkHit, ctx: ToolContext): Promise<ChunkObject> {
