@@ -14,10 +14,12 @@ import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 
 export const dynamic = 'force-dynamic';
 
+const MAX_QUESTION_CHARS = 4000;
+
 const askSchema = z
   .object({
     sessionId: z.string().regex(ID_PATTERN),
-    question: z.string().trim().min(1).max(4000).optional(),
+    question: z.string().trim().min(1).max(MAX_QUESTION_CHARS).optional(),
     retryOf: z.string().regex(ID_PATTERN).optional(),
     scope: z.union([z.literal('all'), z.array(z.string().regex(ID_PATTERN)).min(1).max(200)]).default('all'),
     debugDelayMs: z.number().int().min(0).max(5000).optional(),
@@ -25,8 +27,16 @@ const askSchema = z
   .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
 
 export async function POST(request: Request) {
-  const parsed = askSchema.safeParse(await request.json().catch(() => null));
-  if (!parsed.success) return errorJson(new ChatError('bad_request:chat'));
+  const body: unknown = await request.json().catch(() => null);
+  const parsed = askSchema.safeParse(body);
+  if (!parsed.success) {
+    // The composer has no length cap: say why a pasted wall of text is refused.
+    const q = (body as { question?: unknown } | null)?.question;
+    const chars = typeof q === 'string' ? q.trim().length : 0;
+    return errorJson(
+      new ChatError('bad_request:chat', chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined),
+    );
+  }
   try {
     const ownerId = await ensureOwnerId();
     const allowed = rateLimit('ask', ownerId);

@@ -1,0 +1,57 @@
+/**
+ * Issue 8: `npm start` with an unusable DATA_DIR stops before building or serving, with a message
+ * that names DATA_DIR, a non-zero exit, and nothing created. Root ignores directory permissions,
+ * so the unwritable paths are paths below a regular file (ENOTDIR) or a regular file itself.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-start-'));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+function start(dataDir: string) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '39217', MC_REBUILD: '' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { ...r, ms: Math.round(performance.now() - t0) };
+}
+
+function listing(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+describe('scripts/start.ts with an unwritable DATA_DIR', () => {
+  const file = path.join(scratch, 'not-a-dir');
+  fs.writeFileSync(file, 'a regular file');
+
+  const cases: Array<[string, string]> = [
+    ['DATA_DIR is a regular file', file],
+    ['DATA_DIR is below a regular file', path.join(file, 'data')],
+  ];
+  // Only where /etc/hostname is a regular file (as root, a missing one would be created as a directory).
+  if (fs.statSync('/etc/hostname', { throwIfNoEntry: false })?.isFile()) cases.push(['DATA_DIR is deep below a system file', '/etc/hostname/mc-data/x']);
+
+  it.each(cases)('%s: exits non-zero with a clear message and creates nothing', (_label, dataDir) => {
+    const before = listing(scratch);
+    const r = start(dataDir);
+    expect(r.error).toBeUndefined();
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('DATA_DIR is not writable');
+    expect(r.stderr).toContain(dataDir);
+    expect(r.stderr).toMatch(/ENOTDIR|EEXIST/);
+    // It stopped before the build and the server.
+    expect(r.stdout).not.toMatch(/building|Serving on/i);
+    expect(listing(scratch)).toEqual(before);
+    expect(fs.readFileSync(file, 'utf8')).toBe('a regular file');
+    expect(fs.existsSync('/etc/hostname/mc-data')).toBe(false);
+    expect(r.ms).toBeLessThan(30_000);
+  }, 40_000);
+});
