@@ -5,7 +5,7 @@ import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import type { UnsupportedSentence } from '@/lib/agent/events';
-import { rehypeCitations, rehypeUnsupported } from '@/lib/chat/markdown';
+import { rehypeCitations, rehypeUnsupported, remarkHtmlAsText } from '@/lib/chat/markdown';
 import type { CitationTarget } from '@/lib/chat/view';
 
 interface CitationContextValue {
@@ -101,7 +101,7 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
   return (
     <CitationContext.Provider value={ctx}>
       <div className={PROSE} aria-busy={streaming || undefined}>
-        <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={rehypePlugins as never} components={components}>
+        <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={rehypePlugins as never} components={components}>
           {text}
         </Markdown>
       </div>

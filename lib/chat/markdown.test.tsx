@@ -3,11 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { rehypeCitations, rehypeUnsupported } from './markdown';
+import { rehypeCitations, rehypeUnsupported, remarkHtmlAsText } from './markdown';
 
 function render(text: string, sentences: Array<{ sentence: string; reason: string }> = []) {
   return renderToStaticMarkup(
-    <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize, [rehypeUnsupported, { sentences }], rehypeCitations]}>
+    <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize, [rehypeUnsupported, { sentences }], rehypeCitations]}>
       {text}
     </Markdown>,
   );
@@ -31,8 +31,16 @@ describe('answer markdown', () => {
 
   it('sanitizes: no raw HTML, no script, no javascript: links', () => {
     const html = render('Hi <script>alert(1)</script> <img src=x onerror=alert(1)> [x](javascript:alert(1)) [ok](https://example.com)');
-    expect(html).not.toMatch(/<script|onerror|javascript:/i);
+    // Raw HTML shows as escaped text (remarkHtmlAsText): no element, attribute or link survives.
+    expect(html).not.toMatch(/<script|<img|href="javascript:/i);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('href="https://example.com"');
+  });
+
+  it('shows HTML quoted from a manual as text instead of dropping the line', () => {
+    const html = render('<script>alert(1)</script> is printed on page 4 [1].');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; is printed on page 4 <cite data-ref="1">1</cite>.');
   });
 
   it('marks unsupported sentences, keeping their citations', () => {

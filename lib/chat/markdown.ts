@@ -145,3 +145,22 @@ export function rehypeUnsupported(options: { sentences: Array<{ sentence: string
     }
   };
 }
+
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
+
+/**
+ * Remark plugin: raw HTML in an answer (quoted from a manual, or written by a model) is shown as
+ * literal text. Without it react-markdown drops an HTML block whole, so a quoted line starting
+ * with "<script>" would vanish together with the ordinary words on it. Never executed either way.
+ */
+export function remarkHtmlAsText() {
+  const visit = (node: MdNode) => {
+    if (node.type === 'html') node.type = 'text';
+    node.children?.forEach(visit);
+  };
+  return (tree: MdNode) => visit(tree);
+}
