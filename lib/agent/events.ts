@@ -3,7 +3,7 @@
  * array as JSON, so every event is plain JSON (no classes, Dates, typed arrays or Maps) and
  * carries `t`: milliseconds since the turn started.
  */
-import type { BBox } from '@/lib/providers/types';
+import type { Source } from '@/tools/tool';
 
 /** Who picked a tool: the LLM, the rules matrix, a matched skill, the budget, or a runIf trigger. */
 export type DeciderKind = 'rules' | 'llm' | 'skill' | 'forced' | 'auto';
@@ -22,18 +22,8 @@ export interface EventHit {
   thumbnailUrl?: string;
 }
 
-export interface EventSource {
-  ref: number;
-  kind: 'chunk' | 'page';
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId?: string;
-  heading?: string;
-  snippet: string;
-  bboxes?: BBox[];
-  previewUrl?: string;
-}
+/** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
+export type EventSource = Source;
 
 export type ToolOutcome = 'ok' | 'error' | 'invalid_input' | 'timeout' | 'cancelled';
 
