@@ -12,17 +12,20 @@ import * as schema from './schema';
 
 export type Db = LibSQLDatabase<typeof schema>;
 
+const BUSY_TIMEOUT_MS = 10_000;
 const MIGRATIONS_DIR = path.join(process.cwd(), 'lib', 'store', 'migrations');
 
 // One connection per process and DATA_DIR; kept on globalThis so Next's dev reloads reuse it.
 const state = globalThis as unknown as { __mcDb?: { dir: string; ready: Promise<{ db: Db; client: Client }> } };
 
 export async function openDb(dir: string): Promise<{ db: Db; client: Client }> {
-  const client = createClient({ url: `file:${path.join(dir, 'app.db')}` });
-  // WAL lets the ingest worker write while requests read; foreign keys make deletes cascade.
+  // The client pools connections, so per-connection settings go through its options: a pragma
+  // run once would reach only the first connection (seen as SQLITE_BUSY under load).
+  // `timeout` is SQLite's busy timeout: the ingest worker and the server write the same file.
+  const client = createClient({ url: `file:${path.join(dir, 'app.db')}`, timeout: BUSY_TIMEOUT_MS });
+  // WAL (a property of the file, so once is enough) lets the worker write while requests read.
   await client.execute('PRAGMA journal_mode = WAL');
-  await client.execute('PRAGMA busy_timeout = 5000');
-  await client.execute('PRAGMA foreign_keys = ON');
+  // Foreign keys (cascading deletes) are on by default in every libsql connection.
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   return { db, client };

@@ -1,0 +1,119 @@
+/**
+ * `npx tsx scripts/load-test.ts [--rounds 3] [--concurrency 30] [--json]`: a bounded load test on
+ * loopback. Starts the built app with a scratch DATA_DIR (the sample manual is seeded), then per
+ * round sends `concurrency` chat turns at once (each from its own owner, as separate people would)
+ * while 2 uploads run; reports errors, latency percentiles, whether the uploads became ready, and
+ * the server's memory per round. Exits 1 on any error. Traffic goes to 127.0.0.1 only.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { askOverHttp, freePort, peakRssTree, startServer, tail, waitFor } from '../lib/eval/bench/server';
+import { generateSampleManual } from '../lib/sample';
+import { SAMPLE_QUESTIONS } from '../lib/sample/facts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ROUNDS = Math.min(10, opt('rounds', 3));
+const CONCURRENCY = Math.min(100, opt('concurrency', 30));
+const json = args.includes('--json');
+const log = (...m: unknown[]) => console.error('[load]', ...m);
+
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]);
+};
+
+function currentRssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function main() {
+  const root = path.resolve(import.meta.dirname, '..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-load-'));
+  const port = await freePort();
+  const server = startServer({ root, dataDir, port, logFile: path.join(dataDir, 'server.log') });
+  const deadline = Date.now() + 15 * 60_000; // the whole test stops by itself
+  try {
+    await waitFor('health', async () => ((await fetch(`${server.url}/api/health`)).ok ? true : undefined), { timeoutMs: 300_000, child: server.child, logFile: server.logFile });
+    await waitFor('the sample manual', async () => {
+      const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
+      return manuals.some((m: { status: string }) => m.status === 'ready') ? true : undefined;
+    }, { timeoutMs: 180_000, child: server.child, logFile: server.logFile });
+
+    const nextPid = () => peakRssTree(server.child.pid!).find((p) => p.command.includes('next-server'))?.pid;
+    const sample = (await generateSampleManual()).pdf;
+    const questions = SAMPLE_QUESTIONS.map((q) => q.question);
+    const rounds: Array<Record<string, unknown>> = [];
+    let errors = 0;
+
+    for (let r = 0; r < ROUNDS && Date.now() < deadline; r++) {
+      const t0 = performance.now();
+      const turns = Array.from({ length: CONCURRENCY }, (_, i) => askOverHttp(server.url, questions[(r * CONCURRENCY + i) % questions.length], {}));
+      const uploads = [0, 1].map(async (i) => {
+        // A unique copy each time (a comment after %%EOF), so it is a new manual, not a duplicate.
+        const body = Buffer.concat([Buffer.from(sample), Buffer.from(`\n% load ${r}-${i}-${Date.now()}\n`)]);
+        const res = await fetch(`${server.url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf` } });
+        if (res.status !== 201) throw new Error(`upload HTTP ${res.status}: ${await res.text()}`);
+        return (await res.json()).manual.id as string;
+      });
+      const settled = await Promise.allSettled([...turns, ...uploads]);
+      const failed = settled.filter((s) => s.status === 'rejected') as PromiseRejectedResult[];
+      const done = settled.slice(0, CONCURRENCY).flatMap((s) => (s.status === 'fulfilled' ? [s.value as Awaited<(typeof turns)[number]>] : []));
+      const notDone = done.filter((t) => t.status !== 'done').length;
+      errors += failed.length + notDone;
+      for (const f of failed) log('error:', String(f.reason).slice(0, 200));
+      for (const t of done) if (t.status !== 'done') log(`turn ended ${t.status} after ${Math.round(t.totalMs)} ms (${t.events} events)`);
+      const uploadIds = settled.slice(CONCURRENCY).flatMap((s) => (s.status === 'fulfilled' ? [s.value as string] : []));
+      const ready = await waitFor('uploads ready', async () => {
+        const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
+        const mine = manuals.filter((m: { id: string }) => uploadIds.includes(m.id));
+        if (mine.some((m: { status: string }) => m.status === 'failed')) return false;
+        return mine.every((m: { status: string }) => m.status === 'ready') ? true : undefined;
+      }, { timeoutMs: 180_000 }).catch(() => false);
+      if (!ready) errors++;
+      const answer = done.map((t) => t.answerMs ?? t.totalMs);
+      const first = done.flatMap((t) => (t.firstEventMs === null ? [] : [t.firstEventMs]));
+      const pid = nextPid();
+      const round = {
+        round: r + 1,
+        turns: CONCURRENCY,
+        errors: failed.length + notDone,
+        uploads_ready: ready,
+        wall_ms: Math.round(performance.now() - t0),
+        first_event_ms: { p50: pct(first, 50), p95: pct(first, 95) },
+        answer_ms: { p50: pct(answer, 50), p95: pct(answer, 95) },
+        server_rss_mb: pid ? currentRssMb(pid) : null,
+      };
+      rounds.push(round);
+      log(JSON.stringify(round));
+    }
+    const peak = peakRssTree(server.child.pid!).map((p) => ({ command: p.command.slice(0, 60), peak_mb: p.peakMb }));
+    const report = { rounds, errors, peak_rss: peak };
+    if (json) console.log(JSON.stringify(report));
+    else {
+      console.log(`rounds: ${rounds.length} × (${CONCURRENCY} concurrent turns + 2 uploads), errors: ${errors}`);
+      for (const r of rounds) console.log(JSON.stringify(r));
+      for (const p of peak) console.log(`peak RSS ${p.peak_mb} MB  ${p.command}`);
+    }
+    if (errors) log(`server log (last lines):\n${tail(server.logFile, 40)}`);
+    process.exitCode = errors ? 1 : 0;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
