@@ -1,29 +1,6 @@
+import { securityHeaders } from './lib/security/headers.mjs';
+
 const isDev = process.env.NODE_ENV === 'development';
-
-// Everything is served from this origin: no third-party scripts, fonts, images or connections.
-// Next's App Router inlines its bootstrap scripts, hence 'unsafe-inline' for scripts (a nonce would
-// force every page to render dynamically); dev mode also needs eval for fast refresh.
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const securityHeaders = [
-  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'Referrer-Policy', value: 'same-origin' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
-];
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -47,7 +24,8 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    // Every response; pages get a per-request nonce CSP from proxy.ts instead of this one.
+    return [{ source: '/:path*', headers: securityHeaders({ dev: isDev }) }];
   },
 };
 

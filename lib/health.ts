@@ -36,5 +36,14 @@ export async function healthReport() {
     dataDir,
     db,
     providers: await activeProviders(),
+    memory: memoryReport(),
   };
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** This server process's memory: the load test watches it across rounds to see it level off. */
+export function memoryReport() {
+  const m = process.memoryUsage();
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
 }

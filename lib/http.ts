@@ -4,7 +4,7 @@ import { LibraryError } from './library';
 /** Maps domain errors to JSON responses with the user-facing message; logs the unexpected ones. */
 export function errorResponse(err: unknown): Response {
   if (isIngestError(err)) {
-    const status = err.code === 'too_large' ? 413 : 422;
+    const status = err.code === 'too_large' ? 413 : err.code === 'disk_full' ? 507 : 422;
     return Response.json({ error: err.message, code: err.code }, { status });
   }
   if (err instanceof LibraryError) return Response.json({ error: err.message }, { status: err.status });

@@ -71,12 +71,18 @@ export interface AcceptedUpload {
 
 /**
  * Streams an upload to disk, validates it as a PDF, dedups by sha256 and queues it for ingestion.
- * Throws IngestError (with a user-facing message) for empty, oversized, non-PDF or corrupt files;
+ * Throws IngestError (with a user-facing message) for empty, oversized, non-PDF or corrupt files,
+ * and for a disk too full to take it (`declaredBytes`: the request's Content-Length, if known);
  * a password-protected file is kept as a failed manual the user can unlock with its password.
  */
-export async function acceptUpload(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, rawFileName: string, ownerId: string | null): Promise<AcceptedUpload> {
+export async function acceptUpload(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  rawFileName: string,
+  ownerId: string | null,
+  declaredBytes?: number,
+): Promise<AcceptedUpload> {
   const { upload } = getConfig();
-  const saved = await saveUpload(body, upload.maxBytes);
+  const saved = await saveUpload(body, upload.maxBytes, declaredBytes);
   try {
     const existing = await findManualBySha(saved.sha256);
     if (existing && existing.status !== 'failed') {

@@ -2,6 +2,7 @@
  * Issue 8: `npm start` with an unusable DATA_DIR stops before building or serving, with a message
  * that names DATA_DIR, a non-zero exit, and nothing created. Root ignores directory permissions,
  * so the unwritable paths are paths below a regular file (ENOTDIR) or a regular file itself.
+ * A disk with less free space than MC_MIN_FREE_MB (set far above any real disk here) stops it too.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,11 +14,11 @@ const root = path.resolve(import.meta.dirname, '..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-start-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-function start(dataDir: string) {
+function start(dataDir: string, env: Record<string, string> = {}) {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '39217', MC_REBUILD: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '39217', MC_REBUILD: '', ...env },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -53,5 +54,34 @@ describe('scripts/start.ts with an unwritable DATA_DIR', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('a regular file');
     expect(fs.existsSync('/etc/hostname/mc-data')).toBe(false);
     expect(r.ms).toBeLessThan(30_000);
+  }, 40_000);
+});
+
+describe('scripts/start.ts with too little free disk space', () => {
+  it('exits non-zero with the free and the required space, touching no data', () => {
+    const existing = path.join(scratch, 'existing-data');
+    fs.mkdirSync(path.join(existing, 'manuals'), { recursive: true });
+    fs.writeFileSync(path.join(existing, 'app.db'), 'database bytes');
+    const fresh = path.join(scratch, 'fresh-data');
+    for (const dataDir of [existing, fresh]) {
+      const before = listing(scratch);
+      const r = start(dataDir, { MC_MIN_FREE_MB: '100000000' }); // 100 TB
+      expect(r.error).toBeUndefined();
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`Not enough free disk space for DATA_DIR: ${dataDir} has `);
+      expect(r.stderr).toMatch(/has \d+ MB free; at least 100000000 MB is needed \(MC_MIN_FREE_MB\)/);
+      expect(r.stdout).not.toMatch(/building|Serving on/i);
+      expect(listing(scratch)).toEqual(before);
+    }
+    expect(fs.existsSync(fresh)).toBe(false);
+    expect(fs.readFileSync(path.join(existing, 'app.db'), 'utf8')).toBe('database bytes');
+  }, 40_000);
+
+  it('a value that is not a whole number of megabytes is refused with the variable named', () => {
+    const r = start(path.join(scratch, 'never-created'), { MC_MIN_FREE_MB: '200MB' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('MC_MIN_FREE_MB must be a whole number of megabytes (0 = no check), got "200MB"');
+    expect(r.stdout).not.toMatch(/building|Serving on/i);
+    expect(fs.existsSync(path.join(scratch, 'never-created'))).toBe(false);
   }, 40_000);
 });

@@ -9,12 +9,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
 import { ConfigError, loadConfig } from '../lib/providers/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const stampFile = path.join(root, '.next', 'mc-source-stamp');
-const SOURCE_ROOTS = ['app', 'components', 'lib', 'tools', 'skills', 'public', 'package.json', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json'];
+const SOURCE_ROOTS = ['app', 'components', 'lib', 'tools', 'skills', 'public', 'proxy.ts', 'instrumentation.ts', 'package.json', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json'];
 
 function fail(message: string): never {
   console.error(`\n✖ ${message}\n`);
@@ -61,6 +62,20 @@ function main() {
   } catch (err) {
     if (err instanceof ConfigError) fail(`${err.message}\n\nSee .env.example for every variable.`);
     throw err;
+  }
+  // Before anything is created: a nearly full disk would fail later, half-way through a write.
+  let minFree = 0;
+  try {
+    minFree = minFreeBytes();
+  } catch (err) {
+    fail(`${(err as Error).message}.`);
+  }
+  const free = freeBytes(config.dataDir);
+  if (free < minFree) {
+    fail(
+      `Not enough free disk space for DATA_DIR: ${config.dataDir} has ${formatMb(free)} free; at least ${formatMb(minFree)} is needed (MC_MIN_FREE_MB). ` +
+        'Free some space, or set DATA_DIR to a folder on a larger disk.',
+    );
   }
   try {
     fs.mkdirSync(config.dataDir, { recursive: true });

@@ -34,9 +34,15 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
     const queryVectors = await multiVector.embedQuery(input.query, { signal: ctx.signal });
     const pages = await store.multiVectorSearch(queryVectors, { limit: input.top_k, filter, signal: ctx.signal });
     const searchMs = elapsed(searchStart);
-    // Passages make the pages citable; without a dense embedder the pages stay image-only.
+    // Passages make the pages citable; without a working dense embedder the pages stay image-only.
     const dense = await ctx.embedder().catch(() => null);
-    const queryVector = dense && pages.length ? await dense.embedQuery(input.query, { signal: ctx.signal }) : null;
+    const queryVector =
+      dense && pages.length
+        ? await dense.embedQuery(input.query, { signal: ctx.signal }).catch((err: unknown) => {
+            if (ctx.signal.aborted) throw err;
+            return null;
+          })
+        : null;
     const objects = await Promise.all(pages.map((p) => pageObject(p, ctx, queryVector)));
     yield {
       type: 'result',

@@ -50,10 +50,13 @@ export const LEXICAL_MAX_MANUALS = 12;
  * lexical leg cannot match.
  */
 export const FUSION_WEIGHTS = { lexical: 1, passages: 0.3, visual: 0.3 } as const;
+/** Budget of the query embedding; past it the search goes on with keywords only. */
+export const QUERY_EMBED_TIMEOUT_MS = 10_000;
 /** A second passage of a page is returned when it scores at least this share of the page's best. */
 const SECOND_PASSAGE = 0.6;
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const unitVector = (dimensions: number) => Float32Array.from({ length: dimensions }, (_, i) => (i === 0 ? 1 : 0));
 const keyOf = (p: PageKey) => `${p.manualId}\u0000${p.page}`;
 
 function uniquePages(hits: Array<PageKey>): PageKey[] {
@@ -88,13 +91,24 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     // The dense/keyword balance measured for this embedder (offline n-grams lean on BM25).
     const alpha = recommendedHybridAlpha(embedder);
     const start = performance.now();
-    const queryVector = embedder.embedQuery(input.query, { signal: ctx.signal });
-    // Awaited by the text legs (which report their failure); this keeps an unused rejection quiet.
+    let embedFailure: string | undefined;
+    // The query embedding has a budget of its own: when the embedder fails or hangs, the text
+    // legs fall back to keywords (BM25 and the lexical ranking) instead of failing the search.
+    const queryVector = embedder
+      .embedQuery(input.query, { signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS)]) })
+      .catch((err: unknown) => {
+        if (ctx.signal.aborted) throw err;
+        embedFailure = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${QUERY_EMBED_TIMEOUT_MS / 1000} s` : errorMessage(err);
+        return null;
+      });
+    // Only an abort rejects it; this keeps that rejection quiet when the tool returns early.
     queryVector.catch(() => undefined);
     const wantText = input.text_limit > 0;
     const textLeg = (async (): Promise<ChunkHit[]> => {
       if (!wantText) return [];
-      return store.hybridSearch(input.query, await queryVector, { limit: TEXT_CANDIDATES, alpha, filter, signal: ctx.signal });
+      const vector = await queryVector;
+      if (!vector) return store.bm25Search(input.query, { limit: TEXT_CANDIDATES, filter, signal: ctx.signal });
+      return store.hybridSearch(input.query, vector, { limit: TEXT_CANDIDATES, alpha, filter, signal: ctx.signal });
     })();
     const visualLeg = (async (): Promise<PageHit[]> => {
       if (input.visual_limit === 0) return [];
@@ -103,6 +117,8 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       return store.multiVectorSearch(queryVectors, { limit: Math.max(VISUAL_CANDIDATES, input.visual_limit), filter, signal: ctx.signal });
     })();
     const [text, visual] = await Promise.allSettled([textLeg, visualLeg]);
+    const degraded = embedFailure && `the query could not be embedded (${embedFailure}): keyword search only`;
+    if (degraded) yield { type: 'status', message: 'The embedding model failed; searching by keyword only' };
     if (text.status === 'rejected' && visual.status === 'rejected') {
       yield {
         type: 'error',
@@ -122,7 +138,8 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     if (wantText && text.status === 'fulfilled') {
       try {
         const manuals = lexicalManuals(filter, [...chunkHits, ...pageHits]);
-        const lexicons = await loadLexicons(store, manuals, await queryVector, ctx.signal);
+        // Reading a manual's chunks takes any vector of the store's size (see loadLexicons).
+        const lexicons = await loadLexicons(store, manuals, (await queryVector) ?? unitVector(embedder.dimensions), ctx.signal);
         lexical = rankPagesLexically(input.query, lexicons);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -144,7 +161,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     const visualScore = new Map(pageHits.map((p) => [keyOf(p), p.score]));
     const lexicalByPage = new Map(lexical.pages.map((p) => [keyOf(p), p]));
 
-    const vector = await queryVector.catch(() => null);
+    const vector = await queryVector;
     const objects: Hit[] = [];
     let passages = 0;
     for (const p of [...chosen, ...visualExtra]) {
@@ -196,9 +213,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         search_ms: elapsed(start) - lexicalMs,
         lexical_ms: lexicalMs,
         ...(failedLeg ? { partial: failedLeg } : {}),
+        ...(degraded ? { degraded } : {}),
         ...(lexicalError ? { lexical_error: lexicalError } : {}),
       },
-      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}.`,
+      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   },
 };

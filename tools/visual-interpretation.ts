@@ -63,16 +63,30 @@ export const visualInterpretation: Tool<z.output<typeof inputs>> = {
     const image = await ctx.pageImage(target.manualId, target.page, { signal: ctx.signal });
     const imageMs = elapsed(imageStart);
     const vlmStart = performance.now();
-    const result = await generateText({
-      model: vlm.model,
-      abortSignal: ctx.signal,
-      messages: visionPrompt(
-        `This is page ${target.page} of the equipment manual "${title}". ${input.prompt}\n` +
-          'Answer only from what the page shows. Quote labels, pin names, part numbers and values exactly as printed. ' +
-          'If the page does not show it, say so.',
-        [image],
-      ),
-    });
+    let result;
+    try {
+      result = await generateText({
+        model: vlm.model,
+        abortSignal: ctx.signal,
+        messages: visionPrompt(
+          `This is page ${target.page} of the equipment manual "${title}". ${input.prompt}\n` +
+            'Answer only from what the page shows. Quote labels, pin names, part numbers and values exactly as printed. ' +
+            'If the page does not show it, say so.',
+          [image],
+        ),
+      });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      // The client has already retried (429, 5xx, timeouts): another call this turn would only
+      // repeat that wait, so the tool bows out and the answer comes from the text passages.
+      yield { type: 'status', message: 'The vision model failed; answering from the text passages' };
+      yield {
+        type: 'error',
+        message: `the vision model could not read page ${target.page} of ${title}: ${err instanceof Error ? err.message : String(err)}`,
+        recoverable: false,
+      };
+      return;
+    }
     ctx.recordUsage(result.usage);
     const reading = result.text.trim();
     if (!reading) {

@@ -12,7 +12,8 @@ export type IngestErrorCode =
   | 'password_required'
   | 'password_incorrect'
   | 'render_failed'
-  | 'ocr_failed';
+  | 'ocr_failed'
+  | 'disk_full';
 
 export class IngestError extends Error {
   readonly code: IngestErrorCode;
@@ -72,4 +73,15 @@ export const ingestErrors = {
     new IngestError('render_failed', `Page ${page} could not be rendered as an image.`, { detail: String(cause), cause }),
   ocrFailed: (detail: string, cause?: unknown) =>
     new IngestError('ocr_failed', 'Text recognition (OCR) failed for a scanned page.', { detail, cause }),
+  notEnoughSpace: (needed: number, free: number) =>
+    new IngestError(
+      'disk_full',
+      `The server does not have enough free disk space for this file (${mb(needed)} needed, ${mb(free)} free). Ask the administrator to free some space, then upload it again.`,
+      { detail: `${needed} needed incl. reserve > ${free} free bytes` },
+    ),
+  diskFull: (cause?: unknown) =>
+    new IngestError('disk_full', "The server's disk filled up while saving this file, so it was not kept. Ask the administrator to free some space, then upload it again.", {
+      detail: String(cause),
+      cause,
+    }),
 };

@@ -3,9 +3,12 @@
  * at the size limit, so a 200 MB manual never sits in memory and an oversized one costs nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { ensureDataDir } from '../data-dir';
+import { freeBytes, minFreeBytes } from '../disk-space';
 import { ingestErrors } from './errors';
 
 export interface SavedUpload {
@@ -14,28 +17,60 @@ export interface SavedUpload {
   size: number;
 }
 
-export async function saveUpload(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, maxBytes: number): Promise<SavedUpload> {
+type Body = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/**
+ * `declaredBytes` (the request's Content-Length, when known) lets a file that cannot fit be
+ * refused before a byte of it is read; the reserve (MC_MIN_FREE_MB) is required either way.
+ */
+export async function saveUpload(body: Body, maxBytes: number, declaredBytes?: number): Promise<SavedUpload> {
   const dir = ensureDataDir('uploads');
-  const tmpPath = path.join(dir, `${randomUUID()}.part`);
+  if (declaredBytes !== undefined && declaredBytes > maxBytes) throw ingestErrors.tooLarge(declaredBytes, maxBytes);
+  assertRoomFor(dir, declaredBytes ?? 0);
+  return writeUpload(body, path.join(dir, `${randomUUID()}.part`), maxBytes);
+}
+
+/** Throws disk_full when writing `bytes` under `dir` would leave less than the reserve free. */
+export function assertRoomFor(dir: string, bytes: number): void {
+  const needed = bytes + minFreeBytes();
+  const free = freeBytes(dir);
+  if (free < needed) throw ingestErrors.notEnoughSpace(needed, free);
+}
+
+/**
+ * Streams `body` into `file` (created, never overwritten, unless `flags` says otherwise),
+ * hashing as it goes. On any failure (too large, empty, a write error such as ENOSPC) the partial
+ * file is removed before the error is thrown.
+ */
+export async function writeUpload(body: Body, file: string, maxBytes: number, flags = 'wx'): Promise<SavedUpload> {
   const hash = createHash('sha256');
-  const out = fs.createWriteStream(tmpPath, { flags: 'wx' });
+  const out = fs.createWriteStream(file, { flags });
+  // A write error arrives as an event; without a listener it would crash the process.
+  let writeError: Error | undefined;
+  out.on('error', (err) => (writeError ??= err));
   let size = 0;
   try {
     const iterable = Symbol.asyncIterator in body ? (body as AsyncIterable<Uint8Array>) : streamToIterable(body as ReadableStream<Uint8Array>);
     for await (const chunk of iterable) {
+      if (writeError) throw writeError;
       size += chunk.byteLength;
       // Stop reading at the limit: an oversized upload costs no more than the limit in disk and time.
       if (size > maxBytes) throw ingestErrors.tooLarge(size, maxBytes);
       hash.update(chunk);
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      // `once` rejects on 'error', so a failed write cannot leave us waiting for a 'drain' forever.
+      if (!out.write(chunk)) await once(out, 'drain');
     }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    out.end();
+    await finished(out);
     if (size === 0) throw ingestErrors.empty();
-    return { tmpPath, sha256: hash.digest('hex'), size };
+    return { tmpPath: file, sha256: hash.digest('hex'), size };
   } catch (err) {
     out.destroy();
-    fs.rmSync(tmpPath, { force: true });
-    throw err;
+    // Once closed, the file exists if it ever will (an open may still have been pending): remove it.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
+    fs.rmSync(file, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    throw code === 'ENOSPC' || code === 'EDQUOT' ? ingestErrors.diskFull(err) : err;
   }
 }
 

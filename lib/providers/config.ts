@@ -107,6 +107,9 @@ const envSchema = z.object({
 
 export type RawEnv = Record<string, string | undefined>;
 
+/** Variables whose values must never reach a browser, a log line or an error shown to a user. */
+export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET)$/.test(k));
+
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 export const DEFAULT_GEMINI_EMBEDDING_MODEL = 'gemini-embedding-001';

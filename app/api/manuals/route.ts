@@ -1,5 +1,7 @@
 import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
+import { dataDir } from '@/lib/data-dir';
 import { errorResponse } from '@/lib/http';
+import { assertRoomFor } from '@/lib/ingest/upload';
 import { acceptUpload, listManualViews } from '@/lib/library';
 import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 
@@ -18,11 +20,15 @@ export async function POST(request: Request) {
   } catch {
     // A malformed name is only cosmetic: keep the default.
   }
+  // A disk that cannot take the file (its declared size plus the reserve) refuses it before any work: 507.
+  const length = Number(request.headers.get('content-length') ?? '');
+  const declaredBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
   try {
+    assertRoomFor(dataDir(), declaredBytes ?? 0);
     const owner = await ensureOwnerId();
     const allowed = rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
-    const result = await acceptUpload(request.body, fileName, owner);
+    const result = await acceptUpload(request.body, fileName, owner, declaredBytes);
     return Response.json(result, { status: result.duplicate ? 200 : 201 });
   } catch (err) {
     return errorResponse(err);

@@ -6,6 +6,7 @@
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
+import { withoutSecrets } from '../redact';
 import type { CallOptions, Embedder } from '../types';
 import { l2normalize, toFloat32 } from './util';
 
@@ -29,6 +30,8 @@ export class GeminiEmbedder implements Embedder {
   private readonly model: EmbeddingModel;
   private readonly maxRetries: number;
   private readonly maxParallelCalls: number;
+  /** Errors keep the key out (a proxy may echo it back); they end up in ingest status and logs. */
+  private readonly scrub: (err: unknown) => unknown;
 
   constructor(opts: GeminiEmbedderOptions) {
     this.dimensions = opts.dimensions ?? 768;
@@ -37,6 +40,7 @@ export class GeminiEmbedder implements Embedder {
     this.model = google.embeddingModel(opts.model);
     this.maxRetries = opts.maxRetries ?? 2;
     this.maxParallelCalls = opts.maxParallelCalls ?? 2;
+    this.scrub = (err) => withoutSecrets(err, [opts.apiKey]);
   }
 
   private providerOptions(taskType: 'RETRIEVAL_QUERY' | 'RETRIEVAL_DOCUMENT') {
@@ -52,7 +56,7 @@ export class GeminiEmbedder implements Embedder {
       abortSignal: opts?.signal,
       maxRetries: this.maxRetries,
       maxParallelCalls: this.maxParallelCalls,
-    });
+    }).catch((err) => Promise.reject(this.scrub(err)));
     return embeddings.map((e) => this.check(e));
   }
 
@@ -63,7 +67,7 @@ export class GeminiEmbedder implements Embedder {
       providerOptions: this.providerOptions('RETRIEVAL_QUERY'),
       abortSignal: opts?.signal,
       maxRetries: this.maxRetries,
-    });
+    }).catch((err) => Promise.reject(this.scrub(err)));
     return this.check(embedding);
   }
 

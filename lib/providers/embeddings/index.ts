@@ -38,6 +38,7 @@ const FACTORIES: Record<EmbeddingsProvider, Factory> = {
       baseURL: config.openaiCompatible.baseURL,
       apiKey: config.openaiCompatible.apiKey,
       model: config.embeddings.model,
+      timeoutMs: envInt('EMBEDDING_TIMEOUT_MS', 60_000),
     });
   },
   gemini: async (config) => {

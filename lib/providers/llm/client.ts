@@ -32,6 +32,7 @@ import {
   type RecordedRequest,
 } from './cassette';
 import { LlmCallError, isAbortError } from './errors';
+import { redact, withoutSecrets } from '../redact';
 import { createLogger, type Logger } from './log';
 import { backoffDelay, classifyError, sleep, type BackoffOptions } from './retry';
 import type { CallOptions, FinishReason, LanguageModelV3, Middleware, StreamPart, StreamResult, Usage } from './sdk-types';
@@ -58,7 +59,7 @@ export interface LlmClientOptions {
   /** Serve every call from this JSONL file; the model is never called. */
   replay?: string;
   logger?: Logger;
-  /** Scrubbed from log lines (API keys), when the default logger is used. */
+  /** API keys: scrubbed from log lines (default logger) and from the errors the client throws. */
   secrets?: Array<string | undefined>;
   /** Jitter source, for deterministic tests. */
   random?: () => number;
@@ -82,6 +83,7 @@ interface Ctx {
   recorder?: CassetteRecorder;
   replay?: ReplayStore;
   logger: Logger;
+  secrets: Array<string | undefined>;
 }
 
 export function createLlmClient(model: LanguageModelV3, options: LlmClientOptions = {}): LlmClient {
@@ -109,6 +111,7 @@ export function createLlmClient(model: LanguageModelV3, options: LlmClientOption
     recorder: options.record ? new CassetteRecorder(options.record) : undefined,
     replay: options.replay ? new ReplayStore(options.replay) : undefined,
     logger: options.logger ?? createLogger({ secrets: options.secrets }),
+    secrets: options.secrets ?? [],
   };
   return {
     provider: options.provider ?? 'test',
@@ -261,14 +264,15 @@ function terminalError(error: unknown, deadline: Deadline, call: CallLog, ctx: C
 
 function finalError(error: unknown, call: CallLog, ctx: Ctx, modelId: string, note?: string): LlmCallError {
   const c = classifyError(error);
-  const reason = error instanceof Error ? error.message : String(error);
+  // The provider's message reaches logs, chat events and the UI: a key it echoes must not.
+  const reason = redact(error instanceof Error ? error.message : String(error), ctx.secrets);
   const status = c.statusCode ? `HTTP ${c.statusCode}: ` : '';
   const tries = c.retryable ? ` (gave up after ${call.attempts} attempt${call.attempts === 1 ? '' : 's'}${note ? `; ${note}` : ''})` : '';
   return new LlmCallError(c.code, `${modelId} (${ctx.provider}) failed: ${status}${reason}${tries}`, {
     attempts: call.attempts,
     statusCode: c.statusCode,
     transient: c.retryable,
-    cause: error,
+    cause: withoutSecrets(error, ctx.secrets),
   });
 }
 
@@ -461,7 +465,7 @@ function llmClientMiddleware(ctx: Ctx): Middleware {
             controller.enqueue(r.value);
           } catch (e) {
             deadline.clear();
-            const error = terminalError(e, deadline, call, ctx, modelId, true) ?? e;
+            const error = terminalError(e, deadline, call, ctx, modelId, true) ?? withoutSecrets(e, ctx.secrets);
             call.fail(error);
             reader.cancel(error).catch(() => {});
             // A caller's abort keeps the SDK's abort semantics; other failures after content become an

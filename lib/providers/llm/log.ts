@@ -5,6 +5,8 @@
  * `silent` under vitest so test output stays readable. Known secrets are scrubbed from every line
  * after serialisation, so a key echoed back inside a provider's error message never reaches a log.
  */
+import { redact } from '../redact';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export type LogFields = Record<string, unknown>;
 
@@ -34,8 +36,7 @@ export interface LoggerOptions {
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const level = opts.level ?? logLevelFromEnv();
   const write = opts.write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  // Short values would redact ordinary words; real API keys are long.
-  const secrets = (opts.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 8);
+  const secrets = opts.secrets ?? [];
 
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (RANK[lvl] < RANK[level]) return;
@@ -45,8 +46,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     } catch {
       line = JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, note: 'fields not serialisable' });
     }
-    for (const s of secrets) line = line.split(s).join('[redacted]');
-    write(line);
+    write(redact(line, secrets));
   };
   return {
     debug: (m, f) => emit('debug', m, f),

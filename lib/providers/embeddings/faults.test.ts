@@ -1,0 +1,161 @@
+/**
+ * Issue 8: embedding provider faults. The real openai-compatible embedder talks to a real HTTP
+ * server on loopback that misbehaves (429, 5xx, no answer, malformed JSON, wrong vectors): it
+ * retries what may pass, then fails with a message that names the server and the fault, and never
+ * hangs. During a chat turn (real LanceDB fixture store) a failing query embedder degrades the
+ * hybrid search to keywords, says so, and the turn still ends with a cited answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf } from '@/lib/agent/testing';
+import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
+import { collectTurn } from '@/lib/agent/tree';
+import { TOOL } from '@/tools/tool';
+import { embeddingsReply, openaiErrorReply, startFaultServer, type FaultReply, type FaultRequest, type FaultServer } from '@/test/fault-server';
+import { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './openai-compatible';
+
+/** A deterministic vector of `dims` values for a text (its length, then ones). */
+const vectorOf = (dims: number) => (text: string) => [text.length, ...Array.from({ length: dims - 1 }, () => 1)];
+
+/** Rejects when `promise` has not settled within `ms`: the test fails instead of hanging. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer(() => ({ status: 503, body: 'not configured' }));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const DIMS = 8;
+const healthy = (req: FaultRequest): FaultReply => embeddingsReply(req, vectorOf(DIMS));
+
+/** A fresh embedder (its probe answered healthily), then `handler` for everything after. */
+async function embedderThen(handler: (req: FaultRequest, n: number) => FaultReply, opts: Partial<OpenAICompatibleEmbedderOptions> = {}) {
+  server.respond(healthy);
+  const embedder = await OpenAICompatibleEmbedder.create({
+    baseURL: `${server.url}/v1`,
+    model: 'fake-embedder',
+    timeoutMs: 300,
+    maxRetries: 2,
+    initialBackoffMs: 10,
+    maxBackoffMs: 20,
+    ...opts,
+  });
+  const start = server.requests.length;
+  server.respond((req, n) => handler(req, n - start));
+  return { embedder, calls: () => server.requests.length - start };
+}
+
+describe('the openai-compatible embedder against a misbehaving server', () => {
+  it('429 with Retry-After: 0, then healthy: retried, the vectors come back', async () => {
+    const { embedder, calls } = await embedderThen((req, n) => (n === 1 ? openaiErrorReply(429, 'slow down', { 'retry-after': '0' }) : healthy(req)));
+    const vectors = await within(embedder.embedDocuments(['ab', 'abcdef']), 10_000);
+    expect(vectors).toHaveLength(2);
+    expect(vectors[0]).toHaveLength(DIMS);
+    expect(calls()).toBe(2);
+  });
+
+  it('429 asking to wait an hour: not waited for; fails at once, saying what the server asked', async () => {
+    const { embedder, calls } = await embedderThen(() => openaiErrorReply(429, 'quota exceeded', { 'retry-after': '3600' }));
+    await expect(within(embedder.embedQuery('which fuse?'), 10_000)).rejects.toThrow(
+      /^embedding server 127\.0\.0\.1:\d+ \(fake-embedder\) failed: quota exceeded \(it asked to retry after 3600 s\)$/,
+    );
+    expect(calls()).toBe(1);
+  });
+
+  it('5xx forever: three attempts, then an error naming the server, the fault and the attempts', async () => {
+    const { embedder, calls } = await embedderThen(() => openaiErrorReply(500, 'model crashed'));
+    await expect(within(embedder.embedDocuments(['a', 'b', 'c']), 10_000)).rejects.toThrow(
+      /^embedding server 127\.0\.0\.1:\d+ \(fake-embedder\) failed: model crashed \(gave up after 3 attempts\)$/,
+    );
+    expect(calls()).toBe(3);
+  });
+
+  it('a server that never answers: every attempt times out, then a clear error instead of a hang', async () => {
+    const { embedder, calls } = await embedderThen(() => 'hang');
+    await expect(within(embedder.embedQuery('which fuse?'), 10_000)).rejects.toThrow(/did not answer within 300 ms \(gave up after 3 attempts\)$/);
+    expect(calls()).toBe(3);
+  });
+
+  it('a server that is down at creation: fails after its retries with the reason', async () => {
+    const down = await startFaultServer(() => 'hang');
+    const url = down.url;
+    await down.close(); // nothing listens on the port any more: connection refused
+    const created = OpenAICompatibleEmbedder.create({ baseURL: `${url}/v1`, model: 'm', maxRetries: 1, initialBackoffMs: 10, maxBackoffMs: 20 });
+    await expect(within(created, 10_000)).rejects.toThrow(/^embedding server 127\.0\.0\.1:\d+ \(m\) failed: .*(ECONNREFUSED|connect).*\(gave up after 2 attempts\)$/i);
+  });
+
+  it('malformed JSON: a clear error at once (a broken answer is not retried)', async () => {
+    const { embedder, calls } = await embedderThen(() => ({ status: 200, body: '{"data": [ {"embedding": [1, 2' }));
+    await expect(within(embedder.embedQuery('x'), 10_000)).rejects.toThrow(/^embedding server 127\.0\.0\.1:\d+ \(fake-embedder\) failed: Invalid JSON response/);
+    expect(calls()).toBe(1);
+  });
+
+  it('vectors of the wrong length, or fewer vectors than texts, are refused', async () => {
+    const short = await embedderThen((req) => embeddingsReply(req, vectorOf(DIMS - 3)));
+    await expect(short.embedder.embedDocuments(['a', 'b'])).rejects.toThrow(/returned 5 dimensions, expected 8/);
+
+    const dropping = await embedderThen((req) => {
+      const reply = healthy(req) as Exclude<FaultReply, 'hang'>;
+      const body = reply.body as { data: unknown[] };
+      return { ...reply, body: { ...body, data: body.data.slice(0, 1) } };
+    });
+    await expect(dropping.embedder.embedDocuments(['a', 'b', 'c'])).rejects.toThrow(/returned 1 embeddings for 3 texts/);
+  });
+
+  it("the caller's abort ends the retries at once", async () => {
+    const { embedder, calls } = await embedderThen(() => openaiErrorReply(503, 'busy'), { initialBackoffMs: 60_000, maxBackoffMs: 60_000 });
+    const controller = new AbortController();
+    const pending = embedder.embedQuery('x', { signal: controller.signal });
+    while (calls() === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('user stopped'));
+    await expect(within(pending, 10_000)).rejects.toThrow('user stopped');
+    expect(calls()).toBe(1);
+  });
+});
+
+describe('a failing query embedder during a chat turn', () => {
+  let fx: FixtureStore;
+  beforeAll(async () => {
+    fx = await openFixtureStore();
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  /** The embedder the turn uses: same vector size as the fixture index, then the fault. */
+  async function faultyQueryEmbedder(fault: () => FaultReply) {
+    server.respond((req) => embeddingsReply(req, vectorOf(fx.embedder.dimensions)));
+    const embedder = await OpenAICompatibleEmbedder.create({ baseURL: `${server.url}/v1`, model: 'fake-embedder', timeoutMs: 300, initialBackoffMs: 10, maxBackoffMs: 20 });
+    server.respond(fault);
+    return embedder;
+  }
+
+  it.each([
+    ['5xx forever', () => openaiErrorReply(503, 'overloaded')],
+    ['never answering', () => 'hang' as const],
+  ])('%s: the hybrid search falls back to keywords and says so; the turn ends with a cited answer', async (_label, fault) => {
+    const embedder = await faultyQueryEmbedder(fault);
+    const events = await within(collectTurn({ question: 'What is the full-load current of the PX-200 motor?', deps: { ...fx.deps, embedder } }), 30_000);
+
+    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
+    const hybrid = eventsOf(events, 'result').find((r) => r.tool === TOOL.hybrid)!;
+    expect(hybrid.metadata?.degraded).toMatch(/^the query could not be embedded \(.*embedding server .*\): keyword search only$/);
+    expect(hybrid.hits.some((h) => h.manualId === 'px-200' && h.page === 1)).toBe(true);
+    expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.hybrid && /embedding model failed; searching by keyword only/.test(s.message))).toBe(true);
+    const answer = eventsOf(events, 'response').at(-1)!;
+    expect(answer.text).toContain('6.8 A');
+    expect(answer.sources.map((s) => `${s.manualId}:${s.page}`)).toContain('px-200:1');
+  });
+});
