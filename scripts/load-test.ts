@@ -1,14 +1,16 @@
 /**
- * `npx tsx scripts/load-test.ts [--rounds 3] [--concurrency 30] [--json]`: a bounded load test on
+ * `npx tsx scripts/load-test.ts [--rounds 6] [--concurrency 30] [--json]`: a bounded load test on
  * loopback. Starts the built app with a scratch DATA_DIR (the sample manual is seeded), then per
  * round sends `concurrency` chat turns at once (each from its own owner, as separate people would)
  * while 2 uploads run; reports errors, latency percentiles, whether the uploads became ready, and
- * the server's memory per round. Exits 1 on any error. Traffic goes to 127.0.0.1 only.
+ * the server's memory per round. Exits 1 on any error or when memory does not level off
+ * (memoryVerdict). Traffic goes to 127.0.0.1 only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { askOverHttp, freePort, peakRssTree, startServer, tail, waitFor } from '../lib/eval/bench/server';
+import { memoryVerdict } from '../lib/eval/bench/memory';
 import { generateSampleManual } from '../lib/sample';
 import { SAMPLE_QUESTIONS } from '../lib/sample/facts';
 
@@ -17,7 +19,7 @@ const opt = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const ROUNDS = Math.min(10, opt('rounds', 3));
+const ROUNDS = Math.min(20, opt('rounds', 6));
 const CONCURRENCY = Math.min(100, opt('concurrency', 30));
 const json = args.includes('--json');
 const log = (...m: unknown[]) => console.error('[load]', ...m);
@@ -84,6 +86,7 @@ async function main() {
       const answer = done.map((t) => t.answerMs ?? t.totalMs);
       const first = done.flatMap((t) => (t.firstEventMs === null ? [] : [t.firstEventMs]));
       const pid = nextPid();
+      const memory = (await (await fetch(`${server.url}/api/health`)).json()).memory as { heapUsedMb: number; externalMb: number };
       const round = {
         round: r + 1,
         turns: CONCURRENCY,
@@ -93,20 +96,25 @@ async function main() {
         first_event_ms: { p50: pct(first, 50), p95: pct(first, 95) },
         answer_ms: { p50: pct(answer, 50), p95: pct(answer, 95) },
         server_rss_mb: pid ? currentRssMb(pid) : null,
+        server_heap_mb: memory.heapUsedMb,
+        server_external_mb: memory.externalMb,
       };
       rounds.push(round);
       log(JSON.stringify(round));
     }
     const peak = peakRssTree(server.child.pid!).map((p) => ({ command: p.command.slice(0, 60), peak_mb: p.peakMb }));
-    const report = { rounds, errors, peak_rss: peak };
+    const memory = memoryVerdict(rounds.map((r) => r.server_rss_mb as number | null));
+    if (!memory.stable) log(`memory not stable: ${memory.reason}`);
+    const report = { rounds, errors, memory, peak_rss: peak };
     if (json) console.log(JSON.stringify(report));
     else {
       console.log(`rounds: ${rounds.length} × (${CONCURRENCY} concurrent turns + 2 uploads), errors: ${errors}`);
       for (const r of rounds) console.log(JSON.stringify(r));
       for (const p of peak) console.log(`peak RSS ${p.peak_mb} MB  ${p.command}`);
+      console.log(`memory: ${memory.stable ? 'stable' : 'NOT stable'} (${memory.reason})`);
     }
     if (errors) log(`server log (last lines):\n${tail(server.logFile, 40)}`);
-    process.exitCode = errors ? 1 : 0;
+    process.exitCode = errors || !memory.stable ? 1 : 0;
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

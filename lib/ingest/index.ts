@@ -6,6 +6,9 @@
  *   const ocr = await ocrPage(doc, page, engine);            // when planOcr(page) is not empty
  *   const full = withOcrLines(page, ocr.regions);
  *   const { png } = await doc.renderPage(n);                 // + makeThumbnail(png)
+ *
+ * The pipeline runs the first steps as one pipelined pass over the pages (page-pass.ts: PagePass),
+ * with raw renders (doc.renderPageRaw / renderRegionRaw) encoded off the JS thread.
  *   const chunks = chunkPages(manualId, pages);              // after all pages are extracted
  *   await doc.close();
  *

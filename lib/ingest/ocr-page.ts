@@ -3,11 +3,13 @@
  * only its raster image regions), render those at OCR resolution, recognise, and map the word
  * boxes back to page coordinates as TextLines flagged `ocr`, merged into the page layout.
  */
+import { createHash } from 'node:crypto';
 import type { BBox } from './geometry';
 import { union } from './geometry';
 import { type TextLine, layoutPage } from './layout';
-import type { OcrEngine, OcrMode, OcrResult } from './ocr';
+import type { OcrEngine, OcrMode, OcrOptions, OcrResult } from './ocr';
 import type { PageContent, PdfDoc } from './pdf';
+import { type RawImage, toPpm } from './render';
 
 export interface OcrTarget {
   bbox: BBox;
@@ -153,33 +155,109 @@ export interface PageOcrResult {
   ms: number;
 }
 
+export interface OcrPageOptions extends OcrPlanOptions, MapOptions {
+  targets?: OcrTarget[];
+  signal?: AbortSignal;
+  /**
+   * Results by image content, shared across the pages of a manual: a figure repeated on many
+   * pages (a header banner, the same board drawing) is recognised once. Same pixels, same text.
+   */
+  cache?: Map<string, Promise<OcrResult>>;
+}
+
 /** Renders and recognises the planned targets of one page (all targets go to the pool at once). */
-export async function ocrPage(
+export async function ocrPage(doc: PdfDoc, page: PageContent, engine: OcrEngine, opts: OcrPageOptions = {}): Promise<PageOcrResult> {
+  return startPageOcr(doc, page, engine, opts).result;
+}
+
+/**
+ * ocrPage in two steps, for pipelining: `rendered` settles once every target image is drawn (the
+ * part that runs on this thread, and the only one that needs `doc`), `result` once the engine has
+ * read them all. Each target goes to the engine as soon as it is drawn. Both promises reject on
+ * failure; the caller must handle both.
+ */
+export function startPageOcr(
   doc: PdfDoc,
   page: PageContent,
   engine: OcrEngine,
-  opts: OcrPlanOptions & MapOptions & { targets?: OcrTarget[]; signal?: AbortSignal } = {},
-): Promise<PageOcrResult> {
+  opts: OcrPageOptions = {},
+): { rendered: Promise<void>; result: Promise<PageOcrResult> } {
   const t0 = performance.now();
   const minConfidence = opts.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const targets = opts.targets ?? planOcr(page, opts);
-  let words = 0;
-  let confSum = 0;
-  const regions = await Promise.all(
-    targets.map(async (target, region) => {
+  // Drawn one after the other (they share this thread anyway): the first one reaches the engine soonest.
+  let previous: Promise<unknown> = Promise.resolve();
+  const images = targets.map((target) => {
+    const drawn = previous.then(async () => {
       opts.signal?.throwIfAborted();
       const t = performance.now();
-      const img = await doc.renderRegion(page.page, target.bbox, { scale: target.scale });
-      const result = await engine.recognize(img.png, { mode: target.mode, dpi: img.scale * 72, signal: opts.signal });
-      // The renderer may lower the scale for huge regions: map with the scale actually used.
-      const lines = ocrLinesToPage(result, target.bbox, img.scale, { minConfidence, labels: target.mode === 'sparse', region });
-      for (const w of result.words) {
+      const raw = await doc.renderRegionRaw(page.page, target.bbox, { scale: target.scale });
+      // Figure regions of text pages: what the text layer already says there is not read again.
+      if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
+      return { image: toPpm(raw), scale: raw.scale, t };
+    });
+    previous = drawn.catch(() => {});
+    return drawn;
+  });
+  const rendered = Promise.all(images).then(() => {});
+  const result = Promise.all(
+    images.map(async (drawn, region) => {
+      const { image, scale, t } = await drawn;
+      const target = targets[region];
+      const ocr = recognizeCached(engine, image, { mode: target.mode, dpi: scale * 72, signal: opts.signal }, opts.cache);
+      const lines = ocrLinesToPage(await ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
+      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: (await ocr).words };
+    }),
+  ).then((done) => {
+    let words = 0;
+    let confSum = 0;
+    for (const r of done) {
+      for (const w of r.words) {
         if (!keepWord(w.text, w.confidence, minConfidence)) continue;
         words++;
         confSum += w.confidence;
       }
-      return { bbox: target.bbox, target, lines, ms: performance.now() - t };
-    }),
-  );
-  return { regions, words, confidence: words ? confSum / words : 0, ms: performance.now() - t0 };
+    }
+    const regions = done.map(({ words: _words, ...r }) => r);
+    return { regions, words, confidence: words ? confSum / words : 0, ms: performance.now() - t0 };
+  });
+  return { rendered, result };
+}
+
+/** Cell boxes of the page's text-layer lines (cells, not whole lines: a line may span a figure). */
+export function textLayerBoxes(page: Pick<PageContent, 'lines'>): BBox[] {
+  return page.lines.filter((l) => !l.ocr).flatMap((l) => (l.cells.length ? l.cells.map((c) => c.bbox) : [l.bbox]));
+}
+
+/**
+ * Paints `boxes` (page coordinates) white in a raw render of `region`: text the PDF's text layer
+ * already has (labels drawn as vector text over a figure, the invisible text of a searchable scan,
+ * captions inside a merged figure region) is then neither recognised twice nor paid for twice.
+ * Returns how many pixels were painted.
+ */
+export function maskBoxes(raw: RawImage, region: BBox, boxes: readonly BBox[], padPx = 1): number {
+  let painted = 0;
+  for (const b of boxes) {
+    const x0 = Math.max(0, Math.floor((b.x - region.x) * raw.scale) - padPx);
+    const y0 = Math.max(0, Math.floor((b.y - region.y) * raw.scale) - padPx);
+    const x1 = Math.min(raw.width, Math.ceil((b.x + b.w - region.x) * raw.scale) + padPx);
+    const y1 = Math.min(raw.height, Math.ceil((b.y + b.h - region.y) * raw.scale) + padPx);
+    if (x1 <= x0 || y1 <= y0) continue;
+    for (let y = y0; y < y1; y++) raw.data.fill(255, (y * raw.width + x0) * 4, (y * raw.width + x1) * 4);
+    painted += (x1 - x0) * (y1 - y0);
+  }
+  return painted;
+}
+
+function recognizeCached(engine: OcrEngine, image: Buffer, opts: OcrOptions, cache?: Map<string, Promise<OcrResult>>): Promise<OcrResult> {
+  if (!cache) return engine.recognize(image, opts);
+  const key = `${engine.id}|${opts.mode}|${Math.round(opts.dpi ?? 0)}|${createHash('sha1').update(image).digest('hex')}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = engine.recognize(image, opts);
+    cache.set(key, hit);
+    // A failed recognition is not remembered.
+    hit.catch(() => cache.delete(key));
+  }
+  return hit;
 }

@@ -8,6 +8,7 @@ import type { TextLine } from './layout';
 import { type OcrEngine, bundledEnglishModelDir, createTesseractEngine, defaultOcrWorkers } from './ocr';
 import { normalizeLabel, ocrLinesToPage, ocrPage, planOcr, withOcrLines } from './ocr-page';
 import { type PageContent, openPdf } from './pdf';
+import { encodePng, toPpm } from './render';
 
 const W = 500, H = 300;
 const LINES = [
@@ -85,6 +86,17 @@ describe('tesseract engine (offline)', () => {
     const img = await doc.renderRegion(1, { x: 30, y: 40, w: 260, h: 50 }, { scale: 3 });
     await doc.close();
     expect((await engine.recognize(img.png, { mode: 'block', dpi: 216 })).text).toContain('SERVICE MODE');
+  });
+
+  it('reads a PPM of raw pixels exactly as the PNG of the same pixels (what the pipeline sends)', async () => {
+    const { scanBytes } = await textAndScan();
+    const doc = await openPdf(scanBytes);
+    const raw = await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 });
+    await doc.close();
+    const fromPpm = await engine.recognize(toPpm(raw), { mode: 'sparse', dpi: 216 });
+    const fromPng = await engine.recognize(await encodePng(raw), { mode: 'sparse', dpi: 216 });
+    expect(fromPpm.text).toContain('Error 1240');
+    expect(fromPpm.words.map((w) => [w.text, w.bbox])).toEqual(fromPng.words.map((w) => [w.text, w.bbox]));
   });
 
   it('fails queued work once terminated', async () => {

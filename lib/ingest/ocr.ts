@@ -53,7 +53,8 @@ export interface OcrEngine {
   readonly id: string;
   /** How many images it recognises at once. */
   readonly concurrency: number;
-  recognize(png: Buffer, opts?: OcrOptions): Promise<OcrResult>;
+  /** `image`: an encoded image (PNG, JPEG, or the binary PPM the pipeline sends: no decoding cost). */
+  recognize(image: Buffer, opts?: OcrOptions): Promise<OcrResult>;
   terminate(): Promise<void>;
 }
 

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { getManual } from '../store/manuals';
 import { pageImagePath, pageThumbPath, manualSourcePath } from './paths';
 import { openPdf } from './pdf';
-import { makeThumbnail, PAGE_SCALE } from './render';
+import { encodePageImages, makeThumbnail, PAGE_SCALE, type RawImage } from './render';
 
-export async function writePageImages(manualId: string, page: number, png: Buffer): Promise<void> {
+export async function writePageImages(manualId: string, page: number, png: Buffer, thumb?: Buffer): Promise<void> {
   const imagePath = pageImagePath(manualId, page);
   const thumbPath = pageThumbPath(manualId, page);
   fs.mkdirSync(path.dirname(imagePath), { recursive: true });
@@ -17,8 +17,14 @@ export async function writePageImages(manualId: string, page: number, png: Buffe
   // Write to a temp name then rename: a reader never sees half a file.
   await fs.promises.writeFile(`${imagePath}.tmp`, png);
   await fs.promises.rename(`${imagePath}.tmp`, imagePath);
-  await fs.promises.writeFile(`${thumbPath}.tmp`, await makeThumbnail(png));
+  await fs.promises.writeFile(`${thumbPath}.tmp`, thumb ?? (await makeThumbnail(png)));
   await fs.promises.rename(`${thumbPath}.tmp`, thumbPath);
+}
+
+/** writePageImages from raw pixels: PNG and thumbnail are encoded in parallel from the same pixels. */
+export async function writePageImagesRaw(manualId: string, page: number, raw: RawImage): Promise<void> {
+  const { png, thumb } = await encodePageImages(raw);
+  await writePageImages(manualId, page, png, thumb);
 }
 
 /** Path of the page PNG or WebP thumbnail, rendering it first if needed; null if no such page. */
@@ -31,8 +37,7 @@ export async function ensurePageImage(manualId: string, page: number, kind: 'ima
   if (!fs.existsSync(source)) return null;
   const doc = await openPdf(new Uint8Array(await fs.promises.readFile(source)), { password: manual.password ?? undefined, maxBytes: Infinity, maxPages: Infinity });
   try {
-    const rendered = await doc.renderPage(page, { scale: PAGE_SCALE });
-    await writePageImages(manualId, page, rendered.png);
+    await writePageImagesRaw(manualId, page, await doc.renderPageRaw(page, { scale: PAGE_SCALE }));
   } finally {
     await doc.close();
   }

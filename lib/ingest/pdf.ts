@@ -10,7 +10,7 @@ import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
 import { type ImageRegion, findImageRegions } from './images';
 import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout';
 import { loadPdfjs, pdfjsAssets } from './pdfjs';
-import { type RenderedImage, type RenderOptions, renderPdfPage, renderPdfRegion } from './render';
+import { type RawImage, type RenderedImage, type RenderOptions, renderPdfPage, renderPdfPageRaw, renderPdfRegion, renderPdfRegionRaw } from './render';
 import { describeNonPdf, findPdfHeader } from './sniff';
 
 export interface OpenPdfOptions {
@@ -51,6 +51,9 @@ export interface PdfDoc {
   renderPage(page: number, opts?: RenderOptions): Promise<RenderedImage>;
   /** Renders part of a page (page coordinates), e.g. an image region at OCR resolution. */
   renderRegion(page: number, bbox: BBox, opts?: RenderOptions): Promise<RenderedImage>;
+  /** renderPage / renderRegion as raw RGBA pixels, for callers that encode (or OCR) them themselves. */
+  renderPageRaw(page: number, opts?: RenderOptions): Promise<RawImage>;
+  renderRegionRaw(page: number, bbox: BBox, opts?: RenderOptions): Promise<RawImage>;
   close(): Promise<void>;
 }
 
@@ -194,6 +197,24 @@ class PdfJsDoc implements PdfDoc {
     const page = await this.page(n);
     try {
       return await renderPdfRegion(page, bbox, opts);
+    } catch (err) {
+      throw ingestErrors.renderFailed(n, err);
+    }
+  }
+
+  async renderPageRaw(n: number, opts?: RenderOptions) {
+    const page = await this.page(n);
+    try {
+      return await renderPdfPageRaw(page, opts);
+    } catch (err) {
+      throw ingestErrors.renderFailed(n, err);
+    }
+  }
+
+  async renderRegionRaw(n: number, bbox: BBox, opts?: RenderOptions) {
+    const page = await this.page(n);
+    try {
+      return await renderPdfRegionRaw(page, bbox, opts);
     } catch (err) {
       throw ingestErrors.renderFailed(n, err);
     }

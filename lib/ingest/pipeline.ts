@@ -14,11 +14,9 @@ import { claimManual } from '../store/jobs';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
-import { ocrPage, planOcr, withOcrLines } from './ocr-page';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
-import { openPdf, type PageContent } from './pdf';
-import { writePageImages } from './page-images';
-import { PAGE_SCALE } from './render';
+import { openPdf } from './pdf';
+import { PagePass } from './page-pass';
 import path from 'node:path';
 
 export type IngestStage = 'parsing' | 'ocr' | 'rendering' | 'embedding' | 'indexing';
@@ -47,6 +45,16 @@ class ManualGone extends Error {}
 
 const EMBED_BATCH = 64;
 
+/** How a failure message names the stage it happened in. */
+const DOING: Record<IngestStage | 'store', string> = {
+  store: 'opening the vector store',
+  parsing: 'reading the PDF',
+  ocr: 'recognising text (OCR)',
+  rendering: 'rendering the pages',
+  embedding: 'embedding',
+  indexing: 'indexing',
+};
+
 let sharedOcr: OcrEngine | undefined;
 /** One OCR pool per process, created on first need (loading tesseract costs ~1 s). */
 export function processOcrEngine(): OcrEngine {
@@ -71,10 +79,12 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
   let ocrPages = 0;
   let pageCount = 0;
   let chunkCount = 0;
+  let current: IngestStage | 'store' = 'store';
 
   const stage = async <T>(name: IngestStage, total: number, work: (tick: (done: number) => Promise<void>) => Promise<T>): Promise<T> => {
     signal?.throwIfAborted();
     if (!(await getManual(manualId))) throw new ManualGone();
+    current = name;
     await updateManual(manualId, { status: name, progressDone: 0, progressTotal: total });
     const start = performance.now();
     let lastWrite = 0;
@@ -92,59 +102,26 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
     return result;
   };
 
-  const store = deps.store ?? (await getVectorStore());
+  // Opened inside the try: a store that is down fails the job with the reason, not the worker.
+  let opened = deps.store;
   try {
+    const store = (opened ??= await getVectorStore());
+    current = 'parsing';
     const bytes = new Uint8Array(await fs.promises.readFile(manualSourcePath(manualId)));
     const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount });
+    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), signal });
     try {
-      // 1. parsing: positioned text, reading order, headings, image regions
-      let pages = await stage('parsing', pageCount, async (tick) => {
-        const out: PageContent[] = [];
-        for (let n = 1; n <= pageCount; n++) {
-          out.push(await doc.extractPage(n));
-          await tick(n);
-        }
-        return out;
-      });
-
-      // 2. ocr: scanned pages whole, image regions of text pages (labels in figures and photos)
-      const ocrFlags = new Set<number>();
-      const ocrTexts = new Map<number, string>();
-      const needOcr = pages.filter((p) => planOcr(p).length > 0);
-      pages = await stage('ocr', needOcr.length, async (tick) => {
-        if (needOcr.length === 0) return pages;
-        const engine = deps.ocr ?? processOcrEngine();
-        const updated = [...pages];
-        let done = 0;
-        // The engine is a worker pool: keep it busy with as many pages as it has workers.
-        const queue = [...needOcr];
-        const work = async () => {
-          for (let p = queue.shift(); p; p = queue.shift()) {
-            const result = await ocrPage(doc, p, engine, { signal });
-            const lines = result.regions.flatMap((r) => r.lines);
-            if (lines.length) {
-              ocrFlags.add(p.page);
-              ocrTexts.set(p.page, lines.map((l) => l.text).join('\n'));
-              updated[p.page - 1] = withOcrLines(p, result.regions);
-            }
-            await tick(++done);
-          }
-        };
-        await Promise.all(Array.from({ length: Math.max(1, engine.concurrency) }, work));
-        return updated;
-      });
+      // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
+      // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
+      // ocr and rendering wait for what is still running in the OCR workers and the encoder.
+      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick));
+      pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick));
+      const { ocrFlags, ocrTexts } = pass;
       ocrPages = ocrFlags.size;
-
-      // 3. rendering: page PNG (~1.5×) + WebP thumbnail for previews and the VLM
-      await stage('rendering', pageCount, async (tick) => {
-        for (let n = 1; n <= pageCount; n++) {
-          const rendered = await doc.renderPage(n, { scale: PAGE_SCALE });
-          await writePageImages(manualId, n, rendered.png);
-          await tick(n);
-        }
-      });
+      await stage('rendering', pageCount, (tick) => pass.images(tick));
+      timings.draw = Math.round(pass.drawMs);
 
       // 4. embedding: dense chunk vectors, then page multi-vectors
       const chunks = chunkPages(manualId, pages);
@@ -191,6 +168,8 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
         await tick(3);
       });
     } finally {
+      // Nothing in flight may touch the document or write page images after this point.
+      await pass.settle();
       await doc.close();
     }
 
@@ -201,12 +180,12 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
     if (!(await getManual(manualId))) await store.deleteManual(manualId);
     return { manualId, status: 'ready', pages: pageCount, ocrPages, chunks: chunkCount, timings, ms: timings.total };
   } catch (err) {
-    await discardPartialOutput(manualId, store).catch((cleanupErr) => console.error('[ingest] cleanup failed', manualId, cleanupErr));
+    await discardPartialOutput(manualId, opened).catch((cleanupErr) => console.error('[ingest] cleanup failed', manualId, cleanupErr));
     if (err instanceof ManualGone) {
       return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: 'deleted during processing', timings, ms: Math.round(performance.now() - t0) };
     }
     if (signal?.aborted) throw err;
-    const message = isIngestError(err) ? err.message : `Processing failed: ${err instanceof Error ? err.message : String(err)}`;
+    const message = isIngestError(err) ? err.message : `Processing failed while ${DOING[current]}: ${rootCause(err)}. Upload the file again to retry.`;
     const errorCode = isIngestError(err) ? err.code : 'ingest_failed';
     if (!isIngestError(err)) console.error('[ingest] failed', manualId, err);
     await updateManual(manualId, { status: 'failed', error: message, errorCode, progressDone: 0, progressTotal: 0, password: null, timings });
@@ -214,12 +193,31 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
   }
 }
 
-/** Removes everything a job may have written for a manual except its source PDF. */
+/**
+ * Removes everything a job may have written for a manual except its source PDF. Each part is
+ * tried even when another fails (a vector store that is down must not leave the rows and page
+ * images behind); the first failure is thrown at the end.
+ */
 export async function discardPartialOutput(manualId: string, store?: VectorStore): Promise<void> {
-  await (store ?? (await getVectorStore())).deleteManual(manualId);
-  await clearPagesAndChunks(manualId);
-  fs.rmSync(path.join(manualDir(manualId), 'pages'), { recursive: true, force: true });
-  fs.rmSync(path.join(manualDir(manualId), 'thumbs'), { recursive: true, force: true });
+  const results = await Promise.allSettled([
+    (async () => (store ?? (await getVectorStore())).deleteManual(manualId))(),
+    clearPagesAndChunks(manualId),
+    fs.promises.rm(path.join(manualDir(manualId), 'pages'), { recursive: true, force: true }),
+    fs.promises.rm(path.join(manualDir(manualId), 'thumbs'), { recursive: true, force: true }),
+  ]);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * The message of the error that caused the failure, short enough to show: drivers wrap the cause
+ * ("Failed query: insert into … params: <every chunk's text>") and that dump is no use to a person.
+ */
+function rootCause(err: unknown): string {
+  let e = err;
+  while (e instanceof Error && e.cause instanceof Error && /^Failed query:/.test(e.message)) e = e.cause;
+  const message = (e instanceof Error ? e.message : String(e)).replace(/^SQLITE_\w+: /, '').replace(/[.\s]+$/, '');
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 
 /** Heading path + text: the heading tells the embedder what the passage is about. */

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedManuals, sharedManual } from '../../test/shared-manuals';
 import { type PdfDoc, openPdf } from './pdf';
-import { PAGE_SCALE, inkFraction, makeThumbnail } from './render';
+import { PAGE_SCALE, encodePageImages, inkFraction, makeThumbnail, toPpm } from './render';
 import { PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -48,6 +50,50 @@ describe('renderPage', () => {
 
   it('rejects a region outside the page', async () => {
     await expect(doc.renderRegion(1, { x: 700, y: 0, w: 50, h: 50 })).rejects.toMatchObject({ code: 'render_failed' });
+  });
+});
+
+describe('raw renders', () => {
+  it('renderPageRaw gives the pixels renderPage encodes; encodePageImages makes the PNG and the thumbnail from them', async () => {
+    const raw = await doc.renderPageRaw(1);
+    expect([raw.width, raw.height, raw.scale]).toEqual([Math.round(PAGE_W * 1.5), Math.round(PAGE_H * 1.5), PAGE_SCALE]);
+    expect(raw.data.length).toBe(raw.width * raw.height * 4);
+    const { png, thumb } = await encodePageImages(raw);
+    expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    const decoded = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([decoded.info.width, decoded.info.height, decoded.info.channels]).toEqual([raw.width, raw.height, 3]);
+    // Lossless: the PNG holds exactly the rendered RGB.
+    for (let i = 0; i < raw.width * raw.height; i += 997) {
+      expect([decoded.data[3 * i], decoded.data[3 * i + 1], decoded.data[3 * i + 2]]).toEqual([raw.data[4 * i], raw.data[4 * i + 1], raw.data[4 * i + 2]]);
+    }
+    const meta = await sharp(thumb).metadata();
+    expect([meta.format, meta.width]).toEqual(['webp', 240]);
+    expect(await inkFraction(png)).toBeGreaterThan(0.01);
+  });
+
+  it('keeps its pixels after the canvas is collected (a copy: sharp reads them on another thread later)', async () => {
+    // canvas.data() is a view of the canvas's pixel memory, freed with the canvas: encoding such a
+    // view after a GC crashed the process. Force collections and reuse of that memory.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const a = await doc.renderRegionRaw(truth.figure.page, truth.figure.bbox, { scale: 2 });
+    const before = Buffer.from(a.data);
+    for (let i = 0; i < 4; i++) {
+      gc();
+      await new Promise((r) => setImmediate(r));
+      const other = await doc.renderPageRaw(1, { scale: 0.5 });
+      other.data.fill(7);
+    }
+    expect(a.data.equals(before)).toBe(true);
+    expect((await encodePageImages(a)).png.length).toBeGreaterThan(0);
+  });
+
+  it('toPpm writes a binary PPM of the RGB channels', () => {
+    const raw = { data: Buffer.from([1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255]), width: 2, height: 2, scale: 1 };
+    const ppm = toPpm(raw);
+    const header = 'P6\n2 2\n255\n';
+    expect(ppm.subarray(0, header.length).toString('latin1')).toBe(header);
+    expect([...ppm.subarray(header.length)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 });
 

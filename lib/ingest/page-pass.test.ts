@@ -1,0 +1,146 @@
+/**
+ * The pipelined page pass (parse → OCR + previews): OCR overlaps parsing, a figure repeated on
+ * several pages is recognised once, text the text layer already has is masked out of the OCR
+ * input, and failures surface in the right stage without stray writes or unhandled rejections.
+ */
+import fs from 'node:fs';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { OcrEngine, OcrOptions, OcrResult } from './ocr';
+import { PagePass } from './page-pass';
+import { pageImagePath, pageThumbPath } from './paths';
+import { openPdf } from './pdf';
+
+const W = 400, H = 500;
+const FIG = { x: 50, y: 100, w: 300, h: 200 }; // top-left page coordinates
+const CAPTION = { text: 'Vector caption over the figure', x: 60, size: 12, baselineFromTop: 130 };
+
+/** Pages with the same raster figure; `captioned` pages also get a text-layer line drawn over it. */
+async function figurePdf(pages: number, opts: { captioned?: boolean; distinct?: boolean } = {}): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n++) {
+    // A grey gradient with a dark bar; `distinct` shifts the bar per page so the pixels differ.
+    const px = Buffer.alloc(300 * 200 * 3);
+    for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) px.fill(opts.distinct && y > 150 && x < 40 * n ? 0 : 120 + (x % 100), (y * 300 + x) * 3, (y * 300 + x + 1) * 3);
+    const png = await sharp(px, { raw: { width: 300, height: 200, channels: 3 } }).png().toBuffer();
+    const page = pdf.addPage([W, H]);
+    page.drawText(`Page ${n} body text long enough to count as a text layer.`, { x: 40, y: H - 50, size: 10, font });
+    page.drawImage(await pdf.embedPng(png), { x: FIG.x, y: H - FIG.y - FIG.h, width: FIG.w, height: FIG.h });
+    if (opts.captioned) page.drawText(CAPTION.text, { x: CAPTION.x, y: H - CAPTION.baselineFromTop, size: CAPTION.size, font, color: rgb(0, 0, 0) });
+  }
+  return pdf.save();
+}
+
+interface Call {
+  image: Buffer;
+  opts: OcrOptions;
+  /** Pages the pass had finished parsing when this recognition started. */
+  parsedBefore: number;
+}
+
+/** An engine that answers one word after a short delay and records what it was given. */
+function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; delayMs?: number } = {}) {
+  const calls: Call[] = [];
+  const engine: OcrEngine = {
+    id: 'fake',
+    concurrency: 1,
+    async recognize(image, o = {}) {
+      calls.push({ image, opts: o, parsedBefore: state.parsed });
+      const n = calls.length;
+      await new Promise((r) => setTimeout(r, opts.delayMs ?? 30));
+      if (n === opts.failOnCall) throw new Error('engine exploded');
+      const word = { text: 'PA8', bbox: { x: 10, y: 10, w: 60, h: 30 }, confidence: 95 };
+      return { text: 'PA8', words: [word], lines: [{ text: 'PA8', bbox: word.bbox, confidence: 95, words: [word] }], confidence: 95, ms: 1 } satisfies OcrResult;
+    },
+    async terminate() {},
+  };
+  return { engine, calls };
+}
+
+/** Reads a binary PPM back as { width, height, rgb }. */
+function readPpm(buf: Buffer) {
+  const m = /^P6\n(\d+) (\d+)\n255\n/.exec(buf.subarray(0, 40).toString('latin1'))!;
+  return { width: Number(m[1]), height: Number(m[2]), rgb: buf.subarray(m[0].length) };
+}
+
+async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: number }, manualId: string) {
+  const doc = await openPdf(bytes);
+  const pass = new PagePass(doc, { manualId, ocr: () => engine });
+  const ticks: Record<string, number[]> = { parsing: [], ocr: [], rendering: [] };
+  try {
+    const parsed = await pass.parse(async (n) => {
+      state.parsed = n;
+      ticks.parsing.push(n);
+    });
+    const pages = await pass.ocr(async (n) => void ticks.ocr.push(n));
+    await pass.images(async (n) => void ticks.rendering.push(n));
+    return { parsed, pages, pass, ticks };
+  } finally {
+    await pass.settle();
+    await doc.close();
+  }
+}
+
+describe('PagePass', () => {
+  it('starts OCR while later pages are still being parsed and writes every page image', async () => {
+    const state = { parsed: 0 };
+    const { engine, calls } = fakeEngine(state);
+    const { pages, pass, ticks } = await runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-pipelined');
+    expect(calls).toHaveLength(4);
+    // The first figure went to the engine before the pass had parsed the last page.
+    expect(calls[0].parsedBefore).toBeLessThan(4);
+    expect(calls.every((c) => c.opts.mode === 'sparse' && (c.opts.dpi ?? 0) >= 216)).toBe(true);
+    expect(pass.ocrTotal).toBe(4);
+    expect([...pass.ocrFlags].sort()).toEqual([1, 2, 3, 4]);
+    expect(pages.every((p) => p.text.includes('PA8'))).toBe(true);
+    expect(ticks.parsing).toEqual([1, 2, 3, 4]);
+    expect(ticks.ocr.at(-1)).toBe(4);
+    expect(ticks.rendering.at(-1)).toBe(4);
+    for (let n = 1; n <= 4; n++) {
+      const meta = await sharp(fs.readFileSync(pageImagePath('pass-pipelined', n))).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['png', W * 1.5, H * 1.5]);
+      expect((await sharp(fs.readFileSync(pageThumbPath('pass-pipelined', n))).metadata()).format).toBe('webp');
+    }
+  });
+
+  it('recognises a figure repeated on several pages once', async () => {
+    const state = { parsed: 0 };
+    const { engine, calls } = fakeEngine(state);
+    const { pass } = await runPass(await figurePdf(3), engine, state, 'pass-repeated');
+    expect(calls).toHaveLength(1);
+    expect([...pass.ocrFlags].sort()).toEqual([1, 2, 3]);
+    expect(pass.ocrTexts.get(3)).toBe('PA8');
+  });
+
+  it('masks text the text layer already has out of the OCR input', async () => {
+    const state = { parsed: 0 };
+    const { engine, calls } = fakeEngine(state);
+    const { parsed } = await runPass(await figurePdf(1, { captioned: true }), engine, state, 'pass-masked');
+    const caption = parsed[0].lines.find((l) => l.text === CAPTION.text)!;
+    expect(caption).toBeDefined();
+    const img = readPpm(calls[0].image);
+    const scale = img.width / FIG.w;
+    // Every pixel under the caption's box is white; the figure around it is not.
+    const at = (x: number, y: number) => img.rgb[(Math.round((y - FIG.y) * scale) * img.width + Math.round((x - FIG.x) * scale)) * 3];
+    const b = caption.bbox;
+    for (let x = b.x + 1; x < b.x + b.w - 1; x += 3) for (let y = b.y + 1; y < b.y + b.h - 1; y += 2) expect(at(x, y)).toBe(255);
+    expect(at(FIG.x + 20, FIG.y + 100)).toBeLessThan(250);
+  });
+
+  it('fails the ocr stage with the engine error; settle() waits for the rest and nothing is left unhandled', async () => {
+    const state = { parsed: 0 };
+    const { engine, calls } = fakeEngine(state, { failOnCall: 2 });
+    const doc = await openPdf(await figurePdf(3, { distinct: true }));
+    const pass = new PagePass(doc, { manualId: 'pass-failing', ocr: () => engine });
+    try {
+      await pass.parse(async () => {});
+      await expect(pass.ocr(async () => {})).rejects.toThrow('engine exploded');
+    } finally {
+      await pass.settle();
+      await doc.close();
+    }
+    expect(calls).toHaveLength(3);
+  });
+});

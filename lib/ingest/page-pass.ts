@@ -1,0 +1,133 @@
+/**
+ * The first three ingest stages as one pass over the pages, pipelined. For each page, on this
+ * thread: extract the text layer and image regions, draw the regions that need OCR and hand them
+ * to the OCR pool, draw the page preview and hand it to sharp. Recognition (tesseract workers) and
+ * PNG/WebP encoding (libuv thread pool) of page n run while page n+1 is being extracted and drawn,
+ * so the cores are busy together instead of one stage after the other.
+ *
+ * The pipeline still reports three stages: `parsing` covers the pass itself, `ocr` the wait for
+ * the recognitions still running when it ends, `rendering` the wait for the last image files.
+ * Work in flight is bounded (OCR pages and image encodings) so memory stays flat on long manuals.
+ */
+import type { OcrEngine, OcrResult } from './ocr';
+import { type PageOcrResult, planOcr, startPageOcr, withOcrLines } from './ocr-page';
+import { writePageImagesRaw } from './page-images';
+import type { PageContent, PdfDoc } from './pdf';
+import { PAGE_SCALE } from './render';
+
+export interface PagePassOptions {
+  manualId: string;
+  /** The OCR engine, asked for only when a page needs OCR (creating the tesseract pool costs ~1 s). */
+  ocr: () => OcrEngine;
+  signal?: AbortSignal;
+  /** OCR pages in flight beyond the engine's concurrency before the pass waits (default 2). */
+  ocrAhead?: number;
+  /** Page images being encoded and written at once (default 3). */
+  imagesInFlight?: number;
+}
+
+type Tick = (done: number) => Promise<void>;
+
+export class PagePass {
+  private readonly pages: PageContent[] = [];
+  private readonly ocrJobs: Array<{ page: number; result: Promise<PageOcrResult> }> = [];
+  private readonly imageJobs: Array<Promise<void>> = [];
+  private readonly cache = new Map<string, Promise<OcrResult>>();
+  private ocrDone = 0;
+  private imagesDone = 0;
+  /** Main-thread time spent drawing previews and OCR regions (ms), for the timings record. */
+  drawMs = 0;
+  readonly ocrFlags = new Set<number>();
+  readonly ocrTexts = new Map<number, string>();
+
+  constructor(
+    private readonly doc: PdfDoc,
+    private readonly opts: PagePassOptions,
+  ) {}
+
+  /** Pages whose OCR was started by parse(): the total of the `ocr` stage. */
+  get ocrTotal(): number {
+    return this.ocrJobs.length;
+  }
+
+  /** Stage `parsing`: extracts every page and starts its OCR and its image files. */
+  async parse(tick: Tick): Promise<PageContent[]> {
+    const { doc, opts } = this;
+    const ahead = opts.ocrAhead ?? 2;
+    const maxImages = opts.imagesInFlight ?? 3;
+    let engine: OcrEngine | undefined;
+    const pendingOcr = new Set<Promise<unknown>>();
+    const pendingImages = new Set<Promise<unknown>>();
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.extractPage(n);
+      this.pages.push(page);
+      const targets = planOcr(page);
+      if (targets.length) {
+        engine ??= opts.ocr();
+        // Enough pages queued to keep every OCR worker busy: wait for one before drawing more.
+        while (pendingOcr.size >= engine.concurrency + ahead) await Promise.race(pendingOcr);
+        const t = performance.now();
+        const job = startPageOcr(doc, page, engine, { targets, signal: opts.signal, cache: this.cache });
+        const result = job.result.then((r) => {
+          this.ocrDone++;
+          return r;
+        });
+        this.ocrJobs.push({ page: n, result });
+        const settled = result.then(noop, noop);
+        pendingOcr.add(settled);
+        void settled.then(() => pendingOcr.delete(settled));
+        await job.rendered;
+        this.drawMs += performance.now() - t;
+      }
+      while (pendingImages.size >= maxImages) await Promise.race(pendingImages);
+      const t = performance.now();
+      const raw = await doc.renderPageRaw(n, { scale: PAGE_SCALE });
+      this.drawMs += performance.now() - t;
+      const write = writePageImagesRaw(opts.manualId, n, raw).then(() => {
+        this.imagesDone++;
+      });
+      this.imageJobs.push(write);
+      const settled = write.then(noop, noop);
+      pendingImages.add(settled);
+      void settled.then(() => pendingImages.delete(settled));
+      await tick(n);
+    }
+    return this.pages;
+  }
+
+  /** Stage `ocr`: waits for the recognitions and merges their lines into the pages. */
+  async ocr(tick: Tick): Promise<PageContent[]> {
+    const out = [...this.pages];
+    await tick(this.ocrDone);
+    for (const job of this.ocrJobs) {
+      const result = await job.result;
+      const lines = result.regions.flatMap((r) => r.lines);
+      if (lines.length) {
+        this.ocrFlags.add(job.page);
+        this.ocrTexts.set(job.page, lines.map((l) => l.text).join('\n'));
+        out[job.page - 1] = withOcrLines(out[job.page - 1], result.regions);
+      }
+      await tick(this.ocrDone);
+    }
+    return out;
+  }
+
+  /** Stage `rendering`: waits for the last page images to be written. */
+  async images(tick: Tick): Promise<void> {
+    await tick(this.imagesDone);
+    for (const job of this.imageJobs) {
+      await job;
+      await tick(this.imagesDone);
+    }
+  }
+
+  /**
+   * Waits for everything still in flight, ignoring failures: call it before the document is closed
+   * or a failed job's files are removed, so no late write lands after the cleanup.
+   */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.ocrJobs.map((j) => j.result), ...this.imageJobs]);
+  }
+}
+
+function noop() {}
