@@ -109,6 +109,110 @@ describe('LanceStore specifics', () => {
     await store.close();
   }, 60_000);
 
+  it('a filter naming every manual gives the unfiltered results, and still excludes a manual written later', async () => {
+    const store = await openLanceStore(tempDir(), { optimizeIdleMs: 60_000 });
+    await store.upsertChunks(contractChunks());
+    const everyManual = [...new Set(contractChunks().map((c) => c.manualId))];
+    const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
+    const scoped = () => store.hybridSearch('STM32F072', axis(0), { limit: 5, filter: { manualIds: everyManual } });
+    expect(ids(await scoped())).toEqual(ids(await store.hybridSearch('STM32F072', axis(0), { limit: 5 })));
+    expect(ids(await store.denseSearch(axis(0), { limit: 3, filter: { manualIds: everyManual } }))).toEqual(ids(await store.denseSearch(axis(0), { limit: 3 })));
+    // A manual being ingested (not in the scope yet) has the best match; the scope must keep it out.
+    await store.upsertChunks([{ ...contractChunks()[0], id: 'new-1', manualId: 'm-new', text: 'STM32F072 STM32F072 pinout' }]);
+    expect(ids(await store.denseSearch(axis(0), { limit: 10, filter: { manualIds: everyManual } }))).not.toContain('new-1');
+    expect(ids(await scoped())).not.toContain('new-1');
+    expect(ids(await store.bm25Search('pinout', { limit: 3 }))).toEqual(['new-1']);
+    expect(await store.bm25Search('pinout', { limit: 3, filter: { manualIds: everyManual } })).toEqual([]);
+    await store.close();
+  });
+
+  describe('the IVF index past the threshold', () => {
+    // Clustered unit vectors (like passages of a library), 60 manuals × 5 pages.
+    const dims = 32;
+    const r = rng(23);
+    const centres = Array.from({ length: 40 }, () => randomUnit(r, dims));
+    const chunkAt = (i: number): ChunkRecord => {
+      const c = centres[i % centres.length];
+      return {
+        id: `c${i}`,
+        manualId: `m${i % 60}`,
+        page: 1 + (Math.floor(i / 60) % 5),
+        heading: '',
+        text: `chunk ${i}`,
+        ocr: false,
+        bboxes: [],
+        vector: l2normalize(Array.from(c, (x) => x + 0.35 * r())),
+      };
+    };
+    const all = Array.from({ length: 6000 }, (_, i) => chunkAt(i));
+    const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).reduce((s, x, k) => s + x * b[k], 0);
+    const exact = (rows: ChunkRecord[], q: Float32Array, k: number) =>
+      rows
+        .map((c) => ({ id: c.id, s: dot(c.vector, q) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, k)
+        .map((x) => x.id);
+    const vectorIndex = async (store: LanceStore) => (await indices(store, 'chunks')).filter((i) => i.columns.includes('vector'));
+    // 30 rows a partition: 100 partitions at 3,000 rows, 20 of them probed per query.
+    const opts: LanceStoreOptions = { vectorIndexMinRows: 2000, ivfRowsPerPartition: 30 };
+
+    it('is IVF_FLAT on dot products, sized to the table, retrained once the table doubles; recall@10 ≥ 0.95', async () => {
+      const store = await openLanceStore(tempDir(), opts);
+      await store.upsertChunks(all.slice(0, 3000));
+      await store.optimize();
+      let [idx] = await vectorIndex(store);
+      expect(idx).toMatchObject({ name: 'vector_ivf_flat_dot_p100', indexDetails: { metric_type: 'DOT' } });
+      expect(idx.indexType).toMatch(/IVF_?FLAT/i);
+
+      const queries = Array.from({ length: 30 }, (_, i) => l2normalize(Array.from(centres[i % centres.length], (x) => x + 0.5 * r())));
+      let found = 0;
+      for (const q of queries) {
+        const hits = await store.denseSearch(q, { limit: 10 });
+        const want = exact(all.slice(0, 3000), q, 10);
+        found += hits.filter((h) => want.includes(h.id)).length;
+        // Scores stay cosines.
+        expect(hits[0].score).toBeCloseTo(dot(all[Number(hits[0].id.slice(1))].vector, q), 4);
+      }
+      expect(found / (10 * queries.length)).toBeGreaterThanOrEqual(0.95);
+
+      // Grown past twice the rows it was trained for: retrained with more partitions, the old index dropped.
+      await store.upsertChunks(all.slice(3000));
+      await store.optimize();
+      const after = await vectorIndex(store);
+      expect(after.map((i) => i.name)).toEqual(['vector_ivf_flat_dot_p200']);
+      idx = after[0];
+      expect(idx.numUnindexedRows).toBe(0);
+      const [hit] = await store.denseSearch(all[4321].vector, { limit: 1 });
+      expect(hit).toMatchObject({ id: 'c4321' });
+      expect(hit.score).toBeCloseTo(1, 4);
+      await store.close();
+    }, 120_000);
+
+    it('a filtered search returns every matching row however few (one manual, one page), exactly ranked', async () => {
+      const store = await openLanceStore(tempDir(), opts);
+      await store.upsertChunks(all.slice(0, 3000));
+      await store.optimize();
+      expect(await vectorIndex(store)).toHaveLength(1);
+      const q = all[17].vector;
+      // Manual m17 has 50 chunks spread over many partitions; 20 probed partitions would miss most.
+      const manual = all.slice(0, 3000).filter((c) => c.manualId === 'm17');
+      const hits = await store.denseSearch(q, { limit: 100, filter: { manualIds: ['m17'] } });
+      expect(hits.map((h) => h.id).sort()).toEqual(manual.map((c) => c.id).sort());
+      const top = await store.denseSearch(q, { limit: 10, filter: { manualIds: ['m17'] } });
+      expect(top.map((h) => h.id)).toEqual(exact(manual, q, 10));
+      const page = manual.filter((c) => c.page === 3);
+      const onPage = await store.denseSearch(q, { limit: 5, filter: { manualIds: ['m17'], pages: { from: 3, to: 3 } } });
+      expect(onPage.map((h) => h.id)).toEqual(exact(page, q, 5));
+      expect(await store.denseSearch(q, { limit: 5, filter: { manualIds: ['nope'] } })).toEqual([]);
+      // A broad filter (half the manuals) goes through the index, probing twice the partitions.
+      const half = Array.from({ length: 30 }, (_, i) => `m${i * 2}`);
+      const broad = await store.denseSearch(q, { limit: 10, filter: { manualIds: half } });
+      const want = exact(all.slice(0, 3000).filter((c) => half.includes(c.manualId)), q, 10);
+      expect(broad.filter((h) => want.includes(h.id)).length).toBeGreaterThanOrEqual(9);
+      await store.close();
+    }, 120_000);
+  });
+
   it('two-stage MaxSim equals brute force when every page is a candidate', async () => {
     const dims = 12;
     const r = rng(11);
