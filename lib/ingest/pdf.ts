@@ -184,37 +184,27 @@ class PdfJsDoc implements PdfDoc {
     }
   }
 
-  async renderPage(n: number, opts?: RenderOptions) {
-    const page = await this.page(n);
-    try {
-      return await renderPdfPage(page, opts);
-    } catch (err) {
-      throw ingestErrors.renderFailed(n, err);
-    }
+  renderPage(n: number, opts?: RenderOptions) {
+    return this.rendering(n, (page) => renderPdfPage(page, opts));
   }
 
-  async renderRegion(n: number, bbox: BBox, opts?: RenderOptions) {
-    const page = await this.page(n);
-    try {
-      return await renderPdfRegion(page, bbox, opts);
-    } catch (err) {
-      throw ingestErrors.renderFailed(n, err);
-    }
+  renderRegion(n: number, bbox: BBox, opts?: RenderOptions) {
+    return this.rendering(n, (page) => renderPdfRegion(page, bbox, opts));
   }
 
-  async renderPageRaw(n: number, opts?: RenderOptions) {
-    const page = await this.page(n);
-    try {
-      return await renderPdfPageRaw(page, opts);
-    } catch (err) {
-      throw ingestErrors.renderFailed(n, err);
-    }
+  renderPageRaw(n: number, opts?: RenderOptions) {
+    return this.rendering(n, (page) => renderPdfPageRaw(page, opts));
   }
 
-  async renderRegionRaw(n: number, bbox: BBox, opts?: RenderOptions) {
+  renderRegionRaw(n: number, bbox: BBox, opts?: RenderOptions) {
+    return this.rendering(n, (page) => renderPdfRegionRaw(page, bbox, opts));
+  }
+
+  /** Any render of page n; a failure names the page. */
+  private async rendering<T>(n: number, render: (page: PDFPageProxy) => Promise<T>): Promise<T> {
     const page = await this.page(n);
     try {
-      return await renderPdfRegionRaw(page, bbox, opts);
+      return await render(page);
     } catch (err) {
       throw ingestErrors.renderFailed(n, err);
     }
