@@ -1,21 +1,18 @@
 /**
- * hybrid_search: every retriever at once, fused at the page level. Three legs run over the scope:
- *
- *   - the store's hybrid passage search (dense + BM25): candidates and the manuals they come from;
- *   - the multi-vector page search: pages whose content is visual (figures, tables, drawings);
- *   - a lexical page ranking (tools/lexical.ts) over the candidate manuals: which manual the
- *     question names, then which of its pages (headings included, device names discounted).
- *
- * The three page rankings are fused (weighted RRF) and the tool returns the best pages in that
- * order, each with its best passages; the page leg's best pages are kept even when the text legs
- * outvote them, since they may be figures the text cannot describe. One failing leg does not fail
- * the tool.
+ * hybrid_search: every retriever at once, combined per page by the learned ranker. Two store legs
+ * run over the scope — the store's hybrid passage search (dense + BM25) and the multi-vector page
+ * search — and their results join the library's lexical signals (page, passage, heading and
+ * manual BM25, coverage, OCR-tolerant matching, neighbour pages) in one linear model trained
+ * under leave-one-manual-out cross-validation (lib/ranking). The tool returns the best pages in
+ * that order, each with its best passages; the page leg's best pages are kept even when the
+ * ranker puts them lower, since they may be figures the text cannot describe. One failing leg
+ * does not fail the tool.
  */
 import { z } from 'zod';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
-import type { ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
-import { fusePageRankings, type PageKey } from '@/lib/providers/vectorstore/fusion';
-import { loadLexicons, rankPagesLexically, type LexicalRanking } from './lexical';
+import type { ChunkHit, PageHit } from '@/lib/providers/types';
+import { libraryIndex } from '@/lib/ranking/library-cache';
+import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
   describeFound,
@@ -30,45 +27,29 @@ import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type H
 
 const inputs = z.object({
   query: queryField,
-  text_limit: z.number().int().min(0).max(20).default(4).describe('pages chosen by the fused ranking, each with its best passages'),
-  visual_limit: z.number().int().min(0).max(10).default(2).describe('best pages of the visual page leg, added if the fused ranking left them out'),
+  text_limit: z.number().int().min(0).max(20).default(5).describe('pages chosen by the ranker, each with its best passages'),
+  visual_limit: z.number().int().min(0).max(10).default(2).describe('best pages of the visual page leg, added if the ranker left them out'),
   manual: manualField,
 });
 
-/** Passages the store's hybrid leg returns: enough to name the candidate manuals and pages. */
+/** Passages the store's hybrid leg returns: candidates for the ranker (see lib/ranking/features.ts). */
 export const TEXT_CANDIDATES = 40;
 /** Pages the multi-vector leg returns. */
 export const VISUAL_CANDIDATES = 10;
-/** The lexical ranking covers the scope when it is this small, else the candidates' manuals. */
-export const LEXICAL_MAX_MANUALS = 12;
-/**
- * Weights of the page rankings in the fusion (weighted RRF, k = PAGE_RRF_K). The lexical ranking
- * leads; the store's passages and the page leg break its ties and add what it cannot see (a
- * paraphrase, a figure). Measured, agent MRR on the dev set / the sample manual: lexical alone
- * 0.84 / 0.92, with the two others at 0.15 each 0.84 / 0.92, at 0.3 each 0.85 / 0.89, at 0.5 each
- * 0.80 / 0.89: within a question of each other; 0.3 keeps the other legs audible for wording the
- * lexical leg cannot match.
- */
-export const FUSION_WEIGHTS = { lexical: 1, passages: 0.3, visual: 0.3 } as const;
 /** Budget of the query embedding; past it the search goes on with keywords only. */
 export const QUERY_EMBED_TIMEOUT_MS = 10_000;
-/** A second passage of a page is returned when it scores at least this share of the page's best. */
+/**
+ * A second passage of a page is returned when it scores at least this share of the page's best
+ * (a presentation choice: how much of a page the answer sees, not a ranking weight).
+ */
 const SECOND_PASSAGE = 0.6;
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
-const unitVector = (dimensions: number) => Float32Array.from({ length: dimensions }, (_, i) => (i === 0 ? 1 : 0));
-const keyOf = (p: PageKey) => `${p.manualId}\u0000${p.page}`;
+const keyOf = (p: { manualId: string; page: number }) => `${p.manualId}\u0000${p.page}`;
 
-function uniquePages(hits: Array<PageKey>): PageKey[] {
+function uniquePages<T extends { manualId: string; page: number }>(hits: T[]): T[] {
   const seen = new Set<string>();
   return hits.filter((h) => !seen.has(keyOf(h)) && !!seen.add(keyOf(h)));
-}
-
-/** The manuals the lexical ranking covers: the scope if small, else the candidates' manuals. */
-function lexicalManuals(filter: SearchFilter | undefined, candidates: PageKey[]): string[] {
-  const scope = filter?.manualIds?.length ? filter.manualIds : undefined;
-  if (scope && scope.length <= LEXICAL_MAX_MANUALS) return [...new Set(scope)];
-  return distinctManuals(candidates).slice(0, LEXICAL_MAX_MANUALS);
 }
 
 export const hybridSearch: Tool<z.output<typeof inputs>> = {
@@ -131,35 +112,28 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     const chunkHits = text.status === 'fulfilled' ? text.value : [];
     const pageHits = visual.status === 'fulfilled' ? visual.value : [];
 
-    // The lexical leg needs the candidates' manuals; it is an improvement, never a requirement.
-    let lexical: LexicalRanking = { pages: [], manuals: new Map(), topicTerms: new Map() };
-    let lexicalError: string | undefined;
-    const lexicalStart = performance.now();
-    if (wantText && text.status === 'fulfilled') {
+    // The ranker reads the library index (built once per library version) and the legs' results.
+    let ranked: RankedPage[] = [];
+    let rankError: string | undefined;
+    const rankStart = performance.now();
+    if (wantText) {
       try {
-        const manuals = lexicalManuals(filter, [...chunkHits, ...pageHits]);
-        // Reading a manual's chunks takes any vector of the store's size (see loadLexicons).
-        const lexicons = await loadLexicons(store, manuals, (await queryVector) ?? unitVector(embedder.dimensions), ctx.signal);
-        lexical = rankPagesLexically(input.query, lexicons);
+        const index = await libraryIndex();
+        ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits });
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        lexicalError = errorMessage(err);
+        rankError = errorMessage(err);
       }
     }
-    const lexicalMs = elapsed(lexicalStart);
-
-    const fused = fusePageRankings([
-      { pages: lexical.pages, weight: FUSION_WEIGHTS.lexical },
-      { pages: uniquePages(chunkHits), weight: FUSION_WEIGHTS.passages },
-      { pages: pageHits, weight: FUSION_WEIGHTS.visual },
-    ]);
-    const chosen = fused.slice(0, input.text_limit);
+    const rankMs = elapsed(rankStart);
+    // Without the ranker (its index failed), the store's own passage order stands.
+    const chosen: Array<{ manualId: string; page: number; score: number }> = (ranked.length ? ranked : uniquePages(chunkHits)).slice(0, input.text_limit);
     const chosenKeys = new Set(chosen.map(keyOf));
-    // The page leg's best pages stay in, after the fused ones: figures the text legs cannot rank.
+    // The page leg's best pages stay in, after the ranked ones: figures the text legs cannot rank.
     const visualExtra = pageHits.slice(0, input.visual_limit).filter((p) => !chosenKeys.has(keyOf(p)));
-    const scoreOf = new Map(fused.map((p) => [keyOf(p), p.score]));
+    const scoreOf = new Map<string, number>([...ranked, ...chosen].map((p) => [keyOf(p), p.score]));
     const visualScore = new Map(pageHits.map((p) => [keyOf(p), p.score]));
-    const lexicalByPage = new Map(lexical.pages.map((p) => [keyOf(p), p]));
+    const rankedByPage = new Map(ranked.map((p) => [keyOf(p), p]));
 
     const vector = await queryVector;
     const objects: Hit[] = [];
@@ -167,10 +141,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     for (const p of [...chosen, ...visualExtra]) {
       const key = keyOf(p);
       const score = scoreOf.get(key) ?? 0;
-      // The page's best passages: lexical ones first, else the store's hybrid hits on that page.
-      const lex = lexicalByPage.get(key)?.chunks ?? [];
-      const onPage: ChunkHit[] = lex.length
-        ? lex.filter((c, i) => i === 0 || c.score >= lex[0].score * SECOND_PASSAGE).slice(0, 2).map((c) => c.hit)
+      // The page's best passages: the ranker's (BM25 within the page) first, else the store's hits on it.
+      const best = rankedByPage.get(key)?.chunks ?? [];
+      const onPage: ChunkHit[] = best.length
+        ? best.filter((c, i) => i === 0 || c.score >= best[0].score * SECOND_PASSAGE).slice(0, 2).map((c) => ({ ...c.chunk, score: c.score }))
         : chunkHits.filter((h) => keyOf(h) === key).slice(0, 1);
       if (onPage.length === 0) {
         const pageHit = pageHits.find((h) => keyOf(h) === key) ?? { ...p, score };
@@ -205,16 +179,13 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ranking: outPages.map((p) => ({ manualId: p.manualId, page: p.page, score: Math.round((scoreOf.get(keyOf(p)) ?? 0) * 10000) / 10000 })),
         pages: visualOut.map((p) => ({ manualId: p.manualId, page: p.page, score: visualScore.get(keyOf(p))! })),
         merged_pages: objects.filter((o) => o.kind === 'chunk' && o.visualScore !== undefined).length,
-        manual_scores: Object.fromEntries([...lexical.manuals].map(([id, s]) => [id, Math.round(s * 1000) / 1000])),
-        // Question terms that name each manual's device (on most of its pages): see extractive.ts.
-        topic_terms: Object.fromEntries([...lexical.topicTerms].filter(([, ts]) => ts.length > 0)),
         alpha,
         manuals: distinctManuals(objects),
-        search_ms: elapsed(start) - lexicalMs,
-        lexical_ms: lexicalMs,
+        search_ms: elapsed(start) - rankMs,
+        rank_ms: rankMs,
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
-        ...(lexicalError ? { lexical_error: lexicalError } : {}),
+        ...(rankError ? { rank_error: rankError } : {}),
       },
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };

@@ -1,0 +1,157 @@
+/**
+ * The in-memory lexical index of a library: every page (text layer + OCR), every chunk (heading +
+ * text), every page's headings, and each manual as a whole and by its identity (title, file name,
+ * cover page). Built from the rows the store already holds (no vector-store round trip) and cached
+ * by the caller per library version. All ranking signals in ./features.ts read from it.
+ */
+import { Bm25Index } from '../text/bm25';
+import { charNgrams, terms } from '../text/analyze';
+
+export interface CorpusManual {
+  id: string;
+  title: string;
+  fileName: string;
+}
+
+export interface CorpusPage {
+  manualId: string;
+  number: number;
+  /** Text layer plus OCR lines (the ingest pipeline merges them). */
+  text: string;
+}
+
+export interface CorpusChunk {
+  id: string;
+  manualId: string;
+  page: number;
+  heading: string;
+  text: string;
+  ocr: boolean;
+  bboxes: Array<{ x: number; y: number; w: number; h: number }>;
+}
+
+export interface Corpus {
+  manuals: CorpusManual[];
+  pages: CorpusPage[];
+  chunks: CorpusChunk[];
+}
+
+export const pageKey = (manualId: string, page: number) => `${manualId}\u0000${page}`;
+
+/** A manual's identity text: the title, the file name's words and the cover page. */
+function identityText(manual: CorpusManual, cover: CorpusPage | undefined): string {
+  const fileWords = manual.fileName.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ');
+  return [manual.title, fileWords, cover?.text ?? ''].join('\n');
+}
+
+export class LibraryIndex {
+  readonly manuals: CorpusManual[];
+  readonly manualIndexOf = new Map<string, number>();
+  readonly pages: CorpusPage[];
+  readonly pageIndexOf = new Map<string, number>();
+  readonly chunks: CorpusChunk[];
+  /** Chunk indices of each page (by page index). */
+  readonly chunksOfPage: number[][];
+  /** Distinct terms of each page (by page index). */
+  readonly pageTermSets: Array<Set<string>>;
+  readonly pageIndex: Bm25Index;
+  readonly chunkIndex: Bm25Index;
+  readonly headingIndex: Bm25Index;
+  readonly manualIndex: Bm25Index;
+  readonly identityIndex: Bm25Index;
+  /**
+   * Per manual, BM25 over its own pages: IDF within the manual, so a term on most of its pages
+   * (the device's name, the vendor) stops deciding between them. `pages` maps local → page index.
+   */
+  readonly withinManual = new Map<string, { index: Bm25Index; pages: number[]; localOf: Map<number, number> }>();
+  /** Distinct terms of the whole library, for fuzzy (OCR-tolerant) lookups. */
+  readonly vocabulary: string[];
+
+  constructor(corpus: Corpus) {
+    this.manuals = corpus.manuals;
+    this.manuals.forEach((m, i) => this.manualIndexOf.set(m.id, i));
+    this.pages = corpus.pages.filter((p) => this.manualIndexOf.has(p.manualId));
+    this.pages.forEach((p, i) => this.pageIndexOf.set(pageKey(p.manualId, p.number), i));
+    this.chunks = corpus.chunks.filter((c) => this.pageIndexOf.has(pageKey(c.manualId, c.page)));
+    this.chunksOfPage = this.pages.map(() => []);
+    this.chunks.forEach((c, i) => this.chunksOfPage[this.pageIndexOf.get(pageKey(c.manualId, c.page))!].push(i));
+
+    const pageTerms = this.pages.map((p) => terms(p.text));
+    this.pageTermSets = pageTerms.map((t) => new Set(t));
+    this.pageIndex = new Bm25Index(pageTerms);
+    this.chunkIndex = new Bm25Index(this.chunks.map((c) => terms(`${c.heading}\n${c.text}`)));
+    this.headingIndex = new Bm25Index(
+      this.chunksOfPage.map((list) => terms([...new Set(list.map((i) => this.chunks[i].heading).filter(Boolean))].join('\n'))),
+    );
+
+    const manualTerms: string[][] = this.manuals.map(() => []);
+    pageTerms.forEach((t, i) => {
+      const list = manualTerms[this.manualIndexOf.get(this.pages[i].manualId)!];
+      for (const x of t) list.push(x);
+    });
+    this.manualIndex = new Bm25Index(manualTerms);
+    this.identityIndex = new Bm25Index(
+      this.manuals.map((m) => {
+        const cover = this.pages.find((p) => p.manualId === m.id && p.number === 1);
+        return terms(identityText(m, cover));
+      }),
+    );
+    const pagesOfManual = new Map<string, number[]>();
+    this.pages.forEach((p, i) => {
+      const list = pagesOfManual.get(p.manualId) ?? [];
+      list.push(i);
+      pagesOfManual.set(p.manualId, list);
+    });
+    for (const [id, list] of pagesOfManual) {
+      this.withinManual.set(id, { index: new Bm25Index(list.map((i) => pageTerms[i])), pages: list, localOf: new Map(list.map((p, local) => [p, local])) });
+    }
+    const vocab = new Set<string>();
+    for (const set of this.pageTermSets) for (const t of set) vocab.add(t);
+    this.vocabulary = [...vocab];
+  }
+
+  private trigramPostings?: Map<string, number[]>;
+  private readonly bigramCache = new Map<number, Set<string>>();
+
+  /** Adjacent term pairs of a page ("a b"), computed on first use. */
+  pageBigrams(page: number): Set<string> {
+    let set = this.bigramCache.get(page);
+    if (!set) {
+      const list = terms(this.pages[page].text);
+      set = new Set(list.slice(1).map((t, i) => `${list[i]} ${t}`));
+      if (this.bigramCache.size > 4096) this.bigramCache.clear();
+      this.bigramCache.set(page, set);
+    }
+    return set;
+  }
+
+  /**
+   * Vocabulary terms that share character trigrams with `term`, with their Dice similarity
+   * (1 = the same trigrams): how a word misread by OCR ("c0nnector") still meets the question.
+   */
+  similarTerms(term: string): Map<string, number> {
+    if (!this.trigramPostings) {
+      this.trigramPostings = new Map();
+      this.vocabulary.forEach((t, id) => {
+        for (const g of new Set(charNgrams(t))) {
+          let list = this.trigramPostings!.get(g);
+          if (!list) this.trigramPostings!.set(g, (list = []));
+          list.push(id);
+        }
+      });
+    }
+    const grams = new Set(charNgrams(term));
+    const shared = new Map<number, number>();
+    for (const g of grams) for (const id of this.trigramPostings.get(g) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
+    const out = new Map<string, number>();
+    for (const [id, n] of shared) {
+      const t = this.vocabulary[id];
+      out.set(t, (2 * n) / (grams.size + new Set(charNgrams(t)).size));
+    }
+    return out;
+  }
+
+  pageOf(manualId: string, page: number): number | undefined {
+    return this.pageIndexOf.get(pageKey(manualId, page));
+  }
+}

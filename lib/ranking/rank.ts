@@ -1,0 +1,59 @@
+/**
+ * Page ranking: the candidate pages of a question (./features.ts) ordered by the learned linear
+ * model (./model.ts). The model in use is the one trained on every public question set
+ * (./weights.json, written by `npm run eval -- --train`); the eval's cross-validation swaps in a
+ * model trained without the manual under test (`withRankingModel`).
+ */
+import { candidateFeatures, FEATURES, type RankingInput } from './features';
+import type { CorpusChunk, LibraryIndex } from './library-index';
+import { score, type LinearModel } from './model';
+import shipped from './weights.json';
+
+export interface RankedPage {
+  manualId: string;
+  page: number;
+  score: number;
+  /** The page's passages that match the question, best first. */
+  chunks: Array<{ chunk: CorpusChunk; score: number }>;
+  /** Feature values, for the trail's technical detail and the eval. */
+  features: Record<string, number>;
+}
+
+function checkedModel(model: LinearModel): LinearModel {
+  const same = model.features.length === FEATURES.length && model.features.every((f, i) => f === FEATURES[i]);
+  if (!same) throw new Error(`ranking weights are for features [${model.features.join(', ')}], not [${FEATURES.join(', ')}]: run npm run eval -- --train`);
+  return model;
+}
+
+let current: LinearModel = checkedModel(shipped as LinearModel);
+
+/** The model in use. */
+export function rankingModel(): LinearModel {
+  return current;
+}
+
+/** Runs `fn` with another model (the eval's cross-validation folds). */
+export async function withRankingModel<T>(model: LinearModel, fn: () => Promise<T>): Promise<T> {
+  const before = current;
+  current = checkedModel(model);
+  try {
+    return await fn();
+  } finally {
+    current = before;
+  }
+}
+
+export function rankPages(index: LibraryIndex, input: RankingInput, model: LinearModel = current): RankedPage[] {
+  return candidateFeatures(index, input)
+    .map((c) => {
+      const p = index.pages[c.page];
+      return {
+        manualId: p.manualId,
+        page: p.number,
+        score: score(model, c.features),
+        chunks: c.chunks.map(({ chunk, score: s }) => ({ chunk: index.chunks[chunk], score: s })),
+        features: Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(c.features[i] * 1000) / 1000])),
+      };
+    })
+    .sort((a, b) => b.score - a.score || a.manualId.localeCompare(b.manualId) || a.page - b.page);
+}

@@ -1,0 +1,33 @@
+/**
+ * What the lexical ranking reads: the ready manuals with their pages and chunks, straight from
+ * the state store (lib/ranking builds its in-memory index from these rows).
+ */
+import { asc, eq, inArray } from 'drizzle-orm';
+import { getDb } from './db';
+import { chunks, manuals, pages } from './schema';
+
+/** Ready manuals and when each last changed: the key of a cached index. */
+export async function readyManualVersions(): Promise<Array<{ id: string; title: string; fileName: string; version: number }>> {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: manuals.id, title: manuals.title, fileName: manuals.fileName, updatedAt: manuals.updatedAt, createdAt: manuals.createdAt })
+    .from(manuals)
+    .where(eq(manuals.status, 'ready'))
+    .orderBy(asc(manuals.createdAt), asc(manuals.id));
+  return rows.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, version: (r.updatedAt ?? r.createdAt)?.getTime() ?? 0 }));
+}
+
+/** Pages (number + text) and chunks of these manuals. */
+export async function readCorpusRows(manualIds: string[]) {
+  if (manualIds.length === 0) return { pages: [], chunks: [] };
+  const db = await getDb();
+  const [pageRows, chunkRows] = await Promise.all([
+    db.select({ manualId: pages.manualId, number: pages.number, text: pages.text }).from(pages).where(inArray(pages.manualId, manualIds)),
+    db
+      .select({ id: chunks.id, manualId: chunks.manualId, page: chunks.page, heading: chunks.heading, text: chunks.text, ocr: chunks.ocr, bboxes: chunks.bboxes })
+      .from(chunks)
+      .where(inArray(chunks.manualId, manualIds))
+      .orderBy(asc(chunks.manualId), asc(chunks.page), asc(chunks.id)),
+  ]);
+  return { pages: pageRows, chunks: chunkRows };
+}
