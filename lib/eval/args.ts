@@ -5,11 +5,15 @@ import { STRATEGIES, type StrategyName } from './report';
 
 export class UsageError extends Error {}
 
-export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--k 5] [--strategy ${STRATEGIES.join(',')}]
+export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--qa FILE --manuals DIR …] [--k 5]
+                      [--strategy ${STRATEGIES.join(',')}] [--cv] [--train]
                       [--limit N] [--manual NAME] [--data-dir DIR] [--replay FILE | --record FILE] [--json]
 
-  --qa FILE        questions, one JSON object per line (../shared/eval/README.md)
-  --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped)
+  --qa FILE        questions, one JSON object per line (../shared/eval/README.md); repeatable
+  --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped); repeatable
+  --cv             also report the ranker and the agent under leave-one-manual-out cross-validation:
+                   each manual's questions ranked by a model trained on the other manuals' questions
+  --train          train the page ranker on every answerable question and write lib/ranking/weights.json
   --k N            pages retrieved per question (default 5); Recall@1/3/5 and MRR over the top k
   --strategy LIST  comma-separated, default all: ${STRATEGIES.join(', ')}
   --limit N        only the first N questions (after --manual)
@@ -20,8 +24,10 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --json           print one JSON object on stdout (logs go to stderr)`;
 
 export interface EvalArgs {
-  qa: string;
-  manuals: string;
+  qa: string[];
+  manuals: string[];
+  cv: boolean;
+  train: boolean;
   k: number;
   strategies: StrategyName[];
   limit?: number;
@@ -56,8 +62,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
       strict: true,
       allowPositionals: false,
       options: {
-        qa: { type: 'string' },
-        manuals: { type: 'string' },
+        qa: { type: 'string', multiple: true },
+        manuals: { type: 'string', multiple: true },
+        cv: { type: 'boolean', default: false },
+        train: { type: 'boolean', default: false },
         k: { type: 'string' },
         strategy: { type: 'string' },
         strategies: { type: 'string' },
@@ -74,12 +82,14 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const help = values.help === true;
-  if (!help && (!values.qa || !values.manuals)) throw new UsageError('--qa and --manuals are required');
+  if (!help && (!values.qa?.length || !values.manuals?.length)) throw new UsageError('--qa and --manuals are required');
   if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');
   const llm: LlmMode = values.replay ? { kind: 'replay', file: values.replay } : values.record ? { kind: 'record', file: values.record } : { kind: 'offline' };
   return {
-    qa: values.qa ?? '',
-    manuals: values.manuals ?? '',
+    qa: values.qa ?? [],
+    manuals: values.manuals ?? [],
+    cv: values.cv === true,
+    train: values.train === true,
     k: positiveInt('k', values.k, 5)!,
     strategies: parseStrategies(values.strategy ?? values.strategies),
     limit: positiveInt('limit', values.limit),

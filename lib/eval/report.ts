@@ -10,11 +10,15 @@
  */
 import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
 
-export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'agent'] as const;
+export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** Strategies that produce an answer text (scored by keywords and refusals). */
-export const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<StrategyName>(['agent']);
+export const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<string>(['agent', 'agent (cv)']);
+/** The report name of a strategy run under leave-one-manual-out cross-validation. */
+export const cvName = (name: StrategyName) => `${name} (cv)`;
+/** Strategies whose ranking depends on the learned model, so --cv runs them per fold. */
+export const LEARNED_STRATEGIES: ReadonlySet<StrategyName> = new Set<StrategyName>(['ranker', 'agent']);
 
 export interface AnswerResult {
   text: string;

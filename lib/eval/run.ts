@@ -10,14 +10,27 @@ import { Bm25Index } from './bm25';
 import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
-import { readQa, type QaItem } from './qa';
-import { buildReport, type EvalReport, type QuestionResult, type StrategyName } from './report';
+import { isAnswerable, readQa, type QaItem } from './qa';
+import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
+import { libraryIndex } from '../ranking/library-cache';
+import type { LinearModel } from '../ranking/model';
+import { withRankingModel } from '../ranking/rank';
+import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
-import { STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
+import { rankerInput, STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
+
+/** Where --train writes the shipped ranker weights. */
+const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
 
 export interface EvalOptions {
-  qa: string;
-  manuals: string;
+  /** Question files; their questions are pooled (ids must not clash). */
+  qa: string[];
+  /** Folders of PDFs; every one is ingested into one library. */
+  manuals: string[];
+  /** Also run the learned strategies under leave-one-manual-out cross-validation. */
+  cv?: boolean;
+  /** Train the page ranker on every answerable question and write lib/ranking/weights.json. */
+  train?: boolean;
   k: number;
   strategies: StrategyName[];
   limit?: number;
@@ -59,10 +72,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { listManuals, listPages } = await import('../store/manuals');
 
   try {
-    const questions = selectQuestions(readQa(opts.qa), opts);
-    if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
-    const files = listPdfs(opts.manuals);
-    if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals}`);
+    const questions = selectQuestions(opts.qa.flatMap((f) => readQa(f)), opts);
+    if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
+    const files = opts.manuals.flatMap((d) => listPdfs(d));
+    if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals.join(', ')}`);
 
     log(`data dir: ${dataDir}${scratch ? ' (scratch; pass --data-dir DIR to keep and reuse it)' : ''}`);
     const tIngest = performance.now();
@@ -106,8 +119,33 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       log(`agent: decider ${setup.describe.decider}, LLM ${setup.describe.llm ?? 'none (extractive answers)'}, VLM ${setup.describe.vlm ?? 'none'}`);
     }
 
+    // Training rows for the page ranker (--cv, --train): candidates and features per answerable question.
+    let folds = new Map<string, LinearModel>();
+    if (opts.cv || opts.train) {
+      const index = await libraryIndex();
+      const rows: TrainingRow[] = [];
+      for (const q of questions) {
+        const manualId = manualIdOf.get(q.manual);
+        if (!manualId || !isAnswerable(q)) continue;
+        rows.push(trainingRow(index, q, manualId, await rankerInput(q.question, ctx)));
+      }
+      if (opts.train) {
+        const model = trainAll(rows);
+        fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model, null, 2)}\n`);
+        log(`ranker: trained on ${rows.length} questions; weights written to ${WEIGHTS_FILE}`);
+      }
+      if (opts.cv) {
+        folds = foldModels(rows);
+        log(`cv: ${folds.size} folds (one per manual with questions)`);
+      }
+    }
+
     const byStrategy: Record<string, QuestionResult[]> = {};
-    for (const name of opts.strategies) {
+    const runs: Array<{ name: StrategyName; report: string; cv: boolean }> = opts.strategies.flatMap((name) => [
+      { name, report: name, cv: false },
+      ...(opts.cv && LEARNED_STRATEGIES.has(name) ? [{ name, report: cvName(name), cv: true }] : []),
+    ]);
+    for (const { name, report, cv } of runs) {
       const fn = STRATEGY_FNS[name];
       // Warm-up (untimed): opens tables and loads indexes so the first question does not pay for it.
       // Not for the agent: under --record/--replay it would add a call to the recording.
@@ -120,14 +158,15 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         let error: string | undefined;
         const start = performance.now();
         try {
-          out = await fn(q.question, opts.k, ctx);
+          const fold = cv ? folds.get(q.manual) : undefined;
+          out = fold ? await withRankingModel(fold, () => fn(q.question, opts.k, ctx)) : await fn(q.question, opts.k, ctx);
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }
         const ms = performance.now() - start;
         let deepPages: PageRef[] | undefined;
         const scored = scoreQuestion(q, out, { k: opts.k, manualId, nameOf, ms, error });
-        if (scored.answerable && scored.rank === null && out && name !== 'agent') {
+        if (scored.answerable && scored.rank === null && out && name !== 'agent' && !cv) {
           // Untimed: how far down was the expected page?
           deepPages = (await fn(q.question, DIAGNOSTIC_DEPTH, ctx).catch(() => null))?.pages;
           if (deepPages) scored.rankAny = scoreQuestion(q, { pages: deepPages }, { k: DIAGNOSTIC_DEPTH, manualId, nameOf, ms }).rank;
@@ -135,15 +174,16 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         results.push(scored);
         if (error) log(`${name} ${q.id}: error: ${error}`);
       }
-      byStrategy[name] = results;
-      log(`${name}: ${questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      byStrategy[report] = results;
+      log(`${report}: ${questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
 
     return buildReport(byStrategy, {
       k: opts.k,
       config: {
-        qa: path.resolve(opts.qa),
-        manuals: path.resolve(opts.manuals),
+        qa: opts.qa.map((f) => path.resolve(f)),
+        manuals: opts.manuals.map((d) => path.resolve(d)),
+        cv: opts.cv === true,
         data_dir: scratch ? null : dataDir,
         k: opts.k,
         questions: questions.length,

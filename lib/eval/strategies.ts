@@ -8,9 +8,14 @@
  *   dense        VectorStore.denseSearch with the query embedding
  *   hybrid       VectorStore.hybridSearch (alpha = recommendedHybridAlpha(embedder))
  *   multivector  VectorStore.multiVectorSearch over pages (late interaction, MaxSim)
+ *   ranker       the learned page ranker (lib/ranking) over the legs hybrid_search runs
  *   agent        the full decision loop (runTurn), scoped to every ready manual
  */
 import { runTurn, type AgentDeps, type RunTurnOptions } from '../agent';
+import type { RankingInput } from '../ranking/features';
+import { libraryIndex } from '../ranking/library-cache';
+import { rankPages as rankLibraryPages } from '../ranking/rank';
+import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import type { ChunkHit, Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
 import type { Bm25Index } from './bm25';
 import { rankPages, type PageRef } from './metrics';
@@ -54,6 +59,16 @@ export async function pagesFromChunks(search: (limit: number) => Promise<ChunkHi
   }
 }
 
+/** The ranker's input for a question: the same two store legs hybrid_search runs. */
+export async function rankerInput(question: string, ctx: StrategyContext): Promise<RankingInput> {
+  const vector = await ctx.embedder.embedQuery(question);
+  const [dense, visual] = await Promise.all([
+    ctx.store.hybridSearch(question, vector, { limit: TEXT_CANDIDATES, alpha: ctx.alpha }),
+    ctx.multiVector.embedQuery(question).then((v) => ctx.store.multiVectorSearch(v, { limit: VISUAL_CANDIDATES })),
+  ]);
+  return { question, dense, visual };
+}
+
 export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
   baseline: async (question, depth, ctx) => ({ pages: ctx.baseline.search(question, depth).map((h) => h.key) }),
 
@@ -74,6 +89,11 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
   multivector: async (question, depth, ctx) => {
     const vectors = await ctx.multiVector.embedQuery(question);
     return { pages: rankPages(await ctx.store.multiVectorSearch(vectors, { limit: depth })) };
+  },
+
+  ranker: async (question, depth, ctx) => {
+    const ranked = rankLibraryPages(await libraryIndex(), await rankerInput(question, ctx));
+    return { pages: ranked.slice(0, depth).map((p) => ({ manualId: p.manualId, page: p.page })) };
   },
 
   // The agent decides its own depth (tool limits); every page it retrieved counts, in event order.
