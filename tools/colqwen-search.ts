@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, resolveScope } from './search-common';
-import { probe, TOOL, type Tool } from './tool';
+import { probe, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -21,7 +21,7 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 30_000,
   availability: (t) =>
-    probe('page search is not configured', () => Promise.all([t.providers.multiVectorEmbedder(), t.providers.vectorStore()])),
+    probe('page search is not configured', () => Promise.all([t.services.multiVectorEmbedder(), t.services.vectorStore()])),
   async *run(t, input, ctx) {
     const scope = resolveScope(t, input.manual);
     if ('error' in scope) {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, resolveScope } from './search-common';
-import { probe, TOOL, type Tool } from './tool';
+import { probe, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -19,7 +19,7 @@ export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 20_000,
   availability: (t) =>
-    probe('text search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
+    probe('text search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
   async *run(t, input, ctx) {
     const scope = resolveScope(t, input.manual);
     if ('error' in scope) {

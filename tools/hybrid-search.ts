@@ -26,7 +26,7 @@ import {
   queryField,
   resolveScope,
 } from './search-common';
-import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from './tool';
+import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -79,7 +79,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 30_000,
   availability: (t) =>
-    probe('hybrid search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
+    probe('hybrid search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
   async *run(t, input, ctx) {
     const scope = resolveScope(t, input.manual);
     if ('error' in scope) {
@@ -206,8 +206,6 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         pages: visualOut.map((p) => ({ manualId: p.manualId, page: p.page, score: visualScore.get(keyOf(p))! })),
         merged_pages: objects.filter((o) => o.kind === 'chunk' && o.visualScore !== undefined).length,
         manual_scores: Object.fromEntries([...lexical.manuals].map(([id, s]) => [id, Math.round(s * 1000) / 1000])),
-        // Question terms that name each manual's device (on most of its pages): see extractive.ts.
-        topic_terms: Object.fromEntries([...lexical.topicTerms].filter(([, ts]) => ts.length > 0)),
         alpha,
         manuals: distinctManuals(objects),
         search_ms: elapsed(start) - lexicalMs,
@@ -216,6 +214,8 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(degraded ? { degraded } : {}),
         ...(lexicalError ? { lexical_error: lexicalError } : {}),
       },
+      // Question terms that name each manual's device (on most of its pages): see extractive.ts.
+      topicTerms: Object.fromEntries([...lexical.topicTerms].filter(([, ts]) => ts.length > 0)),
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   },

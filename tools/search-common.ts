@@ -4,9 +4,9 @@
  * has text to cite.
  */
 import { z } from 'zod';
-import type { TreeData } from '@/lib/agent/tree-data';
+import type { TreeData } from '@/lib/agent/contract';
 import type { ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
-import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext, type ToolOutput } from './tool';
+import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 export const queryField = z.string().trim().min(1).max(1000).describe('what to search for, in the manual\'s words');
 export const manualField = z.array(z.string().min(1)).max(50).optional().describe('restrict to these manual ids');

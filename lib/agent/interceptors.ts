@@ -4,9 +4,9 @@
  * cutting rules live here once instead of in six tools.
  */
 import { z } from 'zod';
-import type { AnyTool, ToolContext, ToolOutput } from '@/tools/tool';
+import type { AnyTool, ToolContext, ToolOutput } from '@/lib/agent/contract';
 import type { AuditRecord, ToolOutcome } from './events';
-import type { TreeData } from './tree-data';
+import type { TreeData } from './contract';
 import { truncate } from './text';
 
 /** The record the interceptors share; validation replaces `input` with the parsed value. */

@@ -11,6 +11,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { readyManualIds } from '@/lib/store/manuals';
+import { defaultTools } from '@/tools';
 import {
   createSession,
   deleteMessage,
@@ -206,7 +207,7 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => 
 
   send({ kind: 'start', sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession, ...(turn.replaced ? { replaced: turn.replaced } : {}) });
   try {
-    for await (const event of run({ question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
+    for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
       view = applyEvent(view, event);
       send({ kind: 'event', event });
       if (event.type === 'response_delta') saveSoon();

@@ -10,7 +10,8 @@
  *   multivector  VectorStore.multiVectorSearch over pages (late interaction, MaxSim)
  *   agent        the full decision loop (runTurn), scoped to every ready manual
  */
-import { runTurn, type AgentDeps, type RunTurnOptions } from '../agent';
+import { defaultTools } from '@/tools';
+import { runTurn, type AgentDeps, type AnyTool, type RunTurnOptions } from '../agent';
 import type { ChunkHit, Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
 import type { Bm25Index } from './bm25';
 import { rankPages, type PageRef } from './metrics';
@@ -27,6 +28,8 @@ export interface StrategyContext {
   manualIds: string[];
   agentDeps?: AgentDeps;
   agentOptions?: RunTurnOptions;
+  /** The agent's tools; default: the app's registry. */
+  agentTools?: readonly AnyTool[];
 }
 
 export interface StrategyOutput {
@@ -84,7 +87,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let declined = false;
     let path: string[] = [];
     const errors: string[] = [];
-    for await (const e of runTurn({ question, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
+    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
       if (e.type === 'result') hits.push(...e.hits);
       else if (e.type === 'response') {
         text = e.text;
