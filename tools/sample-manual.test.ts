@@ -95,7 +95,7 @@ async function run(tool: AnyTool, input: unknown, tree = treeWith()) {
 
 const missing = (what: string) => () => Promise.reject(new Error(`no ${what} configured`));
 
-describe('availability, exactly as DESIGN §2 states it', () => {
+describe('availability, exactly as lib/agent/contract.ts states it', () => {
   it('the three searches are available whenever their providers are, and say which one is missing', async () => {
     const t = treeWith();
     for (const tool of [fastVectorSearch, colqwenSearch, hybridSearch]) expect(await tool.availability(t)).toEqual({ ok: true });

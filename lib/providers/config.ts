@@ -1,5 +1,5 @@
 /**
- * Typed configuration from environment variables (DESIGN §4).
+ * Typed configuration from environment variables (every one is listed in .env.example).
  *
  * Every provider role (vector DB, embeddings, multi-vector, LLM, VLM, decider) gets a resolved
  * provider and a mode: `offline` (embedded, no keys, no servers), `local` (a self-hosted server)

@@ -1,5 +1,5 @@
 /**
- * SQLite schema (DESIGN §5). Vectors live in the vector store; this database holds everything a
+ * SQLite schema. Vectors live in the vector store; this database holds everything a
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * LLM and VLM providers (DESIGN §4). `getLLM()` / `getVLM()` return the configured client or null
+ * LLM and VLM providers (configured in config.ts). `getLLM()` / `getVLM()` return the configured client or null
  * when the role's provider is 'none'. A backend is one file plus one row in BACKENDS.
  *
  * Environment (besides the provider variables read by ../config.ts):
