@@ -10,6 +10,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
+import { runtimeFlag } from '@/lib/providers/config';
 import { readyManualIds } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
 import {
@@ -109,7 +110,7 @@ export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () =
     manualIds,
     history: historyOf(prior.map((m) => ({ question: m.question, answer: m.answer, status: m.status }))),
     active,
-    debugDelayMs: process.env.MC_E2E === '1' ? (input.debugDelayMs ?? 0) : 0,
+    debugDelayMs: runtimeFlag('MC_E2E') ? (input.debugDelayMs ?? 0) : 0,
   };
 }
 
