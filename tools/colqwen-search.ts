@@ -4,7 +4,7 @@
  * labels rather than prose. Each hit carries the page image URLs and the page's best passages.
  */
 import { z } from 'zod';
-import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, resolveScope } from './search-common';
+import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, scopedSearch } from './search-common';
 import { probe, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
@@ -22,13 +22,7 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
   timeoutMs: 30_000,
   availability: (t) =>
     probe('page search is not configured', () => Promise.all([t.services.multiVectorEmbedder(), t.services.vectorStore()])),
-  async *run(t, input, ctx) {
-    const scope = resolveScope(t, input.manual);
-    if ('error' in scope) {
-      yield scope.error;
-      return;
-    }
-    const { filter } = scope;
+  run: scopedSearch(async function* (t, input, ctx, filter) {
     const [multiVector, store] = await Promise.all([ctx.multiVectorEmbedder(), ctx.vectorStore()]);
     const searchStart = performance.now();
     const queryVectors = await multiVector.embedQuery(input.query, { signal: ctx.signal });
@@ -58,5 +52,5 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
       },
       llmMessage: `Page search for "${input.query}": ${describeFound(objects, 'pages')}.`,
     };
-  },
+  }),
 };

@@ -24,7 +24,7 @@ import {
   manualField,
   pageObject,
   queryField,
-  resolveScope,
+  scopedSearch,
 } from './search-common';
 import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
 
@@ -80,13 +80,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
   timeoutMs: 30_000,
   availability: (t) =>
     probe('hybrid search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
-  async *run(t, input, ctx) {
-    const scope = resolveScope(t, input.manual);
-    if ('error' in scope) {
-      yield scope.error;
-      return;
-    }
-    const { filter } = scope;
+  run: scopedSearch(async function* (t, input, ctx, filter) {
     const [store, embedder] = await Promise.all([ctx.vectorStore(), ctx.embedder()]);
     // The dense/keyword balance measured for this embedder (offline n-grams lean on BM25).
     const alpha = recommendedHybridAlpha(embedder);
@@ -218,5 +212,5 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       topicTerms: Object.fromEntries([...lexical.topicTerms].filter(([, ts]) => ts.length > 0)),
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
-  },
+  }),
 };

@@ -9,6 +9,7 @@
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { sleep } from '@/lib/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { runtimeFlag } from '@/lib/providers/config';
 import { readyManualIds } from '@/lib/store/manuals';
@@ -127,18 +128,6 @@ export function messagePatch(view: TurnView) {
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Saves partial state at most this often while the answer text streams. */
 const DELTA_SAVE_MS = 400;
@@ -214,7 +203,7 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => 
       if (event.type === 'response_delta') saveSoon();
       else void save();
       if (turn.debugDelayMs && (event.type === 'turn_start' || event.type === 'decision' || event.type === 'status' || event.type === 'result')) {
-        await sleep(turn.debugDelayMs, signal);
+        await sleep(turn.debugDelayMs, signal).catch(() => undefined); // a stop ends the pause early
       }
     }
   } catch (err) {
