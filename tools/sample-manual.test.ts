@@ -267,7 +267,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     await run(hybridSearch, { query: q.question }, t);
     const { response, audit } = await run(textResponse, {}, t);
     expect(audit[0].inputs).toEqual({ include_sources: true });
-    expect(response!.metadata).toMatchObject({ method: 'extractive', declined: false });
+    expect(response).toMatchObject({ method: 'extractive', declined: false });
     for (const k of q.answer_keywords) expect(response!.text).toContain(k);
     expect(response!.sources!.length).toBeGreaterThan(0);
     expect(response!.sources!.some((s) => q.pages.includes(s.page))).toBe(true);

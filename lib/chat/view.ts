@@ -111,16 +111,7 @@ export function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
 }
 
 /** A citation target: the answer's source when known, else the hit the number refers to. */
-export interface CitationTarget {
-  ref: number;
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId?: string;
-  heading?: string;
-  snippet: string;
-  bboxes?: EventSource['bboxes'];
-}
+export type CitationTarget = Pick<EventSource, 'ref' | 'manualId' | 'manualTitle' | 'page' | 'chunkId' | 'heading' | 'snippet' | 'bboxes'>;
 
 export function citationTargets(turn: Pick<TurnView, 'sources' | 'events'>): Map<number, CitationTarget> {
   const out = new Map<number, CitationTarget>();
