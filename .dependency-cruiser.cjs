@@ -14,6 +14,11 @@ const TESTS = '(\\.test\\.tsx?$|/testing(-store)?\\.ts$|/testing/)';
 /** What tools may use of lib/agent: the contract and the text/answer toolkit, never the loop. */
 const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|text|extractive|quantities)\\.ts$';
 
+/** A layer rule: modules under `from` (tests aside) must not import modules under `to` (except `toExcept`). */
+function layer(name, comment, from, to, toExcept) {
+  return { name, severity: 'error', comment, from: { path: from, pathNot: TESTS }, to: { path: to, ...(toExcept ? { pathNot: toExcept } : {}) } };
+}
+
 module.exports = {
   forbidden: [
     {
@@ -23,48 +28,22 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'lib-not-to-ui',
-      severity: 'error',
-      comment: 'lib/ and tools/ are the server side: they never import pages or components.',
-      from: { path: '^(lib|tools)/', pathNot: TESTS },
-      to: { path: '^(app|components)/' },
-    },
-    {
-      name: 'agent-loop-not-to-tools',
-      severity: 'error',
-      comment: 'The loop runs whatever tools its caller hands to runTurn (tools/index.ts in the app); it knows only the contract.',
-      from: { path: '^lib/agent/', pathNot: TESTS },
-      to: { path: '^tools/' },
-    },
-    {
-      name: 'tools-only-to-agent-toolkit',
-      severity: 'error',
-      comment: 'Tools see the contract and the text/answer toolkit of lib/agent, not the decision loop.',
-      from: { path: '^tools/', pathNot: TESTS },
-      to: { path: '^lib/agent/', pathNot: AGENT_TOOLKIT },
-    },
-    {
-      name: 'agent-not-to-chat-or-eval',
-      severity: 'error',
-      comment: 'Chat sessions and the eval are callers of the agent, never the other way round.',
-      from: { path: '^(lib/agent|tools)/', pathNot: TESTS },
-      to: { path: '^lib/(chat|eval)/' },
-    },
-    {
-      name: 'foundation-stays-below',
-      severity: 'error',
-      comment: 'Providers (models, vector stores) and the store are the bottom layer: they import nothing above them.',
-      from: { path: '^lib/(providers|store)/', pathNot: TESTS },
-      to: { path: '^(lib/(agent|chat|eval|ingest|sample)|tools|app|components)/' },
-    },
-    {
-      name: 'ingest-below-agent',
-      severity: 'error',
-      comment: 'Ingestion writes what the agent reads; it never calls the agent, tools or chat.',
-      from: { path: '^lib/ingest/', pathNot: TESTS },
-      to: { path: '^(lib/(agent|chat|eval)|tools)/' },
-    },
+    layer('lib-not-to-ui', 'lib/ and tools/ are the server side: they never import pages or components.', '^(lib|tools)/', '^(app|components)/'),
+    layer(
+      'agent-loop-not-to-tools',
+      'The loop runs whatever tools its caller hands to runTurn (tools/index.ts in the app); it knows only the contract.',
+      '^lib/agent/',
+      '^tools/',
+    ),
+    layer('tools-only-to-agent-toolkit', 'Tools see the contract and the text/answer toolkit of lib/agent, not the decision loop.', '^tools/', '^lib/agent/', AGENT_TOOLKIT),
+    layer('agent-not-to-chat-or-eval', 'Chat sessions and the eval are callers of the agent, never the other way round.', '^(lib/agent|tools)/', '^lib/(chat|eval)/'),
+    layer(
+      'foundation-stays-below',
+      'Providers (models, vector stores) and the store are the bottom layer: they import nothing above them.',
+      '^lib/(providers|store)/',
+      '^(lib/(agent|chat|eval|ingest|sample)|tools|app|components)/',
+    ),
+    layer('ingest-below-agent', 'Ingestion writes what the agent reads; it never calls the agent, tools or chat.', '^lib/ingest/', '^(lib/(agent|chat|eval)|tools)/'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
