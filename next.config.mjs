@@ -4,7 +4,7 @@ const isDev = process.env.NODE_ENV === 'development';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native or worker-spawning packages must stay outside the server bundle (DESIGN §7).
+  // Native or worker-spawning packages must stay outside the server bundle (see README, Requirements).
   serverExternalPackages: [
     '@napi-rs/canvas',
     'pdfjs-dist',

@@ -5,13 +5,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { runtimeEnv } from './providers/config';
 
 const MB = 1024 * 1024;
 export const DEFAULT_MIN_FREE_MB = 200;
 
 /** MC_MIN_FREE_MB in bytes; 0 turns the check off. Throws on anything but a whole number. */
 export function minFreeBytes(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.MC_MIN_FREE_MB?.trim();
+  const raw = runtimeEnv('MC_MIN_FREE_MB', env);
   if (!raw) return DEFAULT_MIN_FREE_MB * MB;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`MC_MIN_FREE_MB must be a whole number of megabytes (0 = no check), got "${raw}"`);

@@ -3,6 +3,7 @@
  * monopolise the agent or fill the disk. One process serves an instance, so memory is the right
  * place; limits reset on restart, which is acceptable for abuse protection.
  */
+import { runtimeNumber } from './providers/config';
 
 export interface RateLimit {
   /** Events allowed per window. */
@@ -11,8 +12,8 @@ export interface RateLimit {
 }
 
 export const LIMITS = {
-  ask: { limit: Number(process.env.MC_RATE_ASKS_PER_MIN ?? 30), windowMs: 60_000 },
-  upload: { limit: Number(process.env.MC_RATE_UPLOADS_PER_10MIN ?? 60), windowMs: 600_000 },
+  ask: { limit: runtimeNumber('MC_RATE_ASKS_PER_MIN', 30, { integer: true }), windowMs: 60_000 },
+  upload: { limit: runtimeNumber('MC_RATE_UPLOADS_PER_10MIN', 60, { integer: true }), windowMs: 600_000 },
 } satisfies Record<string, RateLimit>;
 
 export type RateResult = { ok: true; remaining: number } | { ok: false; retryAfterS: number };

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, ensureDataDir } from './data-dir';
 import { startIngestWorker } from './ingest/worker-client';
+import { runtimeFlag } from './providers/config';
 import { acceptUpload } from './library';
 import { getDb } from './store/db';
 
@@ -25,8 +26,8 @@ export async function seedSampleManual(): Promise<{ seeded: boolean; manualId?: 
 
 export async function startServer(): Promise<void> {
   await getDb();
-  if (process.env.MC_NO_SAMPLE !== '1') {
+  if (!runtimeFlag('MC_NO_SAMPLE')) {
     await seedSampleManual().catch((err) => console.error('[startup] could not add the sample manual:', err));
   }
-  if (process.env.MC_NO_WORKER !== '1') startIngestWorker();
+  if (!runtimeFlag('MC_NO_WORKER')) startIngestWorker();
 }

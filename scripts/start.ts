@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
-import { ConfigError, loadConfig } from '../lib/providers/config';
+import { ConfigError, loadConfig, runtimeEnv } from '../lib/providers/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -44,12 +44,16 @@ function newestSourceMtime(): number {
 
 function buildIfNeeded() {
   const current = String(newestSourceMtime());
-  const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID')) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
-  if (built === current && !process.env.MC_REBUILD) return;
+  const complete = ['BUILD_ID', 'ingest-worker.mjs'].every((f) => fs.existsSync(path.join(root, '.next', f)));
+  const built = complete && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
+  if (built === current && !runtimeEnv('MC_REBUILD')) return;
   console.log(built ? '• Sources changed since the last build: rebuilding…' : '• First start: building the app (about a minute)…');
   const t0 = Date.now();
   const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) fail('The build failed (see above).');
+  // The ingest worker runs as plain JavaScript in production (see scripts/build-worker.mjs).
+  const worker = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-worker.mjs')], { cwd: root, stdio: 'inherit', env: process.env });
+  if (worker.status !== 0) fail('Bundling the ingest worker failed (see above).');
   fs.writeFileSync(stampFile, current);
   console.log(`• Built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -4,8 +4,8 @@
  * labels rather than prose. Each hit carries the page image URLs and the page's best passages.
  */
 import { z } from 'zod';
-import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, resolveScope } from './search-common';
-import { probe, TOOL, type Tool } from './tool';
+import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, scopedSearch } from './search-common';
+import { probe, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -21,14 +21,8 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 30_000,
   availability: (t) =>
-    probe('page search is not configured', () => Promise.all([t.providers.multiVectorEmbedder(), t.providers.vectorStore()])),
-  async *run(t, input, ctx) {
-    const scope = resolveScope(t, input.manual);
-    if ('error' in scope) {
-      yield scope.error;
-      return;
-    }
-    const { filter } = scope;
+    probe('page search is not configured', () => Promise.all([t.services.multiVectorEmbedder(), t.services.vectorStore()])),
+  run: scopedSearch(async function* (t, input, ctx, filter) {
     const [multiVector, store] = await Promise.all([ctx.multiVectorEmbedder(), ctx.vectorStore()]);
     const searchStart = performance.now();
     const queryVectors = await multiVector.embedQuery(input.query, { signal: ctx.signal });
@@ -58,5 +52,5 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
       },
       llmMessage: `Page search for "${input.query}": ${describeFound(objects, 'pages')}.`,
     };
-  },
+  }),
 };

@@ -3,8 +3,8 @@
  * the quickest tool; best for definitions, specs and simple facts phrased like the manual.
  */
 import { z } from 'zod';
-import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, resolveScope } from './search-common';
-import { probe, TOOL, type Tool } from './tool';
+import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, scopedSearch } from './search-common';
+import { probe, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -19,14 +19,8 @@ export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 20_000,
   availability: (t) =>
-    probe('text search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
-  async *run(t, input, ctx) {
-    const scope = resolveScope(t, input.manual);
-    if ('error' in scope) {
-      yield scope.error;
-      return;
-    }
-    const { filter } = scope;
+    probe('text search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
+  run: scopedSearch(async function* (t, input, ctx, filter) {
     const [embedder, store] = await Promise.all([ctx.embedder(), ctx.vectorStore()]);
     const embedStart = performance.now();
     const vector = await embedder.embedQuery(input.query, { signal: ctx.signal });
@@ -42,5 +36,5 @@ export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
       metadata: { query: input.query, count: objects.length, manuals: distinctManuals(objects), embed_ms: embedMs, search_ms: searchMs },
       llmMessage: `Dense search for "${input.query}": ${describeFound(objects, 'passages')}.`,
     };
-  },
+  }),
 };

@@ -11,7 +11,10 @@
 import { z } from 'zod';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit } from '@/lib/providers/types';
+import { searchTerms } from '@/lib/agent/text';
 import { libraryIndex } from '@/lib/ranking/library-cache';
+import type { LibraryIndex } from '@/lib/ranking/library-index';
+import { words } from '@/lib/text/analyze';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -21,9 +24,9 @@ import {
   manualField,
   pageObject,
   queryField,
-  resolveScope,
+  scopedSearch,
 } from './search-common';
-import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from './tool';
+import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -60,14 +63,8 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
   inputs,
   timeoutMs: 30_000,
   availability: (t) =>
-    probe('hybrid search is not configured', () => Promise.all([t.providers.embedder(), t.providers.vectorStore()])),
-  async *run(t, input, ctx) {
-    const scope = resolveScope(t, input.manual);
-    if ('error' in scope) {
-      yield scope.error;
-      return;
-    }
-    const { filter } = scope;
+    probe('hybrid search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
+  run: scopedSearch(async function* (t, input, ctx, filter) {
     const [store, embedder] = await Promise.all([ctx.vectorStore(), ctx.embedder()]);
     // The dense/keyword balance measured for this embedder (offline n-grams lean on BM25).
     const alpha = recommendedHybridAlpha(embedder);
@@ -114,11 +111,13 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
 
     // The ranker reads the library index (built once per library version) and the legs' results.
     let ranked: RankedPage[] = [];
+    let identity: LibraryIndex | undefined;
+    const questionWords = words(input.query);
     let rankError: string | undefined;
     const rankStart = performance.now();
     if (wantText) {
       try {
-        const index = await libraryIndex();
+        const index = (identity = await libraryIndex());
         ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits });
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -187,7 +186,14 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
       },
+      // Question words that name each manual's device (in its title, file name or cover page).
+      topicTerms: Object.fromEntries(
+        distinctManuals(objects)
+          .map((id) => [id, questionWords.filter((w) => identity?.identityWords.get(id)?.has(w))] as const)
+          .filter(([, ws]) => ws.length > 0)
+          .map(([id, ws]) => [id, searchTerms(ws.join(' '))]),
+      ),
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
-  },
+  }),
 };

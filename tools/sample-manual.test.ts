@@ -5,12 +5,13 @@
  * vision model, a MockLanguageModelV3 behind the real client wrapper (createLlmClient).
  */
 import { MockLanguageModelV3 } from 'ai/test';
+import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '@/lib/agent/environment';
 import { eventsOf, resultOf, textResult, chunk } from '@/lib/agent/testing';
-import { resolveProviders, type AgentDeps } from '@/lib/agent/providers';
+import { resolveServices, type AgentDeps } from '@/lib/agent/services';
 import { collectTurn } from '@/lib/agent/tree';
-import type { TreeData } from '@/lib/agent/tree-data';
+import type { TreeData } from '@/lib/agent/contract';
 import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
 import type { AuditRecord } from '@/lib/agent/events';
 import { shutdownOcrEngine, ingestManual } from '@/lib/ingest/pipeline';
@@ -26,7 +27,7 @@ import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
 import { SUMMARIZE_ABOVE_TOKENS, summarize } from './summarize';
 import { textResponse } from './text-response';
-import { TOOL, type AnyTool, type ChunkObject, type PageObject, type Providers, type ToolOutput } from './tool';
+import { TOOL, type AnyTool, type ChunkObject, type PageObject, type AgentServices, type ToolOutput } from '@/lib/agent/contract';
 import { visualInterpretation } from './visual-interpretation';
 
 async function* bytesOf(data: Uint8Array) {
@@ -58,7 +59,7 @@ function mockVlm(reading: string): { vlm: LlmClient; model: MockLanguageModelV3 
   return { vlm: createLlmClient(model, { vision: true, role: 'vlm', maxAttempts: 1 }), model };
 }
 
-function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<Providers> } = {}): TreeData {
+function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<AgentServices> } = {}): TreeData {
   const { deps, providers, ...rest } = over;
   return {
     question: 'What supply voltage does the HX-200 controller need?',
@@ -70,7 +71,7 @@ function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDep
     budget: 5,
     decisions: [],
     skill: null,
-    providers: { ...resolveProviders(deps ?? OFFLINE), ...providers },
+    services: { ...resolveServices(deps ?? OFFLINE), ...providers },
     removed: {},
     ...rest,
   };
@@ -81,7 +82,7 @@ async function run(tool: AnyTool, input: unknown, tree = treeWith()) {
   const audit: AuditRecord[] = [];
   const outputs: ToolOutput[] = [];
   const runner = chain(defaultInterceptors({ audit, timeoutMs: 60_000 }));
-  const ctx = { ...tree.providers, signal: new AbortController().signal, recordUsage: () => {} };
+  const ctx = { ...tree.services, signal: new AbortController().signal, recordUsage: () => {} };
   for await (const out of runner({ tool, input, tree, ctx })) {
     outputs.push(out);
     if (out.type === 'result') tree.environment.add(tool.name, out, tree.iteration);
@@ -94,7 +95,7 @@ async function run(tool: AnyTool, input: unknown, tree = treeWith()) {
 
 const missing = (what: string) => () => Promise.reject(new Error(`no ${what} configured`));
 
-describe('availability, exactly as DESIGN §2 states it', () => {
+describe('availability, exactly as lib/agent/contract.ts states it', () => {
   it('the three searches are available whenever their providers are, and say which one is missing', async () => {
     const t = treeWith();
     for (const tool of [fastVectorSearch, colqwenSearch, hybridSearch]) expect(await tool.availability(t)).toEqual({ ok: true });
@@ -266,7 +267,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     await run(hybridSearch, { query: q.question }, t);
     const { response, audit } = await run(textResponse, {}, t);
     expect(audit[0].inputs).toEqual({ include_sources: true });
-    expect(response!.metadata).toMatchObject({ method: 'extractive', declined: false });
+    expect(response).toMatchObject({ method: 'extractive', declined: false });
     for (const k of q.answer_keywords) expect(response!.text).toContain(k);
     expect(response!.sources!.length).toBeGreaterThan(0);
     expect(response!.sources!.some((s) => q.pages.includes(s.page))).toBe(true);
@@ -284,7 +285,7 @@ describe('the sample ground truth through the full offline loop', () => {
   it('most answerable questions cite a right page; every unanswerable one is declined', async () => {
     const outcomes = [];
     for (const q of SAMPLE_QUESTIONS) {
-      const events = await collectTurn({ question: q.question, manualIds: [manualId], deps: OFFLINE });
+      const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], deps: OFFLINE });
       const response = eventsOf(events, 'response')[0];
       expect(eventsOf(events, 'done')[0].status).toBe('done');
       outcomes.push({ q, response });
@@ -308,7 +309,7 @@ describe('the sample ground truth through the full offline loop', () => {
   it('a visual question with a VLM: the page leg finds the figure, the VLM reads it, the answer cites it', async () => {
     const { vlm, model } = mockVlm('Connector J3 (SENSOR): the transducer B1 signal wire is white (WH).');
     const q = SAMPLE_QUESTIONS.find((x) => x.id === 's06')!;
-    const events = await collectTurn({ question: q.question, manualIds: [manualId], deps: { ...OFFLINE, vlm } });
+    const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], deps: { ...OFFLINE, vlm } });
     expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
     const read = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
     expect(read.metadata).toMatchObject({ manualId, page: 4 });

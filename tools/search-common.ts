@@ -4,9 +4,9 @@
  * has text to cite.
  */
 import { z } from 'zod';
-import type { TreeData } from '@/lib/agent/tree-data';
-import type { ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
-import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type ToolContext, type ToolOutput } from './tool';
+import type { TreeData } from '@/lib/agent/contract';
+import type { BBox, ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
+import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 export const queryField = z.string().trim().min(1).max(1000).describe('what to search for, in the manual\'s words');
 export const manualField = z.array(z.string().min(1)).max(50).optional().describe('restrict to these manual ids');
@@ -26,6 +26,23 @@ export function resolveScope(tree: TreeData, requested: string[] | undefined): {
   return { filter: { manualIds: allowed } };
 }
 
+/**
+ * The run of a search tool: the scope check every search starts with (a request outside the
+ * chat's scope is a recoverable error), then the search itself with the resulting filter.
+ */
+export function scopedSearch<I extends { manual?: string[] }>(
+  search: (t: TreeData, input: I, ctx: ToolContext, filter: SearchFilter | undefined) => AsyncGenerator<ToolOutput>,
+): Tool<I>['run'] {
+  return async function* (t, input, ctx) {
+    const scope = resolveScope(t, input.manual);
+    if ('error' in scope) {
+      yield scope.error;
+      return;
+    }
+    yield* search(t, input, ctx, scope.filter);
+  };
+}
+
 export async function chunkObject(hit: ChunkHit, ctx: ToolContext): Promise<ChunkObject> {
   return {
     kind: 'chunk',
@@ -36,7 +53,7 @@ export async function chunkObject(hit: ChunkHit, ctx: ToolContext): Promise<Chun
     heading: hit.heading,
     text: hit.text,
     ocr: hit.ocr,
-    bboxes: hit.bboxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h })),
+    bboxes: plainBoxes(hit.bboxes),
     score: hit.score,
   };
 }
@@ -70,9 +87,12 @@ export async function pageObject(hit: PageHit, ctx: ToolContext, queryVector: Fl
     textSource: 'passages',
     chunkId: best.id,
     heading: best.heading,
-    bboxes: best.bboxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h })),
+    bboxes: plainBoxes(best.bboxes),
   };
 }
+
+/** Just the box (a store row may carry more), so hits stay small plain JSON. */
+const plainBoxes = (boxes: BBox[]): BBox[] => boxes.map(({ x, y, w, h }) => ({ x, y, w, h }));
 
 export const distinctManuals = (objects: Array<{ manualId: string }>) => [...new Set(objects.map((o) => o.manualId))];
 

@@ -5,7 +5,7 @@ import { bboxFor, openFixtureStore, type FixtureStore } from '@/lib/agent/testin
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
-import type { ChunkObject, PageObject } from './tool';
+import type { ChunkObject, PageObject } from '@/lib/agent/contract';
 
 let fx: FixtureStore;
 beforeAll(async () => {

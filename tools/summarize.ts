@@ -8,7 +8,7 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { extractiveSummary } from '@/lib/agent/extractive';
 import { elapsed } from './search-common';
-import { TOOL, type Tool } from './tool';
+import { TOOL, type Tool } from '@/lib/agent/contract';
 
 export const SUMMARIZE_ABOVE_TOKENS = 30_000;
 /** Passage length kept after a summary. */

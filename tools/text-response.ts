@@ -8,9 +8,9 @@ import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import { formatHit } from '@/lib/agent/environment';
 import { extractiveAnswer } from '@/lib/agent/extractive';
-import { citedRefs, truncate } from '@/lib/agent/text';
-import type { TreeData } from '@/lib/agent/tree-data';
-import { TOOL, type RefHit, type Source, type Tool, type ToolContext, type ToolOutput } from './tool';
+import { truncate } from '@/lib/agent/text';
+import type { TreeData } from '@/lib/agent/contract';
+import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -20,29 +20,6 @@ const inputs = z.object({
 });
 
 const DECLINED = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify)/i;
-
-export function toSource(hit: RefHit): Source {
-  return {
-    ref: hit.ref,
-    kind: hit.kind,
-    manualId: hit.manualId,
-    ...(hit.manualTitle ? { manualTitle: hit.manualTitle } : {}),
-    page: hit.page,
-    ...(hit.chunkId ? { chunkId: hit.chunkId } : {}),
-    ...(hit.heading ? { heading: hit.heading } : {}),
-    snippet: truncate((hit.text ?? '').replace(/\s+/g, ' ').trim(), 300),
-    ...(hit.bboxes?.length ? { bboxes: hit.bboxes } : {}),
-    ...(hit.previewUrl ? { previewUrl: hit.previewUrl } : {}),
-  };
-}
-
-/** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */
-export function sourcesFor(text: string, t: TreeData): Source[] {
-  return citedRefs(text)
-    .map((ref) => t.environment.hit(ref))
-    .filter((h): h is RefHit => !!h)
-    .map(toSource);
-}
 
 const SYSTEM = `You answer a technician's question using only the numbered manual sources provided.
 - Cite every factual sentence with its source number in square brackets right after the claim, e.g. "The fuse is rated 2 A [3]."
@@ -103,7 +80,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
   async *run(t, input, ctx) {
     const llm = await ctx.llm();
     let text = '';
-    let method: 'llm' | 'extractive' = 'extractive';
+    let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
     let streamed = false;
     if (llm) {
@@ -135,8 +112,11 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     yield {
       type: 'response',
       text,
-      sources: input.include_sources && !declined ? sourcesFor(text, t) : [],
-      metadata: { method, declined, ...(coverage !== undefined ? { coverage } : {}), ...(fallbackReason ? { fallbackReason } : {}) },
+      sources: input.include_sources && !declined ? t.environment.sourcesFor(text) : [],
+      declined,
+      method,
+      ...(fallbackReason ? { fallbackReason } : {}),
+      ...(coverage !== undefined ? { metadata: { coverage } } : {}),
     };
   },
 };

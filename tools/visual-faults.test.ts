@@ -6,13 +6,14 @@
  * (once, not retried again this turn), and the turn still ends with an answer from the passages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTools } from '@/tools';
 import { eventsOf } from '@/lib/agent/testing';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { collectTurn } from '@/lib/agent/tree';
 import { loadConfig } from '@/lib/providers/config';
 import { createClientFromConfig } from '@/lib/providers/llm';
 import { openaiErrorReply, startFaultServer, type FaultHandler, type FaultServer } from '@/test/fault-server';
-import { TOOL } from './tool';
+import { TOOL } from '@/lib/agent/contract';
 
 const QUESTION = 'Which wire goes to terminal N in the wiring diagram?';
 
@@ -50,7 +51,7 @@ async function turnWithVlm(handler: FaultHandler) {
     timer = setTimeout(() => reject(new Error('the turn did not end within 30 s')), 30_000);
   });
   try {
-    const turn = collectTurn({ question: QUESTION, deps: { ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') } });
+    const turn = collectTurn({ tools: defaultTools, question: QUESTION, deps: { ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') } });
     const events = await Promise.race([turn, deadline]);
     return { events, vlmCalls: server.requests.slice(start).filter((r) => r.path.endsWith('/chat/completions')).length };
   } finally {

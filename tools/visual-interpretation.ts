@@ -7,7 +7,7 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { visionPrompt } from '@/lib/providers/llm';
 import { elapsed } from './search-common';
-import { pagePreviewUrl, pageThumbnailUrl, TOOL, type Tool } from './tool';
+import { pagePreviewUrl, pageThumbnailUrl, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   prompt: z.string().trim().min(1).max(2000).describe('what to read from the page, e.g. "which pin carries HEATER"'),
@@ -26,9 +26,9 @@ export const visualInterpretation: Tool<z.output<typeof inputs>> = {
     if (t.environment.visualPages().length === 0) {
       return { ok: false, reason: 'needs page results first: run colqwen_search (or hybrid_search) to find the page' };
     }
-    if (!t.providers.pageImage) return { ok: false, reason: 'page images are not available in this deployment' };
+    if (!t.services.pageImage) return { ok: false, reason: 'page images are not available in this deployment' };
     try {
-      if (!(await t.providers.vlm())) return { ok: false, reason: 'no vision model is configured (set VLM_PROVIDER)' };
+      if (!(await t.services.vlm())) return { ok: false, reason: 'no vision model is configured (set VLM_PROVIDER)' };
     } catch (err) {
       return { ok: false, reason: `the vision model failed to load: ${err instanceof Error ? err.message : String(err)}` };
     }

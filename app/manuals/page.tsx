@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Library } from '@/components/manuals/library';
-import { ProviderSummary } from '@/components/providers/provider-summary';
+import { ProviderSummary } from '@/components/settings/provider-summary';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { listManualViews } from '@/lib/library';
 import { getConfig } from '@/lib/providers/config';

@@ -1,10 +1,11 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import type { BBox } from '@/lib/providers/types';
 
 export interface Highlight {
   chunkId: string;
-  bboxes: Array<{ x: number; y: number; w: number; h: number }>;
+  bboxes: BBox[];
   heading?: string;
   text: string;
 }

@@ -3,16 +3,15 @@
  * stable reference number per hit. The same chunk or page found twice keeps its first number, so
  * a citation [n] means one thing for the whole turn.
  */
-import type { Hit, RefHit, ToolOutput } from '@/tools/tool';
-import { bm25Scores, splitSentences, terms, truncate } from './text';
-
-type ResultOutput = Extract<ToolOutput, { type: 'result' }>;
+import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
+import { bm25Scores, citedRefs, splitSentences, terms, truncate } from './text';
 
 export interface EnvironmentResult {
   tool: string;
   name: string;
   refs: number[];
   metadata: Record<string, unknown>;
+  topicTerms?: TopicTerms;
   llmMessage: string;
   iteration: number;
 }
@@ -31,7 +30,7 @@ export class Environment {
   summarizedVersion = -1;
 
   /** Folds a tool result in; returns the hits with their (possibly pre-existing) refs. */
-  add(tool: string, output: ResultOutput, iteration: number): RefHit[] {
+  add(tool: string, output: ToolResult, iteration: number): RefHit[] {
     const refHits: RefHit[] = [];
     for (const object of output.objects) {
       const key = hitKey(object);
@@ -54,6 +53,7 @@ export class Environment {
       name: output.name,
       refs: refHits.map((h) => h.ref),
       metadata: output.metadata,
+      ...(output.topicTerms ? { topicTerms: output.topicTerms } : {}),
       llmMessage: output.llmMessage,
       iteration,
     });
@@ -108,25 +108,30 @@ export class Environment {
 
   /**
    * Manual → question terms that name its device (on most of its pages), as reported by the
-   * searches (hybrid_search's `topic_terms`). The offline answer weighs them little.
+   * searches (hybrid_search's topicTerms). The offline answer weighs them little.
    */
   topicTerms(): Map<string, Set<string>> {
     const out = new Map<string, Set<string>>();
     for (const byName of Object.values(this.results)) {
       for (const list of Object.values(byName)) {
         for (const r of list) {
-          const topics = r.metadata.topic_terms;
-          if (!topics || typeof topics !== 'object') continue;
-          for (const [manualId, ts] of Object.entries(topics as Record<string, unknown>)) {
-            if (!Array.isArray(ts)) continue;
+          for (const [manualId, ts] of Object.entries(r.topicTerms ?? {})) {
             let set = out.get(manualId);
             if (!set) out.set(manualId, (set = new Set()));
-            for (const t of ts) if (typeof t === 'string') set.add(t);
+            for (const t of ts) set.add(t);
           }
         }
       }
     }
     return out;
+  }
+
+  /** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */
+  sourcesFor(text: string): Source[] {
+    return citedRefs(text)
+      .map((ref) => this.byRef.get(ref))
+      .filter((h): h is RefHit => !!h)
+      .map(toSource);
   }
 
   estimateTokens(): number {
@@ -186,6 +191,22 @@ export function formatHit(h: RefHit, maxChars: number): string {
   const heading = h.heading ? ` (${h.heading})` : '';
   const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
   return `[${h.ref}] ${where}${heading}${body}`;
+}
+
+/** What a citation needs to open the page and highlight the passage. */
+export function toSource(hit: RefHit): Source {
+  return {
+    ref: hit.ref,
+    kind: hit.kind,
+    manualId: hit.manualId,
+    ...(hit.manualTitle ? { manualTitle: hit.manualTitle } : {}),
+    page: hit.page,
+    ...(hit.chunkId ? { chunkId: hit.chunkId } : {}),
+    ...(hit.heading ? { heading: hit.heading } : {}),
+    snippet: truncate((hit.text ?? '').replace(/\s+/g, ' ').trim(), 300),
+    ...(hit.bboxes?.length ? { bboxes: hit.bboxes } : {}),
+    ...(hit.previewUrl ? { previewUrl: hit.previewUrl } : {}),
+  };
 }
 
 function mergeHits(old: RefHit, next: Hit): RefHit {

@@ -3,24 +3,9 @@
  * array as JSON, so every event is plain JSON (no classes, Dates, typed arrays or Maps) and
  * carries `t`: milliseconds since the turn started.
  */
-import type { Source } from '@/tools/tool';
+import type { AnswerMethod, DeciderKind, EventHit, Source, TopicTerms } from './contract';
 
-/** Who picked a tool: the LLM, the rules matrix, a matched skill, the budget, or a runIf trigger. */
-export type DeciderKind = 'rules' | 'llm' | 'skill' | 'forced' | 'auto';
-
-export interface EventHit {
-  ref: number;
-  kind: 'chunk' | 'page';
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId?: string;
-  heading?: string;
-  text?: string;
-  score: number;
-  previewUrl?: string;
-  thumbnailUrl?: string;
-}
+export type { DeciderKind, EventHit };
 
 /** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
 export type EventSource = Source;
@@ -91,6 +76,8 @@ export type AgentEvent = Timed<
       refs: number[];
       hits: EventHit[];
       metadata: Record<string, unknown>;
+      /** Question terms that name each manual's device (hybrid_search). */
+      topic_terms?: TopicTerms;
       count: number;
       time_ms: number;
     }
@@ -116,6 +103,9 @@ export type AgentEvent = Timed<
       sources: EventSource[];
       /** The answer says the manuals do not cover the question. */
       declined?: boolean;
+      /** How the answer was written; 'extractive' with fallback_reason when the LLM failed. */
+      method?: AnswerMethod;
+      fallback_reason?: string;
       /** Cut short by cancellation. */
       partial?: boolean;
       time_ms?: number;

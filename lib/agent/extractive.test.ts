@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RefHit } from '@/tools/tool';
+import type { RefHit } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import { extractiveAnswer, extractiveSummary } from './extractive';
 import { chunk, page, resultOf } from './testing';

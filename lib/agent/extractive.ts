@@ -20,7 +20,7 @@
  *   passages never state ("bandwidth" of a scope whose manual has none) is declined instead of
  *   being answered with whatever the manual says about the device.
  */
-import type { RefHit } from '@/tools/tool';
+import type { RefHit } from './hits';
 import { askedPhrases, askedQuantities, statesQuantity, VAGUE_HEADS } from './quantities';
 import { bm25Scores, GENERIC_TERMS, isStopword, searchTermGroups, searchTerms, splitSentences, stem, terms, words } from './text';
 

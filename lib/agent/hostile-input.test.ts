@@ -73,7 +73,7 @@ async function ask(
     timer = setTimeout(() => reject(new Error(`${label}: the turn did not end within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
-    return await Promise.race([collectTurn({ question, manualIds: [sampleId, injectedId], deps, options }), deadline]);
+    return await Promise.race([collectTurn({ tools: defaultTools, question, manualIds: [sampleId, injectedId], deps, options }), deadline]);
   } finally {
     clearTimeout(timer);
     durations[label] = Math.round(performance.now() - t0);

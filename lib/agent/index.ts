@@ -1,5 +1,5 @@
-/** The agent's public surface: app/actions/ask.ts, the eval and the bench use only these. */
+/** The agent's public surface: lib/chat/turn.ts, the eval and the bench use only these (plus tools/index.ts's registry). */
 export { collectTurn, DEFAULT_BUDGET, DEFAULT_TOOL_TIMEOUT_MS, runTurn, type RunTurnInput, type RunTurnOptions } from './tree';
-export type { AgentDeps } from './providers';
-export type { ChatTurn } from './tree-data';
+export type { AgentDeps } from './services';
+export type { AnyTool, ChatTurn } from './contract';
 export type * from './events';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ToolContext, ToolOutput } from '@/tools/tool';
+import type { ToolContext, ToolOutput } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import type { AuditRecord } from './events';
 import { chain, defaultInterceptors, type ToolCall } from './interceptors';
-import { resolveProviders } from './providers';
+import { resolveServices } from './services';
 import { chunk, offlineDeps, resultOf, scriptedTool, type ScriptedToolSpec } from './testing';
-import type { TreeData } from './tree-data';
+import type { TreeData } from './contract';
 
 function call(spec: ScriptedToolSpec, input: unknown, signal = new AbortController().signal): ToolCall {
-  const providers = resolveProviders(offlineDeps);
+  const providers = resolveServices(offlineDeps);
   const tree = { question: 'q', environment: new Environment(), errors: [], removed: {}, providers } as unknown as TreeData;
   const ctx: ToolContext = { ...providers, signal, recordUsage: () => {} };
   return { tool: scriptedTool(spec), input, tree, ctx };

@@ -4,9 +4,9 @@
  * cutting rules live here once instead of in six tools.
  */
 import { z } from 'zod';
-import type { AnyTool, ToolContext, ToolOutput } from '@/tools/tool';
 import type { AuditRecord, ToolOutcome } from './events';
-import type { TreeData } from './tree-data';
+import { abortable } from '@/lib/abort';
+import type { AnyTool, ToolContext, ToolOutput, TreeData } from './contract';
 import { truncate } from './text';
 
 /** The record the interceptors share; validation replaces `input` with the parsed value. */
@@ -32,29 +32,6 @@ export class ToolTimeoutError extends Error {
     super(`${tool} timed out after ${ms} ms`);
     this.name = 'ToolTimeoutError';
   }
-}
-
-/** Rejects as soon as the signal aborts, even if the awaited work ignores the signal. */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // Nobody will await the abandoned promise: keep its own rejection from going unhandled.
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 /** Zod validation with the schema's defaults; a bad input is a recoverable error the decider can fix. */

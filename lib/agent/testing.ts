@@ -7,10 +7,10 @@ import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
-import type { AgentDeps } from './providers';
+import type { AgentDeps } from './services';
 import type { AgentEvent, AgentEventType, EventOf } from './events';
-import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/tools/tool';
-import type { TreeData } from './tree-data';
+import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
+import type { TreeData } from './contract';
 
 let chunkSeq = 0;
 
@@ -159,8 +159,8 @@ export async function runToolOnce(
 ) {
   const { Environment } = await import('./environment');
   const { chain, defaultInterceptors } = await import('./interceptors');
-  const { resolveProviders } = await import('./providers');
-  const providers = resolveProviders(deps);
+  const { resolveServices } = await import('./services');
+  const providers = resolveServices(deps);
   const tree: TreeData = {
     question: over.question ?? 'test question',
     history: [],
@@ -171,7 +171,7 @@ export async function runToolOnce(
     budget: 5,
     decisions: [],
     skill: null,
-    providers,
+    services: providers,
     removed: {},
   };
   const outputs: ToolOutput[] = [];

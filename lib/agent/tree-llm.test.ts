@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/tools/tool';
+import { TOOL } from '@/lib/agent/contract';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
 import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing';
@@ -39,7 +39,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
       deps: { ...offlineDeps, llm },
-      options: { tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], skills: [] },
+      tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], options: { skills: [] },
     });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
     const picks = eventsOf(events, 'decision');
@@ -80,7 +80,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
-      options: { tools: [search(TOOL.fastVector), textResponse], skills: [], decider: 'rules' },
+      tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
     expect(eventsOf(events, 'response')[0].text).toContain('draws 6.8 A at full load [1].');
@@ -105,7 +105,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
-      options: { tools: [search(TOOL.fastVector), textResponse], skills: [], decider: 'rules' },
+      tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     const deltas = eventsOf(events, 'response_delta');
     expect(deltas[0]).toMatchObject({ delta: 'The motor dr' });
@@ -133,7 +133,7 @@ describe('runTurn with an LLM', () => {
         },
       },
       // Without hybrid_search in the registry the rules start with the page search.
-      options: { tools: [colqwen, visualInterpretation, textResponse], skills: [] },
+      tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const picks = eventsOf(events, 'decision');
     expect(picks.map((p) => p.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);
@@ -155,7 +155,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'On the J1 connector diagram, which pin carries HEATER?',
       deps: { ...offlineDeps, pageImage: async () => Buffer.alloc(0) },
-      options: { tools: [colqwen, visualInterpretation, textResponse], skills: [] },
+      tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const second = eventsOf(events, 'decision')[1];
     expect(second.tool).toBe(TOOL.textResponse);
@@ -173,7 +173,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'At what pressure does the relief valve open?',
       deps: { ...offlineDeps, llm: client },
-      options: { tools: [search(TOOL.hybrid, big), summarize, textResponse], skills: [], decider: 'rules' },
+      tools: [search(TOOL.hybrid, big), summarize, textResponse], options: { skills: [], decider: 'rules' },
     });
     const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;
     expect(summary.metadata).toMatchObject({ method: 'llm' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
-import { TOOL, type AnyTool } from '@/tools/tool';
+import { TOOL, type AnyTool } from '@/lib/agent/contract';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing';
 import { collectTurn, runTurn, type RunTurnInput } from './tree';
@@ -17,7 +17,7 @@ function searchTool(name: string, objects = PUMP) {
 }
 
 const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = {}) =>
-  collectTurn({ ...extra, question, deps: offlineDeps, options: { tools, skills: [], ...extra.options } });
+  collectTurn({ ...extra, question, tools, deps: offlineDeps, options: { skills: [], ...extra.options } });
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
@@ -207,7 +207,7 @@ describe('runTurn: cancellation', () => {
       question: 'What is the motor current?',
       signal: controller.signal,
       deps: offlineDeps,
-      options: { tools: [fast, stuck], skills: [] },
+      tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
       if (e.type === 'status' && e.tool === TOOL.textResponse) setTimeout(() => controller.abort(), 20);
@@ -233,7 +233,7 @@ describe('runTurn: cancellation', () => {
       question: 'What is the motor current?',
       signal: controller.signal,
       deps: offlineDeps,
-      options: { tools: [searchTool(TOOL.fastVector), streaming], skills: [] },
+      tools: [searchTool(TOOL.fastVector), streaming], options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
     expect(response).toMatchObject({ text: 'The motor draws 6.8 A [1].', partial: true });
@@ -245,7 +245,7 @@ describe('runTurn: cancellation', () => {
     const controller = new AbortController();
     controller.abort();
     const fast = searchTool(TOOL.fastVector);
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, deps: offlineDeps, options: { tools: [fast, textResponse], skills: [] } });
+    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, deps: offlineDeps, tools: [fast, textResponse], options: { skills: [] } });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
@@ -261,7 +261,7 @@ describe('runTurn: skills', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       deps: offlineDeps,
-      options: { tools: [fast, colqwen, textResponse], skills: [decoy, skill] },
+      tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
     expect(eventsOf(events, 'skill')).toHaveLength(0);
@@ -270,8 +270,8 @@ describe('runTurn: skills', () => {
     const matched = await collectTurn({
       question: 'Which pin on the J1 connector diagram carries HEATER?',
       deps: offlineDeps,
+      tools: [fast, colqwen, textResponse],
       options: {
-        tools: [fast, colqwen, textResponse],
         skills: [decoy, { ...skill, tools: [TOOL.fastVector, TOOL.colqwen, TOOL.textResponse], steps: 'Find the diagram of the connector, then read the pin.' }],
       },
     });

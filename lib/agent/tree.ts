@@ -1,13 +1,11 @@
 /**
- * One turn of the agent (DESIGN §3): build TreeData → run auto-triggers → list tools with
+ * One turn of the agent (docs/architecture.md): build TreeData → run auto-triggers → list tools with
  * availability → decide → run the tool through the interceptors → fold outputs into the
  * environment → repeat until the end tool runs or the budget forces it. Everything the turn does
  * is streamed as AgentEvents; errors become feedback for the next decision, not exceptions.
  */
 import type { LanguageModelUsage } from 'ai';
-import { defaultTools } from '@/tools';
-import { sourcesFor } from '@/tools/text-response';
-import type { AnyTool, RefHit, ToolContext } from '@/tools/tool';
+import type { AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
 import { getConfig } from '@/lib/providers/config';
 import { checkAnswer } from './answer-check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
@@ -16,10 +14,11 @@ import { loadSkills, matchSkill, type Skill } from './decision/skills';
 import type { Decider, Decision, ToolOption } from './decision/types';
 import { Environment } from './environment';
 import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from './events';
-import { abortable, chain, defaultInterceptors } from './interceptors';
-import { resolveProviders, type AgentDeps } from './providers';
+import { abortable } from '@/lib/abort';
+import { chain, defaultInterceptors } from './interceptors';
+import { resolveServices, type AgentDeps } from './services';
 import { truncate } from './text';
-import type { ChatTurn, DecisionRecord, TreeData } from './tree-data';
+import type { ChatTurn, DecisionRecord, TreeData } from './contract';
 
 export const DEFAULT_BUDGET = 5;
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -31,8 +30,6 @@ export interface RunTurnOptions {
   budget?: number;
   /** Default: an injected LLM means 'llm'; otherwise the configured decider. */
   decider?: 'rules' | 'llm';
-  /** Tool registry override (tests, eval strategies). */
-  tools?: readonly AnyTool[];
   /** Skills override; default: the markdown files in skills/. */
   skills?: Skill[];
   /** Deadline for tools that do not declare their own. */
@@ -46,6 +43,8 @@ export interface RunTurnOptions {
 
 export interface RunTurnInput {
   question: string;
+  /** The tools the turn may use (tools/index.ts's defaultTools in the app); one must be the end tool. */
+  tools: readonly AnyTool[];
   history?: ChatTurn[];
   /** Manual scope; omitted or empty = every manual. */
   manualIds?: string[];
@@ -80,7 +79,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const at = () => Math.round(clock() - t0);
   const ev = (body: EventBody): AgentEvent => ({ ...body, t: at() }) as AgentEvent;
   const signal = input.signal ?? new AbortController().signal;
-  const tools = opts.tools ?? defaultTools;
+  const tools = input.tools;
   const endTool = tools.find((t) => t.end);
   const question = input.question.trim();
   const deciderKind = chooseDecider(input);
@@ -97,7 +96,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     budget: Math.max(1, Math.min(20, Math.floor(opts.budget ?? DEFAULT_BUDGET))),
     decisions: [],
     skill: null,
-    providers: resolveProviders(input.deps),
+    services: resolveServices(input.deps),
     removed: {},
   };
 
@@ -129,7 +128,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     stats.calls++;
     path.push(tool.name);
     yield ev({ type: 'status', tool: tool.name, message: tool.status });
-    const ctx: ToolContext = { ...tree.providers, signal, recordUsage };
+    const ctx: ToolContext = { ...tree.services, signal, recordUsage };
     let failed = false;
     const fail = function (message: string, recoverable: boolean, suggestion?: string): AgentEvent {
       failed = true;
@@ -164,6 +163,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             refs: refHits.map((h) => h.ref),
             hits: refHits.map(toEventHit),
             metadata: out.metadata,
+            ...(out.topicTerms ? { topic_terms: out.topicTerms } : {}),
             count: refHits.length,
             time_ms: Math.round(clock() - started),
           });
@@ -175,13 +175,15 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
           yield ev({ type: 'response_delta', delta: out.delta, ...(out.reset ? { reset: true } : {}) });
         } else if (out.text !== undefined) {
           firstResponseAt ??= at();
-          const declined = out.metadata?.declined === true;
+          const declined = out.declined === true;
           response = { text: out.text, sources: out.sources ?? [], declined };
           yield ev({
             type: 'response',
             text: out.text,
             sources: out.sources ?? [],
             ...(declined ? { declined } : {}),
+            ...(out.method ? { method: out.method } : {}),
+            ...(out.fallbackReason ? { fallback_reason: out.fallbackReason } : {}),
             time_ms: Math.round(clock() - started),
           });
         }
@@ -327,14 +329,14 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const finalResponse = response as ResponseState | null;
   if (status === 'cancelled' && !finalResponse && partialText) {
     // Keep what was already streamed: a stopped answer is still useful, and its citations resolve.
-    const sources = sourcesFor(partialText, tree);
+    const sources = tree.environment.sourcesFor(partialText);
     yield ev({ type: 'response', text: partialText, sources, partial: true });
   }
 
   if (status === 'done' && finalResponse && !finalResponse.declined && finalResponse.text && opts.checkAnswer !== false) {
     try {
       const texts = new Map(tree.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''} ${h.text}`]));
-      const llm = await abortable(tree.providers.llm().catch(() => null), signal);
+      const llm = await abortable(tree.services.llm().catch(() => null), signal);
       const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
       yield ev({ type: 'check', method: check.method, checked: check.checked, unsupported: check.unsupported });
     } catch (err) {

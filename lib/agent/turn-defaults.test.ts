@@ -3,6 +3,7 @@
  * configuration, LanceDB under this test's DATA_DIR) and manual titles from the sessions DB.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTools } from '@/tools';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '@/lib/providers';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { createManual } from '@/lib/store/manuals';
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 describe('runTurn with the configured providers', () => {
   it('answers offline through the factories, with titles from the manuals table', async () => {
-    const events = await collectTurn({ question: 'How often should the inlet strainer be cleaned?' });
+    const events = await collectTurn({ tools: defaultTools, question: 'How often should the inlet strainer be cleaned?' });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('rules');
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('Clean the inlet strainer every 500 operating hours');

@@ -3,7 +3,8 @@
  * real offline embedders. No language model: extractive answers, lexical answer check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL } from '@/tools/tool';
+import { defaultTools } from '@/tools';
+import { TOOL } from '@/lib/agent/contract';
 import { eventsOf, mockLlm, textResult } from './testing';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing-store';
 import { collectTurn } from './tree';
@@ -16,7 +17,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const ask = (question: string, manualIds?: string[]) => collectTurn({ question, manualIds, deps: fx.deps });
+const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, deps: fx.deps });
 
 describe('a turn over a real LanceDB store', () => {
   it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {
@@ -63,6 +64,7 @@ describe('a turn over a real LanceDB store', () => {
   it('visual question with a VLM and page images: the VLM reads the best page from the store results', async () => {
     const { client: vlm, model } = mockLlm({ generate: [textResult('Terminal N takes the blue wire.')] });
     const events = await collectTurn({
+      tools: defaultTools,
       question: 'Which wire goes to terminal N in the wiring diagram?',
       deps: { ...fx.deps, vlm, pageImage: async () => Buffer.from('png') },
     });

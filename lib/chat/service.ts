@@ -30,6 +30,7 @@ import {
 import { ChatError } from './errors';
 import { abortTurn, activeTurn } from './registry';
 import { fromStored, type StoredTurn, type TurnStatus } from './view';
+import type { BBox } from '@/lib/providers/types';
 
 export interface SessionSummary {
   id: string;
@@ -221,7 +222,7 @@ export interface PagePreview {
   page: number;
   width: number;
   height: number;
-  highlight: { chunkId: string; heading: string; text: string; bboxes: Array<{ x: number; y: number; w: number; h: number }> } | null;
+  highlight: { chunkId: string; heading: string; text: string; bboxes: BBox[] } | null;
 }
 
 /** Page size (and the cited chunk's boxes) for the citation preview. Manuals are not private. */

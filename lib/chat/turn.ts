@@ -9,8 +9,11 @@
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { sleep } from '@/lib/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
+import { runtimeFlag } from '@/lib/providers/config';
 import { readyManualIds } from '@/lib/store/manuals';
+import { defaultTools } from '@/tools';
 import {
   createSession,
   deleteMessage,
@@ -108,7 +111,7 @@ export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () =
     manualIds,
     history: historyOf(prior.map((m) => ({ question: m.question, answer: m.answer, status: m.status }))),
     active,
-    debugDelayMs: process.env.MC_E2E === '1' ? (input.debugDelayMs ?? 0) : 0,
+    debugDelayMs: runtimeFlag('MC_E2E') ? (input.debugDelayMs ?? 0) : 0,
   };
 }
 
@@ -125,18 +128,6 @@ export function messagePatch(view: TurnView) {
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Saves partial state at most this often while the answer text streams. */
 const DELTA_SAVE_MS = 400;
@@ -206,13 +197,13 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => 
 
   send({ kind: 'start', sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession, ...(turn.replaced ? { replaced: turn.replaced } : {}) });
   try {
-    for await (const event of run({ question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
+    for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
       view = applyEvent(view, event);
       send({ kind: 'event', event });
       if (event.type === 'response_delta') saveSoon();
       else void save();
       if (turn.debugDelayMs && (event.type === 'turn_start' || event.type === 'decision' || event.type === 'status' || event.type === 'result')) {
-        await sleep(turn.debugDelayMs, signal);
+        await sleep(turn.debugDelayMs, signal).catch(() => undefined); // a stop ends the pause early
       }
     }
   } catch (err) {

@@ -51,9 +51,11 @@ describe('turn view reducer', () => {
     view = applyEvent(view, { type: 'response_delta', delta: 'From the passages', reset: true, t: 2 });
     expect(view.answer).toBe('From the passages');
     expect(fellBackToExtractive(view)).toBe(true);
-    const viaStatus = applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'The language model failed; answering from the passages directly', t: 1 });
-    expect(fellBackToExtractive(viaStatus)).toBe(true);
-    expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'Writing the answer…', t: 1 }))).toBe(false);
+    const viaResponse = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [], method: 'extractive', fallback_reason: 'quota', t: 1 });
+    expect(fellBackToExtractive(viaResponse)).toBe(true);
+    // An extractive answer by design (no LLM configured) is not a fallback; status wording is not parsed.
+    expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [], method: 'extractive', t: 1 }))).toBe(false);
+    expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'The language model failed; answering from the passages directly', t: 1 }))).toBe(false);
   });
 
   it('restores exactly what was streamed from the stored events', () => {

@@ -33,9 +33,6 @@ export interface TurnView extends StoredTurn {
   clientError?: string;
 }
 
-/** Event types shown in the trail (the rest drive the answer). */
-export const TRAIL_TYPES = new Set<AgentEvent['type']>(['turn_start', 'skill', 'decision', 'status', 'result', 'error', 'check']);
-
 export function emptyTurn(id: string, question: string, createdAt = Date.now()): TurnView {
   return {
     id,
@@ -114,16 +111,7 @@ export function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
 }
 
 /** A citation target: the answer's source when known, else the hit the number refers to. */
-export interface CitationTarget {
-  ref: number;
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId?: string;
-  heading?: string;
-  snippet: string;
-  bboxes?: EventSource['bboxes'];
-}
+export type CitationTarget = Pick<EventSource, 'ref' | 'manualId' | 'manualTitle' | 'page' | 'chunkId' | 'heading' | 'snippet' | 'bboxes'>;
 
 export function citationTargets(turn: Pick<TurnView, 'sources' | 'events'>): Map<number, CitationTarget> {
   const out = new Map<number, CitationTarget>();
@@ -134,12 +122,9 @@ export function citationTargets(turn: Pick<TurnView, 'sources' | 'events'>): Map
   return out;
 }
 
-/** The language model failed and the answer was rebuilt from the passages (DESIGN §4 degrade). */
+/** The language model failed and the answer was rebuilt from the passages (the response says why). */
 export function fellBackToExtractive(turn: Pick<TurnView, 'events' | 'restarted'>): boolean {
-  return (
-    turn.restarted ||
-    turn.events.some((e) => e.type === 'status' && e.tool === 'text_response' && /language model (failed|is unavailable)|passages directly/i.test(e.message))
-  );
+  return turn.restarted || turn.events.some((e) => e.type === 'response' && e.method === 'extractive' && !!e.fallback_reason);
 }
 
 export function errorEvents(turn: Pick<TurnView, 'events'>): Array<EventOf<'error'>> {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chunk, jsonResult, offlineDeps, promptText, resultOf, scriptedTool, streamOf } from '@/lib/agent/testing';
 import { createLlmClient, readCassette } from '@/lib/providers/llm';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/tools/tool';
+import { TOOL } from '@/lib/agent/contract';
 import { Bm25Index } from './bm25';
 import { agentSetup, applyLlmMode, metaFileFor } from './llm-mode';
 import type { PageRef } from './metrics';
@@ -82,7 +82,7 @@ describe('eval --replay', () => {
     const cassette = path.join(dir, 'agent.jsonl');
     const live = liveModel();
     const recording = createLlmClient(live, { provider: 'gemini', record: cassette });
-    const recordCtx = context({ agentDeps: { ...offlineDeps, llm: recording }, agentOptions: { tools: tools(), skills: [], decider: 'llm' } });
+    const recordCtx = context({ agentDeps: { ...offlineDeps, llm: recording }, agentTools: tools(), agentOptions: { skills: [], decider: 'llm' } });
     const recorded = [await STRATEGY_FNS.agent(QUESTION.question, 5, recordCtx), await STRATEGY_FNS.agent(UNANSWERABLE.question, 5, recordCtx)];
     const liveCalls = live.doGenerateCalls.length + live.doStreamCalls.length;
     expect(liveCalls).toBeGreaterThanOrEqual(4);
@@ -101,7 +101,7 @@ describe('eval --replay', () => {
 
     const replayCtx = context({
       agentDeps: { ...offlineDeps, ...setup.deps },
-      agentOptions: { ...setup.options, tools: tools(), skills: [] },
+      agentTools: tools(), agentOptions: { ...setup.options, skills: [] },
     });
     const replayed = [await STRATEGY_FNS.agent(QUESTION.question, 5, replayCtx), await STRATEGY_FNS.agent(UNANSWERABLE.question, 5, replayCtx)];
     expect(live.doGenerateCalls.length + live.doStreamCalls.length).toBe(liveCalls); // nothing reached the model
@@ -115,13 +115,13 @@ describe('eval --replay', () => {
   it('a question that is not in the recording fails instead of calling out', async () => {
     const cassette = path.join(dir, 'agent.jsonl');
     const live = liveModel();
-    const recordCtx = context({ agentDeps: { ...offlineDeps, llm: createLlmClient(live, { provider: 'gemini', record: cassette }) }, agentOptions: { tools: tools(), skills: [], decider: 'llm' } });
+    const recordCtx = context({ agentDeps: { ...offlineDeps, llm: createLlmClient(live, { provider: 'gemini', record: cassette }) }, agentTools: tools(), agentOptions: { skills: [], decider: 'llm' } });
     await STRATEGY_FNS.agent(QUESTION.question, 5, recordCtx);
     const calls = live.doGenerateCalls.length + live.doStreamCalls.length;
 
     applyLlmMode({ kind: 'replay', file: cassette });
     const setup = agentSetup({ kind: 'replay', file: cassette });
-    const out = await STRATEGY_FNS.agent('A question nobody recorded?', 5, context({ agentDeps: { ...offlineDeps, ...setup.deps }, agentOptions: { ...setup.options, tools: tools(), skills: [] } }));
+    const out = await STRATEGY_FNS.agent('A question nobody recorded?', 5, context({ agentDeps: { ...offlineDeps, ...setup.deps }, agentTools: tools(), agentOptions: { ...setup.options, skills: [] } }));
     // The decider's replay miss falls back to the rules; the answer's miss falls back to extractive text.
     expect(out.answer?.path.at(-1)).toBe(TOOL.textResponse);
     expect(live.doGenerateCalls.length + live.doStreamCalls.length).toBe(calls);

@@ -1,6 +1,6 @@
 /**
  * Per-question results → the eval report: one metrics object M per strategy overall, by kind and
- * by manual, in the shape DESIGN §6 promises to machines (`--json`), and a table for people.
+ * by manual, in the shape docs/eval.md documents for machines (`--json`), and a table for people.
  *
  *   {"strategies": {"<name>": {"overall": M, "by_kind": {"<kind>": M}, "by_manual": {"<file>": M}}}}
  *   M = {"n", "recall@1", "recall@3", "recall@5", "mrr", "keyword_hit_rate", "refusal_rate",

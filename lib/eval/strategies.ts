@@ -11,11 +11,12 @@
  *   ranker       the learned page ranker (lib/ranking) over the legs hybrid_search runs
  *   agent        the full decision loop (runTurn), scoped to every ready manual
  */
-import { runTurn, type AgentDeps, type RunTurnOptions } from '../agent';
+import { defaultTools } from '@/tools';
+import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
+import { runTurn, type AgentDeps, type AnyTool, type RunTurnOptions } from '../agent';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';
-import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import type { ChunkHit, Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
 import type { Bm25Index } from './bm25';
 import { rankPages, type PageRef } from './metrics';
@@ -32,6 +33,8 @@ export interface StrategyContext {
   manualIds: string[];
   agentDeps?: AgentDeps;
   agentOptions?: RunTurnOptions;
+  /** The agent's tools; default: the app's registry. */
+  agentTools?: readonly AnyTool[];
 }
 
 export interface StrategyOutput {
@@ -104,7 +107,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let declined = false;
     let path: string[] = [];
     const errors: string[] = [];
-    for await (const e of runTurn({ question, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
+    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
       if (e.type === 'result') hits.push(...e.hits);
       else if (e.type === 'response') {
         text = e.text;

@@ -4,7 +4,7 @@
  * tables stay whole (or split between rows with the header row repeated), and nothing crosses a
  * page, so every chunk cites exactly one page with the boxes of its lines for highlighting.
  */
-import type { BBox } from './geometry';
+import type { Passage } from '../providers/types';
 import { type BlockKind, type PageLayout, type TextBlock, type TextLine, blockText, markRunningLines } from './layout';
 
 export interface ChunkOptions {
@@ -16,18 +16,8 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
-export interface Chunk {
-  /** `${manualId}:p${page}:c${index}`, index counted per page from 0. */
-  id: string;
-  manualId: string;
-  page: number;
-  /** Heading path, outermost first, joined by " > " ('' before the first heading). */
-  heading: string;
-  text: string;
-  /** True if any of the text came from OCR. */
-  ocr: boolean;
-  /** Boxes of the chunk's lines (page coordinates), in reading order. */
-  bboxes: BBox[];
+/** A passage as ingest cuts it; `id` is `${manualId}:p${page}:c${index}`, index counted per page from 0. */
+export interface Chunk extends Passage {
   tokens: number;
 }
 

@@ -69,4 +69,3 @@ export function verticalOverlap(a: BBox, b: BBox): number {
 }
 
 export const round2 = (v: number) => Math.round(v * 100) / 100;
-export const roundBox = (b: BBox): BBox => ({ x: round2(b.x), y: round2(b.y), w: round2(b.w), h: round2(b.h) });

@@ -1,10 +1,11 @@
 /**
- * The web server's handle on the ingest worker: a separate Node process (scripts/ingest-worker.ts)
+ * The web server's handle on the ingest worker: a separate Node process (lib/ingest/worker.ts)
  * so parsing, OCR and embedding never block answering. It is started with the server, restarted
  * if it dies, and poked over IPC when a new manual is queued (it also polls, so a missed poke
  * only costs a second).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const state = globalThis as unknown as { __mcIngestWorker?: { child?: ChildProcess; stopping: boolean; restarts: number } };
@@ -13,12 +14,9 @@ export function startIngestWorker(): void {
   if (state.__mcIngestWorker) return;
   const s = (state.__mcIngestWorker = { stopping: false, restarts: 0 } as { child?: ChildProcess; stopping: boolean; restarts: number });
   const root = process.cwd();
+  const args = workerArgs(root);
   const launch = () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(/*turbopackIgnore: true*/ root, 'scripts', 'ingest-worker.ts')],
-      { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-    );
+    const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     s.child = child;
     child.on('exit', (code, signal) => {
       s.child = undefined;
@@ -53,4 +51,14 @@ export function startIngestWorker(): void {
 export function pokeIngestWorker(): void {
   const child = state.__mcIngestWorker?.child;
   if (child?.connected) child.send('poke');
+}
+
+/**
+ * Production runs the bundle the build wrote (scripts/build-worker.mjs) with plain node; dev and
+ * tests, or a build without the bundle, run the TypeScript source through tsx.
+ */
+function workerArgs(root: string): string[] {
+  const bundle = path.join(/*turbopackIgnore: true*/ root, '.next', 'ingest-worker.mjs');
+  if (process.env.NODE_ENV === 'production' && fs.existsSync(bundle)) return [bundle];
+  return ['--import', 'tsx', path.join(/*turbopackIgnore: true*/ root, 'lib', 'ingest', 'worker.ts')];
 }

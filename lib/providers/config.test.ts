@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeProviders, isLoopbackUrl, loadConfig, type RawEnv } from './config';
+import fs from 'node:fs';
+import { ALL_ENV_VARS, ConfigError, describeProviders, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from './config';
 
 function problemsOf(env: RawEnv): string[] {
   try {
@@ -144,4 +145,21 @@ describe('isLoopbackUrl', () => {
     ['https://cluster.weaviate.cloud', false],
     ['http://10.0.0.4:8080', false],
   ])('%s → %s', (url, expected) => expect(isLoopbackUrl(url)).toBe(expected));
+});
+
+describe('every variable is documented', () => {
+  it('.env.example names each variable the schema and the runtime readers know', () => {
+    const example = fs.readFileSync(path.join(import.meta.dirname, '..', '..', '.env.example'), 'utf8');
+    const missing = ALL_ENV_VARS.filter((name) => !new RegExp(`\\b${name}=`).test(example));
+    expect(missing).toEqual([]);
+  });
+
+  it('runtime numbers fall back on blank, non-numeric and non-positive values', () => {
+    const env = (v: string) => ({ env: { EMBEDDING_BATCH_SIZE: v } });
+    expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, env('16'))).toBe(16);
+    expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, env(' '))).toBe(8);
+    expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, env('lots'))).toBe(8);
+    expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, env('0'))).toBe(8);
+    expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, { ...env('2.5'), integer: true })).toBe(8);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Typed configuration from environment variables (DESIGN §4).
+ * Typed configuration from environment variables (every one is listed in .env.example).
  *
  * Every provider role (vector DB, embeddings, multi-vector, LLM, VLM, decider) gets a resolved
  * provider and a mode: `offline` (embedded, no keys, no servers), `local` (a self-hosted server)
@@ -312,3 +312,52 @@ export function describeProviders(config: AppConfig) {
     decider: role(config.decider),
   };
 }
+
+/**
+ * Variables read where they are used rather than at startup: tuning knobs and test hooks that
+ * tests and the eval change while the process runs. They go through runtimeEnv() (never
+ * process.env directly) and are documented in .env.example like the schema above.
+ */
+export const RUNTIME_ENV_VARS = [
+  'MC_LLM_TIMEOUT_MS',
+  'MC_LLM_MAX_ATTEMPTS',
+  'MC_LLM_RECORD',
+  'MC_LLM_REPLAY',
+  'MC_LOG_LEVEL',
+  'MC_RATE_ASKS_PER_MIN',
+  'MC_RATE_UPLOADS_PER_10MIN',
+  'MC_MIN_FREE_MB',
+  'EMBEDDING_BATCH_SIZE',
+  'EMBEDDING_TIMEOUT_MS',
+  'EMBEDDING_PROBE_TIMEOUT_MS',
+  'MULTIVECTOR_MAX_VECTORS_PER_PAGE',
+  'COLQWEN_TIMEOUT_MS',
+  'LANCE_INDEX_CACHE_MB',
+  'LANCE_METADATA_CACHE_MB',
+  'HF_HUB_OFFLINE',
+  'TRANSFORMERS_OFFLINE',
+  'MC_NO_SAMPLE',
+  'MC_NO_WORKER',
+  'MC_E2E',
+  'MC_REBUILD',
+] as const;
+export type RuntimeEnvVar = (typeof RUNTIME_ENV_VARS)[number];
+
+/** A runtime variable's trimmed value; undefined when unset or blank. */
+export function runtimeEnv(name: RuntimeEnvVar, env: RawEnv = process.env): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
+/** A positive number from a runtime variable, or the fallback (bad values are ignored). */
+export function runtimeNumber(name: RuntimeEnvVar, fallback: number, opts: { integer?: boolean; env?: RawEnv } = {}): number {
+  const raw = runtimeEnv(name, opts.env);
+  const n = Number(raw);
+  const ok = raw !== undefined && Number.isFinite(n) && n > 0 && (!opts.integer || Number.isInteger(n));
+  return ok ? n : fallback;
+}
+
+/** A test hook switched on with "1". */
+export const runtimeFlag = (name: RuntimeEnvVar, env: RawEnv = process.env) => runtimeEnv(name, env) === '1';
+
+/** Every variable the app reads: the startup schema's and the runtime ones (.env.example lists them all). */
+export const ALL_ENV_VARS: readonly string[] = [...Object.keys(envSchema.shape), ...RUNTIME_ENV_VARS];

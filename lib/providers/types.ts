@@ -40,17 +40,22 @@ export interface MultiVectorEmbedder {
   embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]>;
 }
 
-/** A retrievable passage of one page. */
-export interface ChunkRecord {
+/** A passage of one page: what ingest cuts, the store keeps and a text search returns. */
+export interface Passage {
   id: string;
   manualId: string;
   page: number;
-  /** Heading path, e.g. "Specifications > Electrical". */
+  /** Heading path, outermost first, e.g. "Specifications > Electrical" ('' before the first heading). */
   heading: string;
   text: string;
   /** True if (part of) the text came from OCR. */
   ocr: boolean;
+  /** Boxes of the passage's lines (page coordinates), in reading order. */
   bboxes: BBox[];
+}
+
+/** A retrievable passage with its dense vector. */
+export interface ChunkRecord extends Passage {
   vector: Float32Array;
 }
 
@@ -74,14 +79,7 @@ export interface SearchOptions {
   signal?: AbortSignal;
 }
 
-export interface ChunkHit {
-  id: string;
-  manualId: string;
-  page: number;
-  heading: string;
-  text: string;
-  ocr: boolean;
-  bboxes: BBox[];
+export interface ChunkHit extends Passage {
   score: number;
 }
 

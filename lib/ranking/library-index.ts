@@ -5,7 +5,7 @@
  * by the caller per library version. All ranking signals in ./features.ts read from it.
  */
 import { Bm25Index } from '../text/bm25';
-import { charNgrams, terms } from '../text/analyze';
+import { charNgrams, terms, words } from '../text/analyze';
 
 export interface CorpusManual {
   id: string;
@@ -59,6 +59,8 @@ export class LibraryIndex {
   readonly headingIndex: Bm25Index;
   readonly manualIndex: Bm25Index;
   readonly identityIndex: Bm25Index;
+  /** Per manual, the words of its identity text (title, file name, cover page). */
+  readonly identityWords = new Map<string, Set<string>>();
   /**
    * Per manual, BM25 over its own pages: IDF within the manual, so a term on most of its pages
    * (the device's name, the vendor) stops deciding between them. `pages` maps local → page index.
@@ -93,7 +95,9 @@ export class LibraryIndex {
     this.identityIndex = new Bm25Index(
       this.manuals.map((m) => {
         const cover = this.pages.find((p) => p.manualId === m.id && p.number === 1);
-        return terms(identityText(m, cover));
+        const text = identityText(m, cover);
+        this.identityWords.set(m.id, new Set(words(text)));
+        return terms(text);
       }),
     );
     const pagesOfManual = new Map<string, number[]>();

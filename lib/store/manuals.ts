@@ -2,7 +2,7 @@
  * Every query about manuals and pages lives here (server-only), so routes, actions and the
  * ingest pipeline share one vocabulary and one place to reason about consistency.
  */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { getDb } from './db';
 import { chunks, manuals, pages, type ManualStatus } from './schema';
 
@@ -50,12 +50,6 @@ export async function deleteManualRow(id: string) {
   await db.delete(manuals).where(eq(manuals.id, id)); // pages cascade
 }
 
-/** Manuals whose ingest was interrupted (crash, kill -9, restart): resumed or failed on start. */
-export async function listUnfinishedManuals(): Promise<Manual[]> {
-  const db = await getDb();
-  return db.select().from(manuals).where(inArray(manuals.status, ACTIVE_STATUSES)).orderBy(asc(manuals.createdAt));
-}
-
 export async function readyManualIds(): Promise<string[]> {
   const db = await getDb();
   const rows = await db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'ready'));
@@ -100,11 +94,3 @@ export async function getPage(manualId: string, number: number): Promise<PageRow
   return db.query.pages.findFirst({ where: and(eq(pages.manualId, manualId), eq(pages.number, number)) });
 }
 
-export async function countOcrPages(manualId: string): Promise<number> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(pages)
-    .where(and(eq(pages.manualId, manualId), eq(pages.ocr, true)));
-  return Number(row?.n ?? 0);
-}

@@ -1,9 +1,10 @@
 /**
- * SQLite schema (DESIGN §5). Vectors live in the vector store; this database holds everything a
+ * SQLite schema. Vectors live in the vector store; this database holds everything a
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { BBox } from '../providers/types';
 
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' })
@@ -74,7 +75,7 @@ export const chunks = sqliteTable(
     heading: text('heading').notNull().default(''),
     text: text('text').notNull(),
     ocr: integer('ocr', { mode: 'boolean' }).notNull().default(false),
-    bboxes: text('bboxes', { mode: 'json' }).$type<Array<{ x: number; y: number; w: number; h: number }>>().notNull(),
+    bboxes: text('bboxes', { mode: 'json' }).$type<BBox[]>().notNull(),
   },
   (t) => [index('chunks_manual_page_idx').on(t.manualId, t.page)],
 );

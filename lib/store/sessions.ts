@@ -85,11 +85,6 @@ export async function listMessages(sessionId: string): Promise<MessageRow[]> {
   return db.select().from(messages).where(eq(messages.sessionId, sessionId)).orderBy(asc(messages.position));
 }
 
-export async function getMessage(id: string): Promise<MessageRow | undefined> {
-  const db = await getDb();
-  return db.query.messages.findFirst({ where: eq(messages.id, id) });
-}
-
 /** The message with the owner of its session, for ownership checks on message-level actions. */
 export async function getMessageWithOwner(id: string): Promise<{ message: MessageRow; ownerId: string } | undefined> {
   const db = await getDb();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PageViewer } from '@/components/manuals/page-viewer';
 import { ThumbnailGrid } from '@/components/manuals/thumbnail-grid';
 import { getChunk, getManual, listPages } from '@/lib/store/manuals';
+import type { BBox } from '@/lib/providers/types';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,7 +29,7 @@ export default async function ManualPage({ params, searchParams }: Props) {
   const pages = await listPages(id);
   const pageList = pages.map((p) => ({ number: p.number, width: p.width, height: p.height, ocr: p.ocr }));
 
-  let highlight: { chunkId: string; page: number; heading: string; text: string; bboxes: Array<{ x: number; y: number; w: number; h: number }> } | null = null;
+  let highlight: { chunkId: string; page: number; heading: string; text: string; bboxes: BBox[] } | null = null;
   if (hl) {
     const chunk = await getChunk(hl);
     if (chunk && chunk.manualId === id) highlight = { chunkId: chunk.id, page: chunk.page, heading: chunk.heading, text: chunk.text, bboxes: chunk.bboxes };

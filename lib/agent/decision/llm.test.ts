@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOL, type AnyTool, type Providers } from '@/tools/tool';
+import { TOOL, type AnyTool, type AgentServices } from '@/lib/agent/contract';
 import { Environment } from '../environment';
 import { chunk, jsonResult, mockLlm, promptText, resultOf, scriptedTool, textResult } from '../testing';
-import type { TreeData } from '../tree-data';
+import type { TreeData } from '../contract';
 import { createLlmDecider } from './llm';
 import type { ToolOption } from './types';
 
@@ -25,7 +25,7 @@ function setup(generate: ReturnType<typeof jsonResult>[], unavailable: Record<st
     budget: 5,
     decisions: [],
     skill: null,
-    providers: { llm: async () => client } as unknown as Providers,
+    services: { llm: async () => client } as unknown as AgentServices,
     removed: {},
   };
   const options: ToolOption[] = tools.map((tool) => ({

@@ -5,7 +5,7 @@
  */
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
-import type { AnyTool } from '@/tools/tool';
+import type { AnyTool } from '@/lib/agent/contract';
 import { truncate } from '../text';
 import { decideByRules } from './rules';
 import { availableNames, type Decider, type DecisionContext, type ToolOption } from './types';
@@ -31,7 +31,7 @@ export function createLlmDecider(opts: LlmDeciderOptions = {}): Decider {
       if ((rules.confidence ?? 0) >= threshold) {
         return { ...rules, reason: `fast path (rules confidence ${rules.confidence}): ${rules.reason}` };
       }
-      const llm = await ctx.tree.providers.llm();
+      const llm = await ctx.tree.services.llm();
       if (!llm) return { ...rules, reason: `no LLM configured: ${rules.reason}` };
 
       const allowed = availableNames(ctx.options);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL, type AnyTool } from '@/tools/tool';
+import { TOOL, type AnyTool } from '@/lib/agent/contract';
 import { Environment } from '../environment';
 import { chunk, page, resultOf, scriptedTool } from '../testing';
-import type { TreeData } from '../tree-data';
+import type { TreeData } from '../contract';
 import { classifyQuestion, decideByRules } from './rules';
 import type { ToolOption } from './types';
 
@@ -19,7 +19,7 @@ function tree(question: string, over: Partial<TreeData> = {}): TreeData {
     budget: 5,
     decisions: [],
     skill: null,
-    providers: {} as TreeData['providers'],
+    services: {} as TreeData['services'],
     removed: {},
     ...over,
   };

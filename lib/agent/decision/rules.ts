@@ -5,8 +5,8 @@
  * the evidence is weak); table words and anything else → then dense or page search if needed;
  * answer once the evidence covers the question.
  */
-import { TOOL } from '@/tools/tool';
-import type { TreeData } from '../tree-data';
+import { TOOL } from '@/lib/agent/contract';
+import type { TreeData } from '../contract';
 import { contentTerms, passageCoverage, words } from '../text';
 import { availableNames, type Decider, type Decision, type DecisionContext } from './types';
 

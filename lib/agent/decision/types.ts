@@ -1,7 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
-import type { AnyTool, Availability } from '@/tools/tool';
+import type { AnyTool, Availability } from '@/lib/agent/contract';
 import type { DeciderKind } from '../events';
-import type { TreeData } from '../tree-data';
+import type { TreeData } from '../contract';
 
 /** A tool as the decider sees it: listed even when unavailable, with the reason. */
 export interface ToolOption {

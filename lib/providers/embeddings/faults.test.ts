@@ -6,10 +6,11 @@
  * hybrid search to keywords, says so, and the turn still ends with a cited answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTools } from '@/tools';
 import { eventsOf } from '@/lib/agent/testing';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { collectTurn } from '@/lib/agent/tree';
-import { TOOL } from '@/tools/tool';
+import { TOOL } from '@/lib/agent/contract';
 import { embeddingsReply, openaiErrorReply, startFaultServer, type FaultReply, type FaultRequest, type FaultServer } from '@/test/fault-server';
 import { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './openai-compatible';
 
@@ -147,7 +148,7 @@ describe('a failing query embedder during a chat turn', () => {
     ['never answering', () => 'hang' as const],
   ])('%s: the hybrid search falls back to keywords and says so; the turn ends with a cited answer', async (_label, fault) => {
     const embedder = await faultyQueryEmbedder(fault);
-    const events = await within(collectTurn({ question: 'What is the full-load current of the PX-200 motor?', deps: { ...fx.deps, embedder } }), 30_000);
+    const events = await within(collectTurn({ tools: defaultTools, question: 'What is the full-load current of the PX-200 motor?', deps: { ...fx.deps, embedder } }), 30_000);
 
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
     const hybrid = eventsOf(events, 'result').find((r) => r.tool === TOOL.hybrid)!;

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { AppConfig, EmbeddingsProvider } from '../config';
-import { getConfig } from '../config';
+import { getConfig, runtimeEnv } from '../config';
 import type { Embedder } from '../types';
 import { CachingEmbedder, VectorCache } from './cache';
 import { GeminiEmbedder } from './gemini';
@@ -109,7 +109,7 @@ function memoKey(config: AppConfig): string {
     dataDir: config.dataDir,
     openai: config.openaiCompatible && { url: config.openaiCompatible.baseURL, key: sha256Hex(config.openaiCompatible.apiKey ?? '') },
     gemini: config.gemini && sha256Hex(config.gemini.apiKey),
-    batch: process.env.EMBEDDING_BATCH_SIZE,
+    batch: runtimeEnv('EMBEDDING_BATCH_SIZE'),
   });
 }
 

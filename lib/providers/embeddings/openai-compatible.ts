@@ -11,7 +11,8 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
-import { backoffDelay, classifyError, retryAfterMs, sleep } from '../llm/retry';
+import { sleep } from '@/lib/abort';
+import { backoffDelay, classifyError, retryAfterMs } from '../llm/retry';
 import { redact, withoutSecrets } from '../redact';
 import type { CallOptions, Embedder } from '../types';
 import { instructionPrefixes, type InstructionPrefixes } from './prefixes';

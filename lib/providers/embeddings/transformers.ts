@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, ProgressInfo, Tensor } from '@huggingface/transformers';
+import { runtimeEnv } from '../config';
 import type { CallOptions, Embedder } from '../types';
 import { defaultPooling, instructionPrefixes, type InstructionPrefixes } from './prefixes';
 import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vectors';
@@ -72,7 +73,7 @@ const DTYPE_FILES: Array<[Dtype, string]> = [
 export function remoteDisabledByEnv(env: Record<string, string | undefined> = process.env): boolean {
   const on = (v?: string) => !!v && !/^(0|false|no|off)$/i.test(v.trim());
   // Under vitest nothing may reach the network unless a test opts in by passing allowRemote.
-  return on(env.HF_HUB_OFFLINE) || on(env.TRANSFORMERS_OFFLINE) || !!env.VITEST;
+  return on(runtimeEnv('HF_HUB_OFFLINE', env)) || on(runtimeEnv('TRANSFORMERS_OFFLINE', env)) || !!env.VITEST;
 }
 
 function isModelFolder(dir: string): boolean {

@@ -34,7 +34,8 @@ import {
 import { LlmCallError, isAbortError } from './errors';
 import { redact, withoutSecrets } from '../redact';
 import { createLogger, type Logger } from './log';
-import { backoffDelay, classifyError, sleep, type BackoffOptions } from './retry';
+import { abortable, sleep } from '@/lib/abort';
+import { backoffDelay, classifyError, type BackoffOptions } from './retry';
 import type { CallOptions, FinishReason, LanguageModelV3, Middleware, StreamPart, StreamResult, Usage } from './sdk-types';
 
 export interface LlmClientOptions {
@@ -153,31 +154,6 @@ class Deadline {
   }
 }
 
-/** Settles with the promise, or rejects with the signal's reason as soon as it aborts, even if the model ignores it. */
-function raceSignal<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  const p = Promise.resolve(promise);
-  if (signal.aborted) {
-    p.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      p.catch(() => {}); // the abandoned attempt may still fail later; nobody listens any more
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 type Outcome = 'ok' | 'replayed' | 'error' | 'timeout' | 'aborted' | 'cancelled';
 
@@ -283,7 +259,7 @@ async function withRetries<T>(ctx: Ctx, call: CallLog, deadline: Deadline, model
     try {
       if (deadline.signal.aborted) throw deadline.signal.reason; // never start a call that is already cancelled
       call.attempts = attempt;
-      return await raceSignal(fn(deadline.signal), deadline.signal);
+      return await abortable(fn(deadline.signal), deadline.signal);
     } catch (e) {
       error = e;
     }
@@ -404,7 +380,7 @@ function llmClientMiddleware(ctx: Ctx): Middleware {
           const head: StreamPart[] = [];
           try {
             for (;;) {
-              const r = await raceSignal(reader.read(), signal);
+              const r = await abortable(reader.read(), signal);
               if (r.done) return { result, reader, head, ended: true };
               if (r.value.type === 'error') throw asError(r.value.error);
               head.push(r.value);
@@ -454,7 +430,7 @@ function llmClientMiddleware(ctx: Ctx): Middleware {
         },
         async pull(controller) {
           try {
-            const r = await raceSignal(reader.read(), deadline.signal);
+            const r = await abortable(reader.read(), deadline.signal);
             if (r.done) {
               complete();
               controller.close();

@@ -11,7 +11,7 @@ import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { collectTurn } from '@/lib/agent/tree';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
-import { TOOL } from '@/tools/tool';
+import { TOOL } from '@/lib/agent/contract';
 import { loadConfig } from '../config';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
@@ -62,7 +62,7 @@ async function turn(label: string, llm: LlmClient, deadlineMs: number): Promise<
     timer = setTimeout(() => reject(new Error(`the turn did not end within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
-    const events = await Promise.race([collectTurn({ question: QUESTION, deps: { ...fx.deps, llm } }), deadline]);
+    const events = await Promise.race([collectTurn({ tools: defaultTools, question: QUESTION, deps: { ...fx.deps, llm } }), deadline]);
     const ms = Math.round(performance.now() - t0);
     durations[label] = ms;
     return { events, ms };

@@ -1,5 +1,5 @@
 /**
- * LLM and VLM providers (DESIGN §4). `getLLM()` / `getVLM()` return the configured client or null
+ * LLM and VLM providers (configured in config.ts). `getLLM()` / `getVLM()` return the configured client or null
  * when the role's provider is 'none'. A backend is one file plus one row in BACKENDS.
  *
  * Environment (besides the provider variables read by ../config.ts):
@@ -9,7 +9,7 @@
  *   MC_LLM_REPLAY=path   answer every call from a cassette; unknown requests fail (llm:replay_miss)
  *   MC_LOG_LEVEL         debug | info | warn | error | silent (silent by default under vitest)
  */
-import { getConfig, type AppConfig, type LlmProvider } from '../config';
+import { getConfig, runtimeEnv, type AppConfig, type LlmProvider, type RuntimeEnvVar } from '../config';
 import type { LlmClient } from '../types';
 import { readCassette } from './cassette';
 import { createLlmClient, type LlmClientOptions } from './client';
@@ -39,8 +39,8 @@ const BACKENDS: Record<Exclude<LlmProvider, 'none'>, Backend> = {
   },
 };
 
-const positive = (env: Record<string, string | undefined>, name: string, min: number): number | undefined => {
-  const raw = env[name]?.trim();
+const positive = (env: Record<string, string | undefined>, name: RuntimeEnvVar, min: number): number | undefined => {
+  const raw = runtimeEnv(name, env);
   if (!raw) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number >= ${min}, got "${raw}"`);
@@ -52,8 +52,8 @@ export function llmOptionsFromEnv(env: Record<string, string | undefined> = proc
   return {
     timeoutMs: positive(env, 'MC_LLM_TIMEOUT_MS', 0),
     maxAttempts: positive(env, 'MC_LLM_MAX_ATTEMPTS', 1),
-    record: env.MC_LLM_RECORD?.trim() || undefined,
-    replay: env.MC_LLM_REPLAY?.trim() || undefined,
+    record: runtimeEnv('MC_LLM_RECORD', env),
+    replay: runtimeEnv('MC_LLM_REPLAY', env),
   };
 }
 
@@ -108,7 +108,7 @@ const memo = new WeakMap<AppConfig, Map<string, LlmClient | null>>();
 function memoised(role: LlmRole): LlmClient | null {
   const config = getConfig();
   const options = llmOptionsFromEnv();
-  const key = JSON.stringify([role, options, process.env.MC_LOG_LEVEL ?? '']);
+  const key = JSON.stringify([role, options, runtimeEnv('MC_LOG_LEVEL') ?? '']);
   let byKey = memo.get(config);
   if (!byKey) memo.set(config, (byKey = new Map()));
   if (!byKey.has(key)) byKey.set(key, createClientFromConfig(role, config, options));

@@ -5,6 +5,7 @@
  * `silent` under vitest so test output stays readable. Known secrets are scrubbed from every line
  * after serialisation, so a key echoed back inside a provider's error message never reaches a log.
  */
+import { runtimeEnv } from '../config';
 import { redact } from '../redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -20,7 +21,7 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 export function logLevelFromEnv(env: Record<string, string | undefined> = process.env): LogLevel {
-  const raw = env.MC_LOG_LEVEL?.trim().toLowerCase();
+  const raw = runtimeEnv('MC_LOG_LEVEL', env)?.toLowerCase();
   if (raw && raw in RANK) return raw as LogLevel;
   return env.VITEST ? 'silent' : 'info';
 }

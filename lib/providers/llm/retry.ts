@@ -94,18 +94,3 @@ export function backoffDelay(attempt: number, error: unknown, opts: BackoffOptio
   return Math.round(base / 2 + opts.random() * (base / 2));
 }
 
-/** setTimeout as a promise that rejects with the signal's reason when aborted. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

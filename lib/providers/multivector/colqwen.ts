@@ -5,6 +5,7 @@
  * (honouring Retry-After); other 4xx are the caller's fault and fail at once.
  */
 import fs from 'node:fs/promises';
+import { sleep } from '@/lib/abort';
 import { safeCache, type VectorCache } from '../embeddings/cache';
 import { l2normalize, sha256Hex } from '../embeddings/util';
 import type { CallOptions, MultiVectorEmbedder } from '../types';
@@ -41,19 +42,6 @@ export class ColQwenError extends Error {
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 export class ColQwenClient {
   readonly url: string;

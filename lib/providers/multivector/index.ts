@@ -8,7 +8,7 @@
  * colqwen: the HTTP worker (COLQWEN_WORKER.md).
  */
 import type { AppConfig, MultiVectorProvider } from '../config';
-import { getConfig } from '../config';
+import { getConfig, runtimeEnv } from '../config';
 import { embeddingsGeneration, getEmbedder, openEmbeddingCache } from '../embeddings';
 import type { VectorCache } from '../embeddings/cache';
 import { HashedNgramEmbedder } from '../embeddings/hashed-ngrams';
@@ -65,7 +65,7 @@ export function getMultiVectorEmbedder(): Promise<MultiVectorEmbedder> {
     multiVector: config.multiVector,
     embeddings: config.embeddings,
     dataDir: config.dataDir,
-    max: process.env.MULTIVECTOR_MAX_VECTORS_PER_PAGE,
+    max: runtimeEnv('MULTIVECTOR_MAX_VECTORS_PER_PAGE'),
     generation: embeddingsGeneration(),
   });
   if (!memo || memo.key !== key) {

@@ -1,7 +1,7 @@
 /**
  * Vector stores: the factory table (one row per backend) and the process-wide instance.
  *
- * getVectorStore() resolves the configured backend (DESIGN §4: LanceDB on disk by default,
+ * getVectorStore() resolves the configured backend (LanceDB on disk by default,
  * Weaviate when WEAVIATE_URL is set) once per configuration and keeps it on globalThis, so Next's
  * dev reloads and every route in the process share one connection and one write queue.
  * Backends are imported lazily: a LanceDB deployment never loads the gRPC stack and vice versa.

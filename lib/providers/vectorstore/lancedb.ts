@@ -28,6 +28,7 @@
  */
 import fs from 'node:fs';
 import * as lancedb from '@lancedb/lancedb';
+import { runtimeNumber } from '../config';
 import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchFilter, SearchOptions, VectorStore } from '../types';
 import { VectorDimensionError, assertDimensions } from './errors';
 import { lanceWhere, sqlString } from './filter';
@@ -88,10 +89,7 @@ export const LANCE_CACHE_MB = { index: 512, metadata: 128 } as const;
 let sharedSession: lancedb.Session | undefined;
 /** One session per process, so every connection shares (and bounds) the same caches. */
 function lanceSession(): lancedb.Session {
-  const mb = (name: string, fallback: number) => {
-    const n = Number(process.env[name]);
-    return BigInt(Math.round((Number.isFinite(n) && n > 0 ? n : fallback) * 1024 * 1024));
-  };
+  const mb = (name: 'LANCE_INDEX_CACHE_MB' | 'LANCE_METADATA_CACHE_MB', fallback: number) => BigInt(Math.round(runtimeNumber(name, fallback) * 1024 * 1024));
   return (sharedSession ??= new lancedb.Session(mb('LANCE_INDEX_CACHE_MB', LANCE_CACHE_MB.index), mb('LANCE_METADATA_CACHE_MB', LANCE_CACHE_MB.metadata)));
 }
 

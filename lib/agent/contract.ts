@@ -1,83 +1,26 @@
 /**
- * The tool contract (DESIGN §2). A tool is a small object the decision loop can list (with its
- * availability and the reason when it is not available), validate input for (zod, defaults in
- * the schema), auto-trigger (runIf) and run. Running yields a discriminated union of outputs —
- * status, result, error, response — that the loop folds into the environment and the UI renders.
+ * The tool contract: the one module both the decision loop (lib/agent/tree.ts) and the tools
+ * (tools/) import, so neither imports the other. A tool is a small object the loop can list
+ * (with its availability and the reason when it is not available), validate input for (zod,
+ * defaults in the schema), auto-trigger (runIf) and run. Running yields a discriminated union of
+ * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
+ * and streams as events. See docs/architecture.md.
  */
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
-import type { TreeData } from '@/lib/agent/tree-data';
-import type { BBox, Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
+import type { Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
+import type { Skill } from './decision/skills';
+import type { Environment } from './environment';
+import type { Source, ToolResult } from './hits';
 
-/** A passage of a manual page, as found by a text search. */
-export interface ChunkObject {
-  kind: 'chunk';
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId: string;
-  heading: string;
-  text: string;
-  ocr: boolean;
-  bboxes: BBox[];
-  score: number;
-  /** Set when the multi-vector page search also found this page (hybrid merge). */
-  visualScore?: number;
-  previewUrl?: string;
-  thumbnailUrl?: string;
-}
+export type { ChunkObject, EventHit, Hit, HitLocation, PageObject, RefHit, Source, ToolResult, TopicTerms } from './hits';
 
-/** A whole page, as found by the multi-vector (ColQwen-style) search or read by the VLM. */
-export interface PageObject {
-  kind: 'page';
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  score: number;
-  previewUrl: string;
-  thumbnailUrl: string;
-  /** Page text worth citing: the best passages on the page, or the VLM's reading of it. */
-  text?: string;
-  /** Best-matching chunk on the page, so a citation can still highlight something. */
-  chunkId?: string;
-  heading?: string;
-  bboxes?: BBox[];
-  /** How the text was obtained, e.g. "vlm" for a visual interpretation. */
-  textSource?: 'passages' | 'vlm';
-}
-
-export type Hit = ChunkObject | PageObject;
-
-/** A hit once it is in the environment: `ref` is the [n] the answer cites. */
-export type RefHit = Hit & { ref: number };
-
-/** What a citation [n] points at, for the viewer to open and highlight. */
-export interface Source {
-  ref: number;
-  kind: 'chunk' | 'page';
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  chunkId?: string;
-  heading?: string;
-  snippet: string;
-  bboxes?: BBox[];
-  previewUrl?: string;
-}
+/** How the answer was written: by the language model, or extractively from the passages. */
+export type AnswerMethod = 'llm' | 'extractive';
 
 export type ToolOutput =
   | { type: 'status'; message: string }
-  | {
-      type: 'result';
-      /** Key under the tool in the environment (tool → result name). */
-      name: string;
-      objects: Hit[];
-      metadata: Record<string, unknown>;
-      /** One or two sentences for the decider about what was found. */
-      llmMessage: string;
-      /** Ask the loop to shrink the environment's passages after a summary (see summarize). */
-      compactEnvironment?: { maxCharsPerHit: number };
-    }
+  | ToolResult
   | {
       type: 'error';
       message: string;
@@ -93,6 +36,12 @@ export type ToolOutput =
       reset?: boolean;
       text?: string;
       sources?: Source[];
+      /** With text: the answer says the manuals do not cover the question. */
+      declined?: boolean;
+      /** With text: how the answer was written. */
+      method?: AnswerMethod;
+      /** With text: why the language model's answer was replaced by an extractive one. */
+      fallbackReason?: string;
       metadata?: Record<string, unknown>;
     };
 
@@ -101,10 +50,11 @@ export type Availability = { ok: true } | { ok: false; reason: string };
 export type PageImageLoader = (manualId: string, page: number, opts?: { signal?: AbortSignal }) => Promise<Buffer>;
 
 /**
- * Models and storage, resolved lazily once per turn. Getters reject with a readable message when
- * the role is not configured, which availability turns into a reason for the decider.
+ * Models and storage a turn uses, resolved lazily once per turn (lib/agent/services.ts). Getters
+ * reject with a readable message when the role is not configured, which availability turns into
+ * a reason for the decider.
  */
-export interface Providers {
+export interface AgentServices {
   embedder(): Promise<Embedder>;
   multiVectorEmbedder(): Promise<MultiVectorEmbedder>;
   vectorStore(): Promise<VectorStore>;
@@ -115,11 +65,59 @@ export interface Providers {
   manualTitle(manualId: string): Promise<string | undefined>;
 }
 
-export interface ToolContext extends Providers {
+export interface ToolContext extends AgentServices {
   /** Aborted on cancellation and on the tool's deadline; pass it to every provider call. */
   signal: AbortSignal;
   /** Token accounting for the turn's metrics. */
   recordUsage(usage: LanguageModelUsage | undefined): void;
+}
+
+/** Who picked a tool: the LLM, the rules matrix, a matched skill, the budget, or a runIf trigger. */
+export type DeciderKind = 'rules' | 'llm' | 'skill' | 'forced' | 'auto';
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A tool failure the next decision sees (self-healing feedback). */
+export interface ToolErrorRecord {
+  tool: string;
+  message: string;
+  suggestion?: string;
+  recoverable: boolean;
+  iteration: number;
+}
+
+export interface DecisionRecord {
+  iteration: number;
+  tool: string;
+  decider: DeciderKind;
+  reason: string;
+  outcome?: 'ok' | 'error';
+}
+
+/**
+ * The state of one turn that tools and deciders read. The loop owns it and is the only writer;
+ * tools return outputs and the loop folds them in.
+ */
+export interface TreeData {
+  question: string;
+  history: ChatTurn[];
+  /** Manual scope of the turn; undefined = every manual. */
+  manualIds?: string[];
+  environment: Environment;
+  errors: ToolErrorRecord[];
+  /** 0-based index of the decision being made. */
+  iteration: number;
+  /** Maximum number of decisions; the last one is a forced text_response. */
+  budget: number;
+  decisions: DecisionRecord[];
+  /** The workflow template matched to the question, if any. */
+  skill: Skill | null;
+  services: AgentServices;
+  /** Tools taken out of this turn, with the reason shown to the decider. */
+  removed: Record<string, string>;
 }
 
 export interface Tool<I = unknown> {

@@ -4,7 +4,7 @@
  * constructs it, and a role that fails to configure fails only the tools that need it.
  */
 import fs from 'node:fs/promises';
-import type { PageImageLoader, Providers } from '@/tools/tool';
+import type { PageImageLoader, AgentServices } from '@/lib/agent/contract';
 import type { Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
 
 export interface AgentDeps {
@@ -27,7 +27,7 @@ function lazy<T>(load: () => Promise<T> | T): () => Promise<T> {
 
 const factories = lazy(() => import('@/lib/providers'));
 
-export function resolveProviders(deps: AgentDeps = {}): Providers {
+export function resolveServices(deps: AgentDeps = {}): AgentServices {
   const titles = new Map<string, Promise<string | undefined>>();
   const manualTitle = deps.manualTitle ?? defaultManualTitle;
   return {

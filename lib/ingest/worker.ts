@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureDataDir } from '../lib/data-dir';
-import { ingestManual, shutdownOcrEngine } from '../lib/ingest/pipeline';
-import { recoverInterruptedJobs } from '../lib/ingest/recovery';
-import { nextQueuedManualId } from '../lib/store/jobs';
+import { ensureDataDir } from '@/lib/data-dir';
+import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { recoverInterruptedJobs } from './recovery';
+import { nextQueuedManualId } from '@/lib/store/jobs';
 
 const POLL_MS = 1000;
 let wake: (() => void) | undefined;

@@ -1,0 +1,82 @@
+/**
+ * What the searches find and the answer cites. These shapes travel from the tools through the
+ * environment into events, the sessions DB and the viewer, so they are plain JSON.
+ */
+import type { BBox } from '@/lib/providers/types';
+
+/** Where a hit sits: the fields every hit shape (tool object, event hit, citation) shares. */
+export interface HitLocation {
+  kind: 'chunk' | 'page';
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  chunkId?: string;
+  heading?: string;
+  previewUrl?: string;
+}
+
+/** A passage of a manual page, as found by a text search. */
+export interface ChunkObject extends HitLocation {
+  kind: 'chunk';
+  chunkId: string;
+  heading: string;
+  text: string;
+  ocr: boolean;
+  bboxes: BBox[];
+  score: number;
+  /** Set when the multi-vector page search also found this page (hybrid merge). */
+  visualScore?: number;
+  thumbnailUrl?: string;
+}
+
+/** A whole page, as found by the multi-vector (ColQwen-style) search or read by the VLM. */
+export interface PageObject extends HitLocation {
+  kind: 'page';
+  score: number;
+  previewUrl: string;
+  thumbnailUrl: string;
+  /** Page text worth citing: the best passages on the page, or the VLM's reading of it. */
+  text?: string;
+  /** Best-matching chunk on the page, so a citation can still highlight something. */
+  bboxes?: BBox[];
+  /** How the text was obtained, e.g. "vlm" for a visual interpretation. */
+  textSource?: 'passages' | 'vlm';
+}
+
+export type Hit = ChunkObject | PageObject;
+
+/** A hit once it is in the environment: `ref` is the [n] the answer cites. */
+export type RefHit = Hit & { ref: number };
+
+/** What a citation [n] points at, for the viewer to open and highlight. */
+export interface Source extends HitLocation {
+  ref: number;
+  snippet: string;
+  bboxes?: BBox[];
+}
+
+/** A hit as streamed in a result event: its location, score and (shortened) text. */
+export interface EventHit extends HitLocation {
+  ref: number;
+  text?: string;
+  score: number;
+  thumbnailUrl?: string;
+}
+
+/** Manual → question terms that name its device (on most of its pages). */
+export type TopicTerms = Record<string, string[]>;
+
+/** A tool's result output: what the loop folds into the environment. */
+export interface ToolResult {
+  type: 'result';
+  /** Key under the tool in the environment (tool → result name). */
+  name: string;
+  objects: Hit[];
+  metadata: Record<string, unknown>;
+  /** One or two sentences for the decider about what was found. */
+  llmMessage: string;
+  /** Question terms that name each manual's device; the offline answer weighs them little. */
+  topicTerms?: TopicTerms;
+  /** Ask the loop to shrink the environment's passages after a summary (see summarize). */
+  compactEnvironment?: { maxCharsPerHit: number };
+}
