@@ -1,6 +1,6 @@
 import 'server-only';
 import { isDataDirWritable } from './data-dir';
-import { getEmbedder } from './providers';
+import { getEmbedder, getReranker } from './providers';
 import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
 import { APP_VERSION } from './version';
@@ -8,7 +8,8 @@ import { APP_VERSION } from './version';
 /**
  * The providers as they actually run: the configuration says what was asked for, but the
  * embeddings role resolves at run time (a transformers.js model that cannot be loaded falls back
- * to the offline embedder), so that role is reported from the live embedder.
+ * to the offline embedder) and so does the reranker (off when no model can be loaded), so those
+ * roles are reported from the live providers.
  */
 export async function activeProviders() {
   const providers = describeProviders(getConfig());
@@ -22,6 +23,11 @@ export async function activeProviders() {
   } catch (err) {
     providers.embeddings = { ...providers.embeddings, detail: `unavailable: ${err instanceof Error ? err.message : String(err)}` };
   }
+  // The reranker runs only when its model can be loaded; when it cannot, say why it is off.
+  const { reranker, reason } = await getReranker();
+  providers.reranker = reranker
+    ? { ...providers.reranker, detail: `cross-encoder ${reranker.id}` }
+    : { provider: 'none', mode: providers.reranker.mode, detail: `off: ${reason}` };
   return providers;
 }
 

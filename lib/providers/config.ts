@@ -22,6 +22,7 @@ export type EmbeddingsProvider = 'transformers' | 'offline' | 'openai-compatible
 export type MultiVectorProvider = 'local' | 'colqwen';
 export type LlmProvider = 'none' | 'openai-compatible' | 'gemini';
 export type DeciderProvider = 'rules' | 'llm';
+export type RerankerProvider = 'none' | 'transformers';
 
 export interface AppConfig {
   port: number;
@@ -33,6 +34,7 @@ export interface AppConfig {
   llm: RoleConfig<LlmProvider> & { model?: string };
   vlm: RoleConfig<LlmProvider> & { model?: string };
   decider: RoleConfig<DeciderProvider>;
+  reranker: RoleConfig<RerankerProvider> & { model: string; modelDir?: string };
   openaiCompatible?: { baseURL: string; apiKey?: string };
   gemini?: { apiKey: string };
   sessionSecret?: string;
@@ -83,6 +85,10 @@ const envSchema = z.object({
   EMBEDDINGS: choice(['auto', 'transformers', 'offline', 'openai-compatible', 'gemini'] as const),
   EMBEDDING_MODEL: optionalString,
   EMBEDDING_MODEL_DIR: optionalString,
+
+  RERANKER: choice(['auto', 'none', 'transformers'] as const),
+  RERANKER_MODEL: optionalString,
+  RERANKER_MODEL_DIR: optionalString,
 
   MULTIVECTOR: choice(['auto', 'local', 'colqwen'] as const),
   COLQWEN_URL: optionalUrl,
@@ -273,6 +279,8 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     decider = { provider: 'llm', mode: llm.mode, detail: `LLM decisions (${llm.detail}), rules fast path` };
   }
 
+  const reranker = resolveReranker(e, problems);
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -285,9 +293,36 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     llm,
     vlm,
     decider,
+    reranker,
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
+  };
+}
+
+export const DEFAULT_RERANKER_MODEL = 'Xenova/ms-marco-MiniLM-L-6-v2';
+
+/**
+ * Cross-encoder reranker: transformers.js unless RERANKER=none. Whether a model can actually be
+ * loaded is only known at run time (getReranker says why not), so "auto" means "when available".
+ */
+function resolveReranker(
+  e: { RERANKER: 'auto' | 'none' | 'transformers'; RERANKER_MODEL?: string; RERANKER_MODEL_DIR?: string },
+  problems: string[],
+): AppConfig['reranker'] {
+  const model = e.RERANKER_MODEL ?? DEFAULT_RERANKER_MODEL;
+  if (e.RERANKER === 'none') {
+    for (const name of ['RERANKER_MODEL', 'RERANKER_MODEL_DIR'] as const) {
+      if (e[name]) problems.push(`${name} is set but RERANKER=none: remove one of them`);
+    }
+    return { provider: 'none', mode: 'offline', model, detail: 'turned off (RERANKER=none)' };
+  }
+  return {
+    provider: 'transformers',
+    mode: 'offline',
+    model,
+    modelDir: e.RERANKER_MODEL_DIR,
+    detail: `cross-encoder ${model} via transformers.js (skipped when the model cannot be loaded)`,
   };
 }
 
@@ -310,6 +345,7 @@ export function describeProviders(config: AppConfig) {
     llm: role(config.llm),
     vlm: role(config.vlm),
     decider: role(config.decider),
+    reranker: role(config.reranker),
   };
 }
 

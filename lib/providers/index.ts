@@ -6,4 +6,5 @@ export { getEmbedder } from './embeddings';
 export { getMultiVectorEmbedder } from './multivector';
 export { getVectorStore } from './vectorstore';
 export { getLLM, getVLM } from './llm';
+export { getReranker, type RerankerStatus } from './reranker';
 export type * from './types';

@@ -1,7 +1,7 @@
 /**
  * The provider contracts. Tools and ingestion see only these interfaces, obtained from the
  * factories in lib/providers/index.ts (getEmbedder, getMultiVectorEmbedder, getVectorStore,
- * getLLM, getVLM); a new backend is one file plus one row in its folder's factory table.
+ * getLLM, getVLM, getReranker); a new backend is one file plus one row in its folder's factory table.
  */
 
 /** A rectangle in PDF page coordinates (points, origin top-left, y grows downwards). */
@@ -38,6 +38,18 @@ export interface MultiVectorEmbedder {
   readonly maxVectorsPerPage: number;
   embedPages(pages: Array<{ text: string; imagePath?: string }>, opts?: CallOptions): Promise<Float32Array[][]>;
   embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]>;
+}
+
+/**
+ * A cross-encoder: reads the query and each passage together and scores their relevance. Used
+ * over the top candidates of a first-stage search (obtained from getReranker, which returns null
+ * with the reason when no model can be had).
+ */
+export interface Reranker {
+  /** Stable id of model + settings, e.g. "transformers:Xenova/ms-marco-MiniLM-L-6-v2:q8". */
+  readonly id: string;
+  /** Relevance score per passage (same order), higher is better; comparable within one query only. */
+  score(query: string, passages: string[], opts?: CallOptions): Promise<number[]>;
 }
 
 /** A passage of one page: what ingest cuts, the store keeps and a text search returns. */

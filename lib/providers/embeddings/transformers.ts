@@ -22,7 +22,7 @@ import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vect
 import { chunk, errorMessage, l2normalize, throwIfAborted } from './util';
 
 export type Pooling = 'cls' | 'mean';
-type Dtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
+export type Dtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
 
 export interface TransformersEmbedderOptions {
   /** Hub id (Xenova/bge-small-en-v1.5) or a folder path. */
@@ -84,7 +84,7 @@ function isModelFolder(dir: string): boolean {
   );
 }
 
-function looksLikePath(p: string): boolean {
+export function looksLikePath(p: string): boolean {
   return path.isAbsolute(p) || p.startsWith('./') || p.startsWith('../') || p.startsWith('~');
 }
 
@@ -101,7 +101,7 @@ export function resolveLocalModel(opts: Pick<TransformersEmbedderOptions, 'model
   return candidates.find(isModelFolder);
 }
 
-function pickDtype(dir: string): Dtype {
+export function pickDtype(dir: string): Dtype {
   return DTYPE_FILES.find(([, f]) => fs.existsSync(path.join(dir, 'onnx', f)))?.[0] ?? 'fp32';
 }
 
@@ -119,7 +119,7 @@ function poolingFromFolder(dir: string): Pooling | undefined {
 }
 
 /** HEAD config.json on the hub with a short timeout: reachable and the model exists. */
-async function probeHub(remoteHost: string, model: string, timeoutMs: number, fetchFn: typeof fetch): Promise<void> {
+export async function probeHub(remoteHost: string, model: string, timeoutMs: number, fetchFn: typeof fetch): Promise<void> {
   const url = `${remoteHost.replace(/\/?$/, '/')}${model}/resolve/main/config.json`;
   let res: Response;
   try {
@@ -130,13 +130,17 @@ async function probeHub(remoteHost: string, model: string, timeoutMs: number, fe
   if (!res.ok) throw new ModelUnavailableError(`model ${model} not found locally and the hub answered ${res.status} for ${url}`);
 }
 
-// transformers.js configuration is process-global: loads are serialised so settings never mix.
+// transformers.js configuration is process-global: loads (embedder and reranker) are serialised so settings never mix.
 let loadQueue: Promise<unknown> = Promise.resolve();
 
-export async function loadTransformersEmbedder(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
-  const run = loadQueue.then(() => load(opts));
+export function serialisedLoad<T>(fn: () => Promise<T>): Promise<T> {
+  const run = loadQueue.then(fn);
   loadQueue = run.catch(() => undefined);
   return run;
+}
+
+export async function loadTransformersEmbedder(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+  return serialisedLoad(() => load(opts));
 }
 
 async function load(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {

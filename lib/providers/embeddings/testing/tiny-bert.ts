@@ -55,14 +55,14 @@ class ProtoWriter {
   }
 }
 
-const pb = () => new ProtoWriter();
+export const pb = () => new ProtoWriter();
 
 // ONNX enums (onnx.proto): TensorProto.DataType and AttributeProto.AttributeType.
-const FLOAT = 1;
-const INT64 = 7;
+export const FLOAT = 1;
+export const INT64 = 7;
 const ATTR_INT = 2;
 
-function tensorProto(name: string, dims: number[], dataType: number, raw: Uint8Array): ProtoWriter {
+export function tensorProto(name: string, dims: number[], dataType: number, raw: Uint8Array): ProtoWriter {
   const t = pb();
   for (const d of dims) t.int(1, d); // dims
   t.int(2, dataType); // data_type
@@ -71,14 +71,14 @@ function tensorProto(name: string, dims: number[], dataType: number, raw: Uint8A
   return t;
 }
 
-function valueInfo(name: string, elemType: number, shape: Array<number | string>): ProtoWriter {
+export function valueInfo(name: string, elemType: number, shape: Array<number | string>): ProtoWriter {
   const tensorShape = pb();
   for (const d of shape) tensorShape.message(1, typeof d === 'number' ? pb().int(1, d) : pb().string(2, d));
   const tensorType = pb().int(1, elemType).message(2, tensorShape);
   return pb().string(1, name).message(2, pb().message(1, tensorType));
 }
 
-function node(opType: string, inputs: string[], outputs: string[], attrs: Array<[string, number]> = []): ProtoWriter {
+export function node(opType: string, inputs: string[], outputs: string[], attrs: Array<[string, number]> = []): ProtoWriter {
   const n = pb();
   for (const i of inputs) n.string(1, i);
   for (const o of outputs) n.string(2, o);
@@ -88,11 +88,11 @@ function node(opType: string, inputs: string[], outputs: string[], attrs: Array<
   return n;
 }
 
-function f32Bytes(values: Float32Array): Uint8Array {
+export function f32Bytes(values: Float32Array): Uint8Array {
   return new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
 }
 
-function i64Bytes(values: number[]): Uint8Array {
+export function i64Bytes(values: number[]): Uint8Array {
   return new Uint8Array(BigInt64Array.from(values.map((v) => BigInt(v))).buffer);
 }
 
