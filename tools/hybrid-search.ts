@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
-import type { ChunkHit, PageHit } from '@/lib/providers/types';
+import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import { searchTerms } from '@/lib/agent/text';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
@@ -46,6 +46,18 @@ export const QUERY_EMBED_TIMEOUT_MS = 10_000;
  * (a presentation choice: how much of a page the answer sees, not a ranking weight).
  */
 const SECOND_PASSAGE = 0.6;
+
+/** Pages the cross-encoder re-reads (its cost grows with each; the rest keep the ranker's order). */
+export const RERANK_DEPTH = 10;
+
+/** The ranker's best pages reordered by the cross-encoder's score of their best passage. */
+async function rerankPages(reranker: Reranker, query: string, ranked: RankedPage[], signal: AbortSignal): Promise<RankedPage[]> {
+  const head = ranked.slice(0, RERANK_DEPTH);
+  const passages = head.map((p) => (p.chunks[0] ? `${p.chunks[0].chunk.heading}\n${p.chunks[0].chunk.text}` : ''));
+  const scores = await reranker.score(query, passages, { signal });
+  const reordered = head.map((p, i) => ({ p, s: passages[i] ? scores[i] : -Infinity })).sort((a, b) => b.s - a.s).map((x) => x.p);
+  return [...reordered, ...ranked.slice(RERANK_DEPTH)];
+}
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const keyOf = (p: { manualId: string; page: number }) => `${p.manualId}\u0000${p.page}`;
@@ -124,6 +136,20 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         rankError = errorMessage(err);
       }
     }
+    // Last stage: a cross-encoder re-reads the best pages' passages with the question, when a model can be had.
+    let rerank: string;
+    const status = await ctx.reranker();
+    if (status.reranker && ranked.length > 1) {
+      try {
+        ranked = await rerankPages(status.reranker, input.query, ranked, ctx.signal);
+        rerank = status.reranker.id;
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        rerank = `failed: ${errorMessage(err)}`;
+      }
+    } else {
+      rerank = `skipped: ${status.reason ?? 'nothing to rerank'}`;
+    }
     const rankMs = elapsed(rankStart);
     // Without the ranker (its index failed), the store's own passage order stands.
     const chosen: Array<{ manualId: string; page: number; score: number }> = (ranked.length ? ranked : uniquePages(chunkHits)).slice(0, input.text_limit);
@@ -182,6 +208,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         manuals: distinctManuals(objects),
         search_ms: elapsed(start) - rankMs,
         rank_ms: rankMs,
+        rerank,
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import os from 'node:os';
 /**
  * Issue 5: the six tools, and the offline loop, against the generated sample manual ingested
  * through the real pipeline (acceptUpload → ingestManual: parse, OCR, render, embed, index) into
@@ -25,6 +27,8 @@ import { closeDb } from '@/lib/store/db';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
+import { loadTransformersReranker } from '@/lib/providers/reranker/transformers';
+import { writeTinyCrossEncoder } from '@/lib/providers/reranker/testing/tiny-cross-encoder';
 import { SUMMARIZE_ABOVE_TOKENS, summarize } from './summarize';
 import { textResponse } from './text-response';
 import { TOOL, type AnyTool, type ChunkObject, type PageObject, type AgentServices, type ToolOutput } from '@/lib/agent/contract';
@@ -228,6 +232,26 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     const merged = result!.objects.filter((o): o is ChunkObject => o.kind === 'chunk' && o.visualScore !== undefined);
     expect(result!.metadata.merged_pages).toBe(merged.length);
     for (const o of merged) expect(o.previewUrl).toBe(`/manuals/${encodeURIComponent(manualId)}/pages/${o.page}/image`);
+  });
+
+  it('hybrid_search: a cross-encoder (a generated tiny ONNX model) reorders the ranked pages by its score of their best passage', async () => {
+    const dir = writeTinyCrossEncoder(path.join(os.tmpdir(), `mc-tiny-ce-${process.pid}`)).dir;
+    const reranker = await loadTransformersReranker({ model: dir, cacheDir: dir, allowRemote: false, log: () => {} });
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's03')!;
+    const plain = await run(hybridSearch, { query: q.question, visual_limit: 0 });
+    const reranked = await run(hybridSearch, { query: q.question, visual_limit: 0 }, treeWith({ deps: { ...OFFLINE, reranker } }));
+    expect(plain.result!.metadata.rerank).toMatch(/^skipped: /);
+    expect(reranked.result!.metadata.rerank).toBe(reranker.id);
+    // The pages come out in the model's order of their best passage, and that order is not the ranker's.
+    const firstPassage = (objects: Array<{ page: number; heading?: string; text?: string }>) => {
+      const seen = new Map<number, string>();
+      for (const o of objects) if (!seen.has(o.page)) seen.set(o.page, `${o.heading ?? ''}\n${o.text ?? ''}`);
+      return seen;
+    };
+    const out = firstPassage(reranked.result!.objects as ChunkObject[]);
+    const scores = await reranker.score(q.question, [...out.values()]);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect([...out.keys()]).not.toEqual([...firstPassage(plain.result!.objects as ChunkObject[]).keys()]);
   });
 
   it('visual_interpretation: the VLM reads the real rendered page PNG; its reading becomes citable page text', async () => {

@@ -8,7 +8,7 @@
  */
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
-import type { Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
+import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
 import type { Source, ToolResult } from './hits';
@@ -60,6 +60,8 @@ export interface AgentServices {
   vectorStore(): Promise<VectorStore>;
   llm(): Promise<LlmClient | null>;
   vlm(): Promise<LlmClient | null>;
+  /** The cross-encoder reranker, or null with the reason none can be had. */
+  reranker(): Promise<{ reranker: Reranker | null; reason?: string }>;
   /** PNG bytes of a rendered manual page; null when nothing can render pages. */
   pageImage: PageImageLoader | null;
   manualTitle(manualId: string): Promise<string | undefined>;

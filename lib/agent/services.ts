@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import type { PageImageLoader, AgentServices } from '@/lib/agent/contract';
-import type { Embedder, LlmClient, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
+import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 
 export interface AgentDeps {
   embedder?: Embedder;
@@ -14,6 +14,8 @@ export interface AgentDeps {
   /** null = no LLM (offline), undefined = from configuration. */
   llm?: LlmClient | null;
   vlm?: LlmClient | null;
+  /** null = no reranker; undefined = from configuration. */
+  reranker?: Reranker | null;
   /** PNG bytes of a page; null = no page images (visual interpretation unavailable). */
   pageImage?: PageImageLoader | null;
   manualTitle?: (manualId: string) => Promise<string | undefined> | string | undefined;
@@ -36,6 +38,9 @@ export function resolveServices(deps: AgentDeps = {}): AgentServices {
     vectorStore: lazy(async () => deps.vectorStore ?? (await (await factories()).getVectorStore())),
     llm: lazy(async () => (deps.llm !== undefined ? deps.llm : ((await (await factories()).getLLM()) ?? null))),
     vlm: lazy(async () => (deps.vlm !== undefined ? deps.vlm : ((await (await factories()).getVLM()) ?? null))),
+    reranker: lazy(async () =>
+      deps.reranker !== undefined ? { reranker: deps.reranker, ...(deps.reranker ? {} : { reason: 'not configured for this turn' }) } : (await factories()).getReranker(),
+    ),
     pageImage: deps.pageImage !== undefined ? deps.pageImage : defaultPageImage,
     manualTitle: (id) => {
       let title = titles.get(id);
