@@ -5,7 +5,6 @@
  * itself is returned once, at creation. Each key has its own rate limit, and every call is
  * audited with who, what, when and how long — never the key.
  */
-import 'server-only';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { getConfig } from '@/lib/providers/config';
 import { RateLimiter } from '@/lib/rate-limit';

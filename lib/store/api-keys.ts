@@ -1,8 +1,8 @@
 /**
- * Queries about API keys and the API audit log (server-only). Changes match the owner id in the
+ * Queries about API keys and the API audit log (server side; no 'server-only' import because
+ * `npm run mcp` loads it outside Next). Changes match the owner id in the
  * WHERE clause, like every other owner-scoped query.
  */
-import 'server-only';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { getDb } from './db';
 import { apiAudit, apiKeys } from './schema';
