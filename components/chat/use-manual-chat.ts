@@ -1,5 +1,6 @@
 'use client';
 
+import './zod-jitless';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
