@@ -9,6 +9,7 @@ export const SECRET_SENTINELS: Record<string, string> = {
   OPENAI_COMPATIBLE_API_KEY: 'sentinel-openai-key-3f8a2d6c41',
   GOOGLE_GENERATIVE_AI_API_KEY: 'sentinel-gemini-key-9c4b7e1f20',
   SESSION_SECRET: 'sentinel-session-secret-6d2a9f3b87',
+  MCP_API_KEY: 'sentinel-mcp-key-2e7c5a9d13',
 };
 
 /**

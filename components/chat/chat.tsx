@@ -13,7 +13,7 @@ import { EmptyState, type ProcessingManual } from './empty-state';
 import type { ManualOption } from './scope-picker';
 import { ShareButton } from './share-dialog';
 import { Turn } from './turn';
-import { useChat, type Scope, type StartedInfo } from './use-chat';
+import { useManualChat, type Scope, type StartedInfo } from './use-manual-chat';
 
 export interface ChatProps {
   sessionId: string;
@@ -54,7 +54,7 @@ export function Chat(props: ChatProps) {
     [sessions],
   );
 
-  const { turns, sending, send, retry, stop, rate } = useChat({ sessionId, initialTurns: props.initialTurns, onStarted });
+  const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask }), [rate, retry, scope, ask]);

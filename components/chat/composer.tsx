@@ -3,7 +3,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { Icon } from './icons';
 import { ScopePicker, type ManualOption } from './scope-picker';
-import type { Scope } from './use-chat';
+import type { Scope } from './use-manual-chat';
 
 export interface ComposerHandle {
   focus: () => void;

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './icons';
-import type { Scope } from './use-chat';
+import type { Scope } from './use-manual-chat';
 
 export interface ManualOption {
   id: string;

@@ -21,6 +21,9 @@ export function AppHeader() {
           <NavLink href="/manuals" testId="nav-manuals">
             Manuals
           </NavLink>
+          <NavLink href="/settings" testId="nav-settings">
+            Settings
+          </NavLink>
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />

@@ -3,15 +3,16 @@
  * embedders) and the real SQLite store: streaming, persistence, ownership, scope and every way a
  * turn can be cancelled.
  */
+import { readUIMessageStream } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTurn, type RunTurnInput } from '@/lib/agent';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { closeDb } from '@/lib/store/db';
 import { getOwnedSession, listMessages } from '@/lib/store/sessions';
 import { ChatError } from './errors';
-import { LineDecoder, type StreamLine } from './protocol';
+import { eventsOfMessage, storedToMessages, turnFromMessages, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
 import { isSessionBusy } from './registry';
-import { cancelAnswer } from './service';
+import { cancelAnswer, loadChat } from './service';
 import { prepareTurn, streamTurn, type AskInput } from './turn';
 
 let fx: FixtureStore;
@@ -34,31 +35,45 @@ function realRun(seen?: RunTurnInput[]) {
   };
 }
 
-/** Reads the stream line by line; `onLine` may act mid-stream (stop, disconnect). */
-async function readLines(stream: ReadableStream<Uint8Array>, onLine?: (line: StreamLine, reader: ReadableStreamDefaultReader<string>) => Promise<void> | void) {
-  const reader = stream.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
-  const decoder = new LineDecoder();
-  const lines: StreamLine[] = [];
+type Chunk = ChatUIMessageChunk;
+
+/** Reads the chunk stream; `onChunk` may act mid-stream (stop, disconnect). */
+async function readChunks(stream: ReadableStream<Chunk>, onChunk?: (chunk: Chunk, reader: ReadableStreamDefaultReader<Chunk>) => Promise<void> | void) {
+  const reader = stream.getReader();
+  const chunks: Chunk[] = [];
   for (;;) {
-    let chunk;
+    let next;
     try {
-      chunk = await reader.read();
+      next = await reader.read();
     } catch {
       break;
     }
-    const batch = chunk.done ? decoder.flush() : decoder.push(chunk.value);
-    for (const line of batch) {
-      lines.push(line);
-      await onLine?.(line, reader);
-    }
-    if (chunk.done) break;
+    if (next.done) break;
+    chunks.push(next.value);
+    await onChunk?.(next.value, reader);
   }
-  return lines;
+  return chunks;
 }
+
+/** The assistant message the AI SDK's own reader builds from the chunks. */
+async function messageOf(chunks: Chunk[]): Promise<ChatUIMessage> {
+  let last: ChatUIMessage | undefined;
+  const stream = new ReadableStream<Chunk>({
+    start(c) {
+      for (const chunk of chunks) c.enqueue(chunk);
+      c.close();
+    },
+  });
+  for await (const m of readUIMessageStream<ChatUIMessage>({ stream, terminateOnError: true })) last = m;
+  return last!;
+}
+
+const sessionChunk = (chunks: Chunk[]) => chunks.find((c) => c.type === 'data-session') as { data: Record<string, unknown> } | undefined;
 
 async function ask(input: Partial<AskInput> & { ownerId: string; sessionId: string }, seen?: RunTurnInput[]) {
   const turn = await prepareTurn({ scope: 'all', ...input }, { readyManualIds: READY });
-  return { turn, lines: await readLines(streamTurn(turn, undefined, { run: realRun(seen) })) };
+  const chunks = await readChunks(streamTurn(turn, undefined, { run: realRun(seen) }));
+  return { turn, chunks, message: await messageOf(chunks) };
 }
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000) {
@@ -73,13 +88,18 @@ async function waitFor(check: () => Promise<boolean>, ms = 5000) {
 describe('a chat turn', () => {
   it('creates the session on the first question, streams every event and stores the turn', async () => {
     const sessionId = newId();
-    const { lines } = await ask({ ownerId: 'alice', sessionId, question: 'What is the full-load current of the PX-200 motor?' });
+    const { chunks, message } = await ask({ ownerId: 'alice', sessionId, question: 'What is the full-load current of the PX-200 motor?' });
 
-    expect(lines[0]).toMatchObject({ kind: 'start', sessionId, createdSession: true, title: 'What is the full-load current of the PX-200 motor?' });
-    const events = lines.flatMap((l) => (l.kind === 'event' ? [l.event] : []));
+    expect(chunks[0]).toMatchObject({ type: 'start', messageId: expect.any(String) });
+    expect(sessionChunk(chunks)?.data).toMatchObject({ sessionId, createdSession: true, title: 'What is the full-load current of the PX-200 motor?' });
+    const events = eventsOfMessage(message);
     expect(events[0].type).toBe('turn_start');
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['decision', 'status', 'result', 'response_delta', 'response', 'check', 'metrics', 'done']));
-    expect(lines.at(-1)).toEqual({ kind: 'end', status: 'done' });
+    expect(message.metadata?.status).toBe('done');
+    // The answer is a text part, its citations source parts, the trail typed data parts.
+    expect(message.parts.some((p) => p.type === 'text' && /6\.8 A \[\d+\]/.test(p.text))).toBe(true);
+    expect(message.parts).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'source-url', url: expect.stringMatching(/^\/manuals\/px-200\?page=1/) })]));
+    expect(message.parts.filter((p) => p.type === 'data-result').length).toBeGreaterThan(0);
 
     const [row] = await listMessages(sessionId);
     expect(row.status).toBe('done');
@@ -91,6 +111,19 @@ describe('a chat turn', () => {
     expect(row.metrics).not.toHaveProperty('audit');
     expect(row.audit).toEqual(expect.any(Array));
     expect((await getOwnedSession(sessionId, 'alice'))?.ownerId).toBe('alice');
+  });
+
+  it('the streamed message and the reloaded chat fold to the same turn view (one reducer)', async () => {
+    const sessionId = newId();
+    const { message } = await ask({ ownerId: 'alice', sessionId, question: 'What does error code E07 mean?' });
+    const [stored] = (await loadChat(sessionId, 'alice')).turns;
+    const [q, restored] = storedToMessages(stored);
+    const live = turnFromMessages(q, message, { live: false });
+    const reloaded = turnFromMessages(q, restored, { live: false });
+    const comparable = (v: typeof live) => ({ ...v, events: v.events.map((e) => e.type), createdAt: 0, rating: null, restarted: false });
+    expect(comparable(live)).toEqual(comparable(reloaded));
+    expect(live).toMatchObject({ id: stored.id, status: 'done', answer: stored.answer });
+    expect(live.sources.length).toBeGreaterThan(0);
   });
 
   it('passes the ready manuals as scope and earlier answers as history', async () => {
@@ -124,8 +157,8 @@ describe('a chat turn', () => {
     const [first] = await listMessages(sessionId);
     const code = await prepareTurn({ ownerId: 'alice', sessionId, retryOf: 'not-the-last', scope: 'all' }, { readyManualIds: READY }).catch((e) => e.code);
     expect(code).toBe('bad_request:message');
-    const { lines } = await ask({ ownerId: 'alice', sessionId, retryOf: first.id });
-    expect(lines[0]).toMatchObject({ kind: 'start', replaced: first.id, createdSession: false });
+    const { chunks } = await ask({ ownerId: 'alice', sessionId, retryOf: first.id });
+    expect(sessionChunk(chunks)?.data).toMatchObject({ replaced: first.id, createdSession: false });
     const rows = await listMessages(sessionId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ position: 0, question: 'What does error code E07 mean?', status: 'done' });
@@ -148,8 +181,8 @@ describe('a chat turn', () => {
       expect(await prepareTurn({ ownerId: 'alice', sessionId, question: 'again', scope: 'all' }, { readyManualIds: READY }).catch((e) => e.code)).toBe('busy:chat');
 
       let stopped = false;
-      const lines = await readLines(streamTurn(turn, undefined, { run: realRun() }), async (line) => {
-        if (!stopped && line.kind === 'event' && line.event.type === 'decision') {
+      const chunks = await readChunks(streamTurn(turn, undefined, { run: realRun() }), async (chunk) => {
+        if (!stopped && chunk.type === 'data-decision') {
           stopped = true;
           // Partial state is already stored while the turn runs.
           await waitFor(async () => ((await listMessages(sessionId))[0].events ?? []).length >= 2);
@@ -158,10 +191,11 @@ describe('a chat turn', () => {
           expect(await cancelAnswer('alice', turn.message.id)).toEqual({ aborted: true });
         }
       });
-      const events = lines.flatMap((l) => (l.kind === 'event' ? [l.event] : []));
+      const message = await messageOf(chunks);
+      const events = eventsOfMessage(message);
       expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
       expect(events.some((e) => e.type === 'response' && !e.partial)).toBe(false);
-      expect(lines.at(-1)).toEqual({ kind: 'end', status: 'cancelled' });
+      expect(message.metadata?.status).toBe('cancelled');
       const [row] = await listMessages(sessionId);
       expect(row.status).toBe('cancelled');
       expect((row.events as Array<{ type: string }>).map((e) => e.type)).toEqual(expect.arrayContaining(['turn_start', 'decision', 'metrics', 'done']));
@@ -171,8 +205,8 @@ describe('a chat turn', () => {
     it('the client going away (stream cancelled) aborts the loop', async () => {
       const sessionId = newId();
       const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all', ...slow }, { readyManualIds: READY });
-      await readLines(streamTurn(turn, undefined, { run: realRun() }), async (line, reader) => {
-        if (line.kind === 'event' && line.event.type === 'decision') await reader.cancel();
+      await readChunks(streamTurn(turn, undefined, { run: realRun() }), async (chunk, reader) => {
+        if (chunk.type === 'data-decision') await reader.cancel();
       });
       await waitFor(async () => (await listMessages(sessionId))[0].status !== 'running');
       expect((await listMessages(sessionId))[0].status).toBe('cancelled');
@@ -182,10 +216,10 @@ describe('a chat turn', () => {
       const sessionId = newId();
       const request = new AbortController();
       const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all', ...slow }, { readyManualIds: READY });
-      const lines = await readLines(streamTurn(turn, request.signal, { run: realRun() }), (line) => {
-        if (line.kind === 'event' && line.event.type === 'turn_start') request.abort();
+      const chunks = await readChunks(streamTurn(turn, request.signal, { run: realRun() }), (chunk) => {
+        if (chunk.type === 'data-turn_start') request.abort();
       });
-      expect(lines.at(-1)).toEqual({ kind: 'end', status: 'cancelled' });
+      expect((await messageOf(chunks)).metadata?.status).toBe('cancelled');
       expect((await listMessages(sessionId))[0].status).toBe('cancelled');
     });
   });
@@ -193,6 +227,6 @@ describe('a chat turn', () => {
   it('ignores the debug pause outside end-to-end runs', async () => {
     const turn = await prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'E07?', scope: 'all', debugDelayMs: 5000 }, { readyManualIds: READY });
     expect(turn.debugDelayMs).toBe(0);
-    await readLines(streamTurn(turn, undefined, { run: realRun() }));
+    await readChunks(streamTurn(turn, undefined, { run: realRun() }));
   });
 });

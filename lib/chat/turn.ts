@@ -1,14 +1,16 @@
 /**
  * One chat turn, server side: checks the owner and the manual scope, creates the session on its
- * first question, stores a running message, then streams the agent's events as NDJSON while
- * folding them into the stored message (so a stopped or crashed turn keeps what it had).
+ * first question, stores a running message, then streams the agent's events as a UI message
+ * stream (lib/chat/protocol) while folding them into the stored message (so a stopped or crashed
+ * turn keeps what it had).
  *
  * Cancellation: the turn's AbortController (lib/chat/registry.ts) is aborted by the Stop button's
- * cancel action, by the request's signal when the client disconnects, and by the response stream
- * being cancelled. The agent loop receives that signal and ends the turn with status 'cancelled'.
+ * cancel action and by the request's signal when the client disconnects (useChat's stop() aborts
+ * the fetch). The agent loop receives that signal and ends the turn with status 'cancelled'.
  */
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { runtimeFlag } from '@/lib/providers/config';
@@ -27,8 +29,8 @@ import {
   type SessionRow,
 } from '@/lib/store/sessions';
 import { ChatError } from './errors';
-import { encodeLine, type StreamLine } from './protocol';
-import { activeTurn, isSessionBusy, registerTurn, unregisterTurn, type ActiveTurn } from './registry';
+import { TurnChunkEncoder, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
+import { activeTurn, isSessionBusy, registerTurn, settleStoppedTurns, unregisterTurn, type ActiveTurn } from './registry';
 import { applyEvent, emptyTurn, historyOf, titleFromQuestion, type TurnView } from './view';
 
 export interface AskInput {
@@ -61,6 +63,7 @@ export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () =
   let session = await getSession(input.sessionId);
   if (session && session.ownerId !== input.ownerId) throw new ChatError('not_found:chat');
   if (!session && input.retryOf) throw new ChatError('not_found:chat');
+  if (session) await settleStoppedTurns(session.id);
   if (session && isSessionBusy(session.id)) throw new ChatError('busy:chat');
 
   // Half-ingested manuals never show up: "all" means the manuals that are ready right now.
@@ -133,49 +136,43 @@ export function messagePatch(view: TurnView) {
 const DELTA_SAVE_MS = 400;
 
 /**
- * Runs the prepared turn and returns the NDJSON byte stream. The turn runs to its end even if
+ * Runs the prepared turn and returns its UI message chunk stream. The turn runs to its end even if
  * nobody reads (an abort ends it quickly), so the stored message always gets a final status.
  */
-export function streamTurn(turn: PreparedTurn, requestSignal?: AbortSignal, deps: { run?: RunFn } = {}): ReadableStream<Uint8Array> {
+export function streamTurn(turn: PreparedTurn, requestSignal?: AbortSignal, deps: { run?: RunFn } = {}): ReadableStream<ChatUIMessageChunk> {
   const run = deps.run ?? runTurn;
   const { controller: abort } = turn.active;
-  const signal = abort.signal;
   const onRequestAbort = () => abort.abort(new DOMException('the client disconnected', 'AbortError'));
   if (requestSignal?.aborted) onRequestAbort();
   requestSignal?.addEventListener('abort', onRequestAbort, { once: true });
 
-  let closed = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (line: StreamLine) => {
-        if (closed) return;
-        try {
-          controller.enqueue(encodeLine(line));
-        } catch {
-          closed = true;
-        }
-      };
-      void pump(turn, run, send)
-        .catch((err) => console.error('[chat] the turn stream failed', err))
-        .finally(() => {
-          requestSignal?.removeEventListener('abort', onRequestAbort);
-          if (closed) return;
-          closed = true;
-          try {
-            controller.close();
-          } catch {
-            // already errored by the runtime
-          }
-        });
+  const chunks = createUIMessageStream<ChatUIMessage>({
+    execute: async ({ writer }) => {
+      try {
+        await pump(turn, run, (chunk) => writer.write(chunk));
+      } catch (err) {
+        console.error('[chat] the turn stream failed', err);
+      } finally {
+        requestSignal?.removeEventListener('abort', onRequestAbort);
+      }
     },
-    cancel() {
-      closed = true;
-      if (!signal.aborted) abort.abort(new DOMException('the response stream was cancelled', 'AbortError'));
+  });
+  // The SDK's stream ignores a reader going away; a cancelled response must still stop the loop.
+  const reader = chunks.getReader();
+  return new ReadableStream<ChatUIMessageChunk>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel(reason) {
+      if (!abort.signal.aborted) abort.abort(new DOMException('the response stream was cancelled', 'AbortError'));
+      await reader.cancel(reason);
     },
   });
 }
 
-async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => void): Promise<void> {
+async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageChunk) => void): Promise<void> {
   const { message, session, active } = turn;
   const signal = active.controller.signal;
   let view = emptyTurn(message.id, message.question, message.createdAt.getTime());
@@ -195,11 +192,17 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => 
     }, DELTA_SAVE_MS);
   };
 
-  send({ kind: 'start', sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession, ...(turn.replaced ? { replaced: turn.replaced } : {}) });
+  const encoder = new TurnChunkEncoder();
+  const emit = (event: AgentEvent) => {
+    for (const chunk of encoder.encode(event)) send(chunk);
+  };
+  send({ type: 'start', messageId: message.id, messageMetadata: { createdAt: message.createdAt.getTime() } });
+  const started = { sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession };
+  send({ type: 'data-session', data: turn.replaced ? { ...started, replaced: turn.replaced } : started, transient: true });
   try {
     for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
       view = applyEvent(view, event);
-      send({ kind: 'event', event });
+      emit(event);
       if (event.type === 'response_delta') saveSoon();
       else void save();
       if (turn.debugDelayMs && (event.type === 'turn_start' || event.type === 'decision' || event.type === 'status' || event.type === 'result')) {
@@ -214,13 +217,15 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (line: StreamLine) => 
       ? { type: 'done', status: 'cancelled', t: 0 }
       : { type: 'error', tool: 'agent', message: err instanceof Error ? err.message : String(err), recoverable: false, t: 0 };
     view = applyEvent(view, event);
-    send({ kind: 'event', event });
+    emit(event);
   } finally {
     if (timer) clearTimeout(timer);
     if (view.status === 'running') view = { ...view, status: signal.aborted ? 'cancelled' : 'failed' };
     await save();
     unregisterTurn(message.id);
     await touchSession(session.id).catch(() => undefined);
-    send({ kind: 'end', status: view.status });
+    // A turn that ended without its own end marker (the loop broke) still tells the client how.
+    if (!view.events.some((e) => e.type === 'done')) emit({ type: 'done', status: view.status === 'running' ? 'failed' : view.status, t: 0 });
+    send({ type: 'finish', messageMetadata: { status: view.status } });
   }
 }

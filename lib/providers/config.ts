@@ -38,6 +38,12 @@ export interface AppConfig {
   openaiCompatible?: { baseURL: string; apiKey?: string };
   gemini?: { apiKey: string };
   sessionSecret?: string;
+  /** Calls one API key may make per minute (MCP tools and /api/v1). */
+  apiRatePerMin: number;
+  /** The app's address as clients reach it, for links in MCP/API answers (stdio has no request to read it from). */
+  publicUrl?: string;
+  /** The key `npm run mcp` (stdio) acts with: its owner and rate limit, audited like HTTP calls. */
+  mcpApiKey?: string;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +115,9 @@ const envSchema = z.object({
   GEMINI_EMBEDDING_MODEL: optionalString,
 
   SESSION_SECRET: optionalString,
+  API_RATE_PER_MIN: positiveInt(60),
+  PUBLIC_URL: optionalUrl,
+  MCP_API_KEY: optionalString,
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -297,6 +306,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
+    apiRatePerMin: e.API_RATE_PER_MIN,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    mcpApiKey: e.MCP_API_KEY,
   };
 }
 

@@ -144,3 +144,39 @@ export const feedback = sqliteTable(
   },
   (t) => [uniqueIndex('feedback_message_owner_idx').on(t.messageId, t.ownerId)],
 );
+
+/**
+ * API keys for the MCP endpoint and /api/v1: only a SHA-256 of the key is kept (the key is shown
+ * once, at creation); `prefix` is its first characters so a list can tell keys apart.
+ */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_owner_idx').on(t.ownerId)],
+);
+
+/** One row per API call: who (key id, owner), what (tool), when, how long, outcome. Never the key. */
+export const apiAudit = sqliteTable(
+  'api_audit',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    keyId: text('key_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    /** `mcp:<tool>`, `mcp:<method>` or `v1:ask`. */
+    tool: text('tool').notNull(),
+    at: createdAt(),
+    ms: integer('ms').notNull(),
+    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    message: text('message'),
+  },
+  (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],
+);

@@ -1,14 +1,16 @@
 /**
- * POST /api/chat — asks a question in a session and streams the turn as NDJSON (lib/chat/protocol).
+ * POST /api/chat — asks a question in a session and streams the turn as an AI SDK UI message stream
+ * (lib/chat/protocol): the browser reads it with `useChat`, any other client with `readUIMessageStream`.
  * A route handler rather than a streaming server action: the browser can abort the fetch (Stop,
  * navigation, closing the tab) and Next aborts `request.signal`, which reaches the agent loop;
  * server actions are dispatched one at a time per client, so a long streaming action would also
  * hold back the cancel and feedback actions.
  */
+import { createUIMessageStreamResponse } from 'ai';
 import { z } from 'zod';
 import { ensureOwnerId } from '@/lib/auth/owner';
 import { ChatError, errorJson } from '@/lib/chat/errors';
-import { ID_PATTERN, NDJSON_HEADERS } from '@/lib/chat/protocol';
+import { ID_PATTERN } from '@/lib/chat/protocol';
 import { prepareTurn, streamTurn } from '@/lib/chat/turn';
 import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 
@@ -42,7 +44,8 @@ export async function POST(request: Request) {
     const allowed = rateLimit('ask', ownerId);
     if (!allowed.ok) return tooManyRequests('questions', allowed.retryAfterS);
     const turn = await prepareTurn({ ownerId, ...parsed.data });
-    return new Response(streamTurn(turn, request.signal), { headers: NDJSON_HEADERS });
+    // Reverse proxies (nginx) must not buffer the stream.
+    return createUIMessageStreamResponse({ stream: streamTurn(turn, request.signal), headers: { 'x-accel-buffering': 'no' } });
   } catch (err) {
     return errorJson(err);
   }

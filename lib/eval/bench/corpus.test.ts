@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkRecord, PageRecord } from '../../providers/types';
 import { gaussian, jitter, pagesFor, perturbText, prng, syntheticChunks, syntheticPages } from './corpus';
-import { ndjsonLines } from './server';
+import { sseJson } from './server';
 
 const unit = (values: number[]) => {
   const n = Math.hypot(...values);
@@ -62,10 +62,10 @@ describe('synthetic corpus', () => {
   });
 });
 
-describe('NDJSON stream parsing', () => {
-  it('yields each line as it completes, across chunk boundaries', async () => {
+describe('UI message stream (server-sent events) parsing', () => {
+  it('yields each event as it completes, across chunk boundaries, without the closing [DONE]', async () => {
     const enc = new TextEncoder();
-    const parts = ['{"kind":"start"}\n{"kind":"ev', 'ent","n":1}\n\n', '{"kind":"end"}'];
+    const parts = ['data: {"type":"start"}\n\ndata: {"type":"data-st', 'atus","n":1}\n\n', 'data: {"type":"finish"}\n\ndata: [DONE]'];
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         for (const p of parts) c.enqueue(enc.encode(p));
@@ -73,7 +73,7 @@ describe('NDJSON stream parsing', () => {
       },
     });
     const lines = [];
-    for await (const l of ndjsonLines(body)) lines.push(l);
-    expect(lines).toEqual([{ kind: 'start' }, { kind: 'event', n: 1 }, { kind: 'end' }]);
+    for await (const l of sseJson(body)) lines.push(l);
+    expect(lines).toEqual([{ type: 'start' }, { type: 'data-status', n: 1 }, { type: 'finish' }]);
   });
 });

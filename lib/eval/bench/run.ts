@@ -266,7 +266,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       }
       if (!haveRoute || serverInfo.error) {
         // No chat endpoint (or it failed): the same turns in-process, labelled so.
-        log('server: measuring runTurn in-process instead (no HTTP, no NDJSON)');
+        log('server: measuring runTurn in-process instead (no HTTP, no stream encoding)');
         timings.length = 0;
         serverInfo = { ...serverInfo, mode: `in-process runTurn (not through the server${opts.inProcess ? ': --in-process' : ''})` };
         const { runTurn } = await import('../../agent');
@@ -336,7 +336,7 @@ async function measureServer(opts: BenchOptions, dataDir: string, questions: str
     const rss = peakRssTree(server.child.pid!);
     log(`server: ${timings.length} turns timed; peak RSS ${rss.map((r) => `${r.command.split(' ').slice(-2).join(' ')}: ${r.peakMb} MB`).join(', ')}`);
     return {
-      mode: 'http: POST /api/chat (NDJSON) on loopback',
+      mode: 'http: POST /api/chat (UI message stream) on loopback',
       startup_to_healthy_ms: Math.round(healthyMs),
       startup_to_sample_ready_ms: Math.round(readyMs),
       cold_turn: cold && { first_event_ms: cold.firstEventMs, answer_ms: cold.answerMs },

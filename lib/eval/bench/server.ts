@@ -1,8 +1,8 @@
 /**
  * The bench's view of the running app: start it (`npx tsx scripts/start.ts`: build if stale, then
  * serve) on a free loopback port with a scratch DATA_DIR, wait for /api/health and for the seeded
- * sample manual, ask questions through POST /api/chat (NDJSON, lib/chat/protocol.ts) and time
- * the stream; read the peak RSS of the server's processes; stop it.
+ * sample manual, ask questions through POST /api/chat (the AI SDK UI message stream as server-sent
+ * events, lib/chat/protocol.ts) and time the stream; read the peak RSS of the server's processes; stop it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -102,11 +102,15 @@ export interface TurnTiming {
   events: number;
 }
 
-/** Parses NDJSON lines out of a byte stream as they arrive. */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
+/** Parses the JSON of server-sent events (`data: …` lines; the closing `[DONE]` is dropped) as they arrive. */
+export async function* sseJson(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
+  const parse = function* (line: string) {
+    const data = line.startsWith('data:') ? line.slice(5).trim() : '';
+    if (data && data !== '[DONE]') yield JSON.parse(data);
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -116,17 +120,16 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
-        if (line) yield JSON.parse(line);
+        yield* parse(line);
       }
     }
-    const rest = (buffer + decoder.decode()).trim();
-    if (rest) yield JSON.parse(rest);
+    yield* parse((buffer + decoder.decode()).trim());
   } finally {
     reader.releaseLock();
   }
 }
 
-type Line = { kind: string; event?: { type: string; text?: string; delta?: string }; status?: string; code?: string; message?: string };
+type Chunk = { type: string; delta?: string; data?: { text?: string; status?: string }; messageMetadata?: { status?: string }; errorText?: string };
 
 /** Times one question through POST /api/chat (a new session each time; the owner cookie is reused). */
 export async function askOverHttp(baseUrl: string, question: string, cookie: { value?: string }): Promise<TurnTiming> {
@@ -141,18 +144,24 @@ export async function askOverHttp(baseUrl: string, question: string, cookie: { v
   if (setCookie) cookie.value = setCookie.split(';')[0];
   if (!res.ok || !res.body) throw new Error(`POST /api/chat: HTTP ${res.status} ${await res.text().catch(() => '')}`.trim());
   const timing: TurnTiming = { firstEventMs: null, firstTokenMs: null, answerMs: null, totalMs: 0, status: 'unknown', answer: '', events: 0 };
-  for await (const raw of ndjsonLines(res.body)) {
-    const line = raw as Line;
-    if (line.kind === 'event' && line.event) {
+  let streamed = '';
+  for await (const raw of sseJson(res.body)) {
+    const chunk = raw as Chunk;
+    // An agent event: a trail data part or answer text (the session part only names the turn).
+    const agentEvent = (chunk.type.startsWith('data-') && chunk.type !== 'data-session') || chunk.type === 'text-delta';
+    if (agentEvent) {
       timing.events++;
       timing.firstEventMs ??= since();
-      if (line.event.type === 'response_delta' || line.event.type === 'response') timing.firstTokenMs ??= since();
-      if (line.event.type === 'response') {
-        timing.answerMs = since();
-        timing.answer = line.event.text ?? '';
-      }
-    } else if (line.kind === 'end') timing.status = line.status ?? 'done';
-    else if (line.kind === 'fail') throw new Error(`chat failed: ${line.code}: ${line.message}`);
+    }
+    if (chunk.type === 'text-delta') {
+      timing.firstTokenMs ??= since();
+      streamed += chunk.delta ?? '';
+    } else if (chunk.type === 'data-response') {
+      timing.firstTokenMs ??= since();
+      timing.answerMs = since();
+      timing.answer = chunk.data?.text ?? streamed;
+    } else if (chunk.type === 'finish') timing.status = chunk.messageMetadata?.status ?? 'done';
+    else if (chunk.type === 'error') throw new Error(`chat failed: ${chunk.errorText}`);
   }
   timing.totalMs = since();
   return timing;

@@ -1,0 +1,36 @@
+/**
+ * POST /api/v1/ask: a question in, the agent's cited answer out, as JSON. Authenticated with an
+ * API key, rate-limited per key and audited like the MCP tools.
+ */
+import { z } from 'zod';
+import { askAgent, LibraryApiError, type LibraryDeps } from '@/lib/mcp/library';
+import { apiKeyErrorResponse, ApiKeyError, audited, authenticate } from './keys';
+
+export const askBodySchema = z.object({
+  question: z.string().trim().min(1, 'question must not be empty').max(4000, 'question is longer than 4000 characters'),
+  manuals: z.array(z.string().min(1).max(200)).max(50).optional(),
+});
+
+export async function handleAsk(request: Request, baseUrl: string, deps?: LibraryDeps): Promise<Response> {
+  let caller;
+  try {
+    caller = await authenticate(request.headers.get('authorization'));
+  } catch (err) {
+    if (err instanceof ApiKeyError) return apiKeyErrorResponse(err);
+    throw err;
+  }
+  const body: unknown = await request.json().catch(() => undefined);
+  const parsed = askBodySchema.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+    return Response.json({ error: `Bad request: ${body === undefined ? 'the body must be JSON like {"question": "…"}' : problems.join('; ')}`, code: 'bad_request' }, { status: 400 });
+  }
+  try {
+    const answer = await audited(caller, 'v1:ask', () => askAgent(parsed.data, baseUrl, deps, request.signal), (a) => (a.status === 'done' ? undefined : a.status));
+    return Response.json(answer);
+  } catch (err) {
+    if (err instanceof LibraryApiError) return Response.json({ error: err.message, code: 'bad_request' }, { status: 400 });
+    console.error('[api] ask failed', err);
+    return Response.json({ error: 'Something went wrong on the server. Please try again.', code: 'internal' }, { status: 500 });
+  }
+}

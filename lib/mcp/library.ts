@@ -1,0 +1,178 @@
+/**
+ * The manuals library as outside clients see it (MCP tools and resources, POST /api/v1/ask): list
+ * the manuals, search passages, read a page (text and image), ask the agent. The rules are the web
+ * UI's: every manual in the library is listed (with its status), only READY manuals are searched
+ * or asked, and a manual is named by its id (or its exact title).
+ */
+import fs from 'node:fs/promises';
+import { runTurn, type AgentDeps, type AgentEvent } from '@/lib/agent';
+import type { EventSource } from '@/lib/agent/events';
+import { sourceUrl } from '@/lib/chat/protocol';
+import { ensurePageImage } from '@/lib/ingest/page-images';
+import { getEmbedder, getVectorStore } from '@/lib/providers';
+import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
+import { getPage, listManuals, type Manual } from '@/lib/store/manuals';
+import { pagePreviewUrl } from '@/lib/agent/contract';
+import { defaultTools } from '@/tools';
+
+export class LibraryApiError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LibraryApiError';
+  }
+}
+
+export interface ApiManual {
+  id: string;
+  title: string;
+  fileName: string;
+  pages: number | null;
+  status: Manual['status'];
+  /** Only ready manuals can be searched or asked. */
+  ready: boolean;
+  url: string;
+}
+
+export interface Passage {
+  manual: string;
+  manualTitle: string;
+  page: number;
+  heading: string;
+  text: string;
+  score: number;
+  chunkId: string;
+  /** The page in the viewer with this passage highlighted. */
+  previewUrl: string;
+  /** The page as a PNG. */
+  imageUrl: string;
+}
+
+export interface ApiSource {
+  ref: number;
+  manual: string;
+  manualTitle?: string;
+  page: number;
+  heading?: string;
+  snippet: string;
+  previewUrl: string;
+}
+
+export interface ApiAnswer {
+  answer: string;
+  sources: ApiSource[];
+  /** The manuals do not cover the question. */
+  declined: boolean;
+  status: 'done' | 'cancelled' | 'failed';
+  errors: string[];
+}
+
+/** `base` turns the app's paths into links a client can open. */
+const absolute = (base: string, p: string) => `${base}${p}`;
+
+function view(m: Manual, base: string): ApiManual {
+  return { id: m.id, title: m.title, fileName: m.fileName, pages: m.pageCount, status: m.status, ready: m.status === 'ready', url: absolute(base, `/manuals/${encodeURIComponent(m.id)}`) };
+}
+
+export async function listLibrary(base: string): Promise<ApiManual[]> {
+  return (await listManuals()).map((m) => view(m, base));
+}
+
+/** Ready manuals matching the names given (ids or exact titles); all ready ones when none given. */
+export async function resolveManuals(names: string[] | undefined): Promise<Manual[]> {
+  const all = await listManuals();
+  const ready = all.filter((m) => m.status === 'ready');
+  if (!names?.length) {
+    if (!ready.length) throw new LibraryApiError('No manual is ready yet: upload one on the Manuals page and wait until it shows "Ready".');
+    return ready;
+  }
+  return names.map((name) => {
+    const key = name.trim().toLowerCase();
+    const m = all.find((x) => x.id === name) ?? all.find((x) => x.title.toLowerCase() === key);
+    if (!m) throw new LibraryApiError(`Unknown manual "${name}": list_manuals shows the ids and titles.`);
+    if (m.status !== 'ready') throw new LibraryApiError(`The manual "${m.title}" is not ready (status: ${m.status}).`);
+    return m;
+  });
+}
+
+export interface LibraryDeps {
+  agent?: AgentDeps;
+}
+
+/** Passages that answer `query`, best first (the hybrid search the agent uses for most questions). */
+export async function searchPassages(input: { query: string; manual?: string; k: number }, base: string, deps: LibraryDeps = {}): Promise<Passage[]> {
+  const manuals = await resolveManuals(input.manual ? [input.manual] : undefined);
+  const titles = new Map(manuals.map((m) => [m.id, m.title]));
+  const embedder = deps.agent?.embedder ?? (await getEmbedder());
+  const store = deps.agent?.vectorStore ?? (await getVectorStore());
+  const vector = await embedder.embedQuery(input.query);
+  const hits = await store.hybridSearch(input.query, vector, { limit: input.k, alpha: recommendedHybridAlpha(embedder), filter: { manualIds: manuals.map((m) => m.id) } });
+  return hits.map((h) => ({
+    manual: h.manualId,
+    manualTitle: titles.get(h.manualId) ?? h.manualId,
+    page: h.page,
+    heading: h.heading,
+    text: h.text,
+    score: Math.round(h.score * 10_000) / 10_000,
+    chunkId: h.id,
+    previewUrl: absolute(base, sourceUrl({ manualId: h.manualId, page: h.page, chunkId: h.id })),
+    imageUrl: absolute(base, pagePreviewUrl(h.manualId, h.page)),
+  }));
+}
+
+export interface PageContent {
+  manual: string;
+  manualTitle: string;
+  page: number;
+  pageCount: number;
+  text: string;
+  /** True when some of the text came from OCR. */
+  ocr: boolean;
+  previewUrl: string;
+  png: Buffer;
+}
+
+export async function readPage(input: { manual: string; page: number }, base: string): Promise<PageContent> {
+  const [manual] = await resolveManuals([input.manual]);
+  const count = manual.pageCount ?? 0;
+  if (input.page < 1 || input.page > count) throw new LibraryApiError(`Page ${input.page} is not in "${manual.title}": it has pages 1 to ${count}.`);
+  const row = await getPage(manual.id, input.page);
+  const file = await ensurePageImage(manual.id, input.page, 'image');
+  if (!row || !file) throw new LibraryApiError(`Page ${input.page} of "${manual.title}" could not be read.`);
+  const text = [row.text, row.ocrText].filter((t) => t?.trim()).join('\n\n');
+  return {
+    manual: manual.id,
+    manualTitle: manual.title,
+    page: input.page,
+    pageCount: count,
+    text,
+    ocr: row.ocr,
+    previewUrl: absolute(base, sourceUrl({ manualId: manual.id, page: input.page })),
+    png: await fs.readFile(file),
+  };
+}
+
+/** One question through the agent (no chat history, nothing stored), its cited answer and sources. */
+export async function askAgent(input: { question: string; manuals?: string[] }, base: string, deps: LibraryDeps = {}, signal?: AbortSignal): Promise<ApiAnswer> {
+  const manuals = await resolveManuals(input.manuals);
+  const out: ApiAnswer = { answer: '', sources: [], declined: false, status: 'failed', errors: [] };
+  let streamed = '';
+  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), signal, deps: deps.agent }) as AsyncIterable<AgentEvent>) {
+    if (e.type === 'response_delta') streamed = e.reset ? e.delta : streamed + e.delta;
+    else if (e.type === 'response') {
+      out.answer = e.text;
+      out.declined = !!e.declined;
+      out.sources = e.sources.map((s: EventSource) => ({
+        ref: s.ref,
+        manual: s.manualId,
+        manualTitle: s.manualTitle,
+        page: s.page,
+        heading: s.heading,
+        snippet: s.snippet,
+        previewUrl: absolute(base, sourceUrl(s)),
+      }));
+    } else if (e.type === 'error' && !e.recoverable) out.errors.push(e.message);
+    else if (e.type === 'done') out.status = e.status;
+  }
+  out.answer ||= streamed;
+  return out;
+}
