@@ -14,6 +14,8 @@ import { claimManual } from '../store/jobs';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
+import { describeOcrEngine } from './ocr-engine';
+import { createNativeTesseractEngine } from './ocr-native';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
 import { openPdf } from './pdf';
 import { PagePass } from './page-pass';
@@ -56,9 +58,15 @@ const DOING: Record<IngestStage | 'store', string> = {
 };
 
 let sharedOcr: OcrEngine | undefined;
-/** One OCR pool per process, created on first need (loading tesseract costs ~1 s). */
+/** One OCR pool per process, created on first need (native tesseract when on PATH, else tesseract.js). */
 export function processOcrEngine(): OcrEngine {
-  return (sharedOcr ??= createTesseractEngine());
+  return (sharedOcr ??= createOcrEngine());
+}
+
+export function createOcrEngine(): OcrEngine {
+  const d = describeOcrEngine();
+  if (d.provider === 'tesseract') return createNativeTesseractEngine({ binary: d.binary!, workers: d.workers });
+  return createTesseractEngine({ workers: d.workers });
 }
 
 export async function shutdownOcrEngine(): Promise<void> {

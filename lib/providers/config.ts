@@ -36,7 +36,11 @@ export interface AppConfig {
   openaiCompatible?: { baseURL: string; apiKey?: string };
   gemini?: { apiKey: string };
   sessionSecret?: string;
+  /** OCR engine wanted ('auto': the native binary when on PATH, else tesseract.js), languages, pool size. */
+  ocr: { engine: OcrEngineChoice; languages: string[]; workers?: number };
 }
+
+export type OcrEngineChoice = 'auto' | 'tesseract' | 'tesseract.js';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -103,6 +107,10 @@ const envSchema = z.object({
   GEMINI_EMBEDDING_MODEL: optionalString,
 
   SESSION_SECRET: optionalString,
+
+  OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
+  OCR_LANGUAGES: optionalString,
+  OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -273,6 +281,13 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     decider = { provider: 'llm', mode: llm.mode, detail: `LLM decisions (${llm.detail}), rules fast path` };
   }
 
+  // OCR languages: tesseract codes (eng, deu, ces, chi_sim…), English always first.
+  const ocrLanguages = ['eng'];
+  for (const code of (e.OCR_LANGUAGES ?? '').split(/[\s,+]+/).filter(Boolean)) {
+    if (!/^[a-z]{3}(_[a-z]+)?$/i.test(code)) problems.push(`OCR_LANGUAGES: "${code}" is not a tesseract language code (eng, deu, ces, chi_sim…)`);
+    else if (!ocrLanguages.includes(code.toLowerCase())) ocrLanguages.push(code.toLowerCase());
+  }
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -288,6 +303,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
+    ocr: { engine: e.OCR_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
   };
 }
 
