@@ -1,5 +1,6 @@
 import 'server-only';
 import { isDataDirWritable } from './data-dir';
+import { describeOcrEngine } from './ingest/ocr-engine';
 import { getEmbedder, getReranker } from './providers';
 import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
@@ -28,7 +29,14 @@ export async function activeProviders() {
   providers.reranker = reranker
     ? { ...providers.reranker, detail: `cross-encoder ${reranker.id}` }
     : { provider: 'none', mode: providers.reranker.mode, detail: `off: ${reason}` };
-  return providers;
+  let ocr: { provider: string; mode: 'offline'; detail: string };
+  try {
+    const d = describeOcrEngine();
+    ocr = { provider: d.provider, mode: d.mode, detail: d.detail };
+  } catch (err) {
+    ocr = { provider: 'unavailable', mode: 'offline', detail: err instanceof Error ? err.message : String(err) };
+  }
+  return { ...providers, ocr };
 }
 
 /** The health report behind GET /api/health: version, storage and the active provider of each role. */

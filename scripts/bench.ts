@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N] [--skip ingest,search,server] [--in-process]`
+ * `npm run bench -- [--json] [--sizes 1000,10000,100000] [--manuals DIR] [--queries N] [--skip ingest,large,search,server] [--in-process]`
  *
  * Ingest throughput (text and OCR pages/s), search latency p50/p95 per tool at each corpus size
  * (a synthetic corpus grown from real chunks in a scratch LanceDB), time from submit to the first
  * streamed event and to the answer through the running server on loopback, and peak RSS.
  * --json prints one object:
- *   {"ingest": {"text_pages_per_s", "ocr_pages_per_s"}, "search": {"<tool>": {"<chunks>": {"p50_ms", "p95_ms"}}},
+ *   {"ingest": {"text_pages_per_s", "ocr_pages_per_s", "ocr_engine", "ocr_pages_per_s_tesseract_js",
+ *    "large": {"pages", "pages_per_s", "worker_rss_mb"}}, "search": {"<tool>": {"<chunks>": {"p50_ms", "p95_ms"}}},
  *    "first_event_ms": {"p50", "p95"}, "answer_ms": {"p50", "p95"}, "rss_mb", ...extras}
  */
 import path from 'node:path';

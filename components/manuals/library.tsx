@@ -1,20 +1,25 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManualView } from '@/lib/manual-view';
 import { ManualList } from './manual-list';
+import { TimeLeftEstimator } from './time-left';
 import { UploadZone } from './upload-zone';
 
 /** The library: upload zone + live list. Polls while anything is processing, idles otherwise. */
 export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes: number }) {
   const [manuals, setManuals] = useState(initial);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const estimator = useRef(new TimeLeftEstimator());
+  const [timeLeft, setTimeLeft] = useState<Record<string, number | null>>({});
 
   const refresh = useCallback(async () => {
     try {
       const res = await fetch('/api/manuals', { cache: 'no-store' });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      setManuals((await res.json()).manuals);
+      const list = (await res.json()).manuals as ManualView[];
+      setManuals(list);
+      setTimeLeft(estimator.current.observe(list, Date.now()));
       setLoadError(null);
     } catch (err) {
       setLoadError(`Could not refresh the library (${(err as Error).message}). Retrying…`);
@@ -36,7 +41,7 @@ export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes
           {loadError}
         </p>
       )}
-      <ManualList manuals={manuals} onChanged={refresh} />
+      <ManualList manuals={manuals} onChanged={refresh} timeLeft={timeLeft} />
     </div>
   );
 }

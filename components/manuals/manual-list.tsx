@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { formatBytes, overallPercent, STAGE_LABEL, type ManualView } from '@/lib/manual-view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { formatTimeLeft } from './time-left';
 
 const STATUS_STYLE: Record<string, string> = {
   ready: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-900',
@@ -11,7 +12,7 @@ const STATUS_STYLE: Record<string, string> = {
   active: 'bg-amber-50 text-amber-800 ring-amber-200 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-900',
 };
 
-export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onChanged: () => void }) {
+export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: ManualView[]; onChanged: () => void; timeLeft?: Record<string, number | null> }) {
   const [confirming, setConfirming] = useState<ManualView | null>(null);
   const [rowError, setRowError] = useState<Record<string, string>>({});
 
@@ -122,6 +123,7 @@ export function ManualList({ manuals, onChanged }: { manuals: ManualView[]; onCh
                         <div className="mt-1 text-xs text-zinc-500 tabular-nums" data-testid="manual-progress">
                           {m.progressTotal > 0 ? `${m.progressDone} / ${m.progressTotal} · ` : ''}
                           {pct}%
+                          {timeLeft[m.id] != null && <span data-testid="manual-time-left"> · {formatTimeLeft(timeLeft[m.id]!)}</span>}
                         </div>
                       </div>
                     )}

@@ -7,6 +7,7 @@ const ROLE_LABEL = {
   llm: 'LLM',
   vlm: 'Vision',
   decider: 'Decisions',
+  ocr: 'OCR',
 } as const;
 
 const MODE_STYLE = {

@@ -107,11 +107,11 @@ export const BENCH_USAGE = `usage: npm run bench -- [--json] [--sizes 1000,10000
   --sizes LIST    synthetic corpus sizes in chunks (default 1000,10000,100000)
   --manuals DIR   real manuals for ingest throughput and corpus seeds (default ../shared/manuals, else the sample)
   --queries N     timed queries per tool and size (default 30)
-  --skip LIST     leave out parts: ingest, search, server
+  --skip LIST     leave out parts: ingest, large (the generated 2,000-page manual), search, server
   --in-process    time chat turns with runTurn in this process instead of through the server
   --json          print one JSON object on stdout (logs go to stderr)`;
 
-export const BENCH_PARTS = ['ingest', 'search', 'server'] as const;
+export const BENCH_PARTS = ['ingest', 'large', 'search', 'server'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export interface BenchArgs {

@@ -45,12 +45,18 @@ export interface OcrOptions {
   mode?: OcrMode;
   /** Resolution the image was rendered at, so tesseract does not have to guess it. */
   dpi?: number;
+  /** Tesseract language codes for this image (default: the engine's configured languages). */
+  languages?: string[];
   signal?: AbortSignal;
 }
 
 export interface OcrEngine {
   /** Engine + model, e.g. "tesseract.js-7/eng-4.0.0_best_int" (store it with OCR'd text). */
   readonly id: string;
+  /** Which implementation: the native binary or the WebAssembly build. */
+  readonly engine: 'tesseract' | 'tesseract.js';
+  /** Language models this engine can load (tesseract codes: eng, ces, chi_sim…). */
+  readonly languages: readonly string[];
   /** How many images it recognises at once. */
   readonly concurrency: number;
   /** `image`: an encoded image (PNG, JPEG, or the binary PPM the pipeline sends: no decoding cost). */
@@ -178,6 +184,8 @@ export function createTesseractEngine(options: TesseractEngineOptions = {}): Ocr
 
   return {
     id: `tesseract.js-7/eng-${path.basename(langPath)}`,
+    engine: 'tesseract.js',
+    languages: ['eng'],
     concurrency: size,
     recognize(png, opts = {}) {
       if (terminated) return Promise.reject(new Error('OCR engine was terminated'));

@@ -45,6 +45,8 @@ function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; dela
   const calls: Call[] = [];
   const engine: OcrEngine = {
     id: 'fake',
+    engine: 'tesseract.js',
+    languages: ['eng'],
     concurrency: 1,
     async recognize(image, o = {}) {
       calls.push({ image, opts: o, parsedBefore: state.parsed });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSampleManual } from '@/lib/sample';
+import { generateLargeManual } from '@/lib/sample/large';
 import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
@@ -114,6 +115,27 @@ describe('bad input and failures leave nothing behind', () => {
     // The other manual is untouched.
     expect((await getManual(sampleId))?.status).toBe('ready');
   }, 120_000);
+
+  it('cancels a long manual deleted mid-way through parsing: stops within a progress tick and leaves nothing behind', async () => {
+    const pdf = await generateLargeManual({ pages: 80, scannedEvery: 20 });
+    const { manual } = await acceptUpload(bytesOf(pdf), 'long.pdf', 'owner-a');
+    const running = ingestManual(manual.id);
+    // Delete once a few pages are through (the way the Manuals page's Delete button cancels).
+    for (;;) {
+      const m = await getManual(manual.id);
+      if (m && m.status === 'parsing' && m.progressDone >= 5) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await deleteManual(manual.id, 'owner-a');
+    const summary = await running;
+    expect(summary).toMatchObject({ status: 'failed', error: 'deleted during processing' });
+    expect(summary!.pages).toBe(80);
+    // It stopped in the parsing stage, long before the 80th page.
+    expect(summary!.timings.parsing).toBeUndefined();
+    expect(await getManual(manual.id)).toBeUndefined();
+    expect(fs.existsSync(manualDir(manual.id))).toBe(false);
+    expect(await (await getVectorStore()).count({ manualIds: [manual.id] })).toEqual({ chunks: 0, pages: 0 });
+  }, 180_000);
 
   it('recovers a job interrupted mid-way: partial output removed, requeued, then failed after repeated crashes', async () => {
     const variant = new Uint8Array([...samplePdf, 0x0a, 0x0a]);

@@ -14,6 +14,8 @@ import { claimManual } from '../store/jobs';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
+import { describeOcrEngine } from './ocr-engine';
+import { createNativeTesseractEngine } from './ocr-native';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
 import { openPdf } from './pdf';
 import { PagePass } from './page-pass';
@@ -44,6 +46,8 @@ export interface IngestSummary {
 class ManualGone extends Error {}
 
 const EMBED_BATCH = 64;
+/** Pages embedded and written to the vector store at once. */
+const PAGE_BATCH = 16;
 
 /** How a failure message names the stage it happened in. */
 const DOING: Record<IngestStage | 'store', string> = {
@@ -56,9 +60,15 @@ const DOING: Record<IngestStage | 'store', string> = {
 };
 
 let sharedOcr: OcrEngine | undefined;
-/** One OCR pool per process, created on first need (loading tesseract costs ~1 s). */
+/** One OCR pool per process, created on first need (native tesseract when on PATH, else tesseract.js). */
 export function processOcrEngine(): OcrEngine {
-  return (sharedOcr ??= createTesseractEngine());
+  return (sharedOcr ??= createOcrEngine());
+}
+
+export function createOcrEngine(): OcrEngine {
+  const d = describeOcrEngine();
+  if (d.provider === 'tesseract') return createNativeTesseractEngine({ binary: d.binary!, workers: d.workers });
+  return createTesseractEngine({ workers: d.workers });
 }
 
 export async function shutdownOcrEngine(): Promise<void> {
@@ -94,6 +104,9 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
       const now = performance.now();
       if (now - lastWrite > 250 || done === total) {
         lastWrite = now;
+        // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
+        // not at the end of a stage that can last many minutes on a long manual.
+        if (!(await getManual(manualId))) throw new ManualGone();
         await updateManual(manualId, { progressDone: done, progressTotal: total });
       }
     };
@@ -128,31 +141,32 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
       chunkCount = chunks.length;
       const embedder = deps.embedder ?? (await getEmbedder());
       const multiVector = deps.multiVector ?? (await getMultiVectorEmbedder());
-      const { chunkVectors, pageVectors } = await stage('embedding', chunks.length + pageCount, async (tick) => {
-        const chunkVectors: Float32Array[] = [];
+      const chunkVectors = await stage('embedding', chunks.length, async (tick) => {
+        const vectors: Float32Array[] = [];
         for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
           const batch = chunks.slice(i, i + EMBED_BATCH).map(embeddingText);
-          chunkVectors.push(...(await embedder.embedDocuments(batch, { signal })));
-          await tick(chunkVectors.length);
+          vectors.push(...(await embedder.embedDocuments(batch, { signal })));
+          await tick(vectors.length);
         }
-        const pageVectors: Float32Array[][] = [];
-        for (let i = 0; i < pageCount; i += 16) {
-          const batch = pages.slice(i, i + 16).map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) }));
-          pageVectors.push(...(await multiVector.embedPages(batch, { signal })));
-          await tick(chunks.length + pageVectors.length);
-        }
-        return { chunkVectors, pageVectors };
+        return vectors;
       });
 
-      // 5. indexing: vector store first (clean slate for this manual), then SQLite in one transaction
-      await stage('indexing', 3, async (tick) => {
+      // 5. indexing: vector store first (clean slate for this manual), then SQLite in one transaction.
+      // Page multi-vectors (up to ~200 kB a page) are embedded and written a batch at a time, so a
+      // 2,000-page manual never holds them all in memory.
+      await stage('indexing', pageCount + 2, async (tick) => {
         await store.deleteManual(manualId);
         const chunkRecords: ChunkRecord[] = chunks.map((c, i) => ({ ...toChunkRecord(c), vector: chunkVectors[i] }));
         await store.upsertChunks(chunkRecords);
+        chunkVectors.length = 0;
         await tick(1);
-        const pageRecords: PageRecord[] = pages.map((p, i) => ({ manualId, page: p.page, text: p.text, vectors: pageVectors[i] }));
-        await store.upsertPages(pageRecords);
-        await tick(2);
+        for (let i = 0; i < pageCount; i += PAGE_BATCH) {
+          const batch = pages.slice(i, i + PAGE_BATCH);
+          const bags = await multiVector.embedPages(batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })), { signal });
+          const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
+          await store.upsertPages(pageRecords);
+          await tick(1 + i + batch.length);
+        }
         const pageRows: Array<Omit<PageRow, 'manualId'>> = pages.map((p) => ({
           number: p.page,
           width: p.width,
@@ -165,7 +179,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
         }));
         const chunkRows: ChunkRow[] = chunks.map((c) => ({ ...toChunkRecord(c) }));
         await replacePagesAndChunks(manualId, pageRows, chunkRows);
-        await tick(3);
+        await tick(pageCount + 2);
       });
     } finally {
       // Nothing in flight may touch the document or write page images after this point.
@@ -182,6 +196,8 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
   } catch (err) {
     await discardPartialOutput(manualId, opened).catch((cleanupErr) => console.error('[ingest] cleanup failed', manualId, cleanupErr));
     if (err instanceof ManualGone) {
+      // The deleter removed the folder already; late page images may have recreated parts of it.
+      await fs.promises.rm(manualDir(manualId), { recursive: true, force: true }).catch(() => {});
       return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: 'deleted during processing', timings, ms: Math.round(performance.now() - t0) };
     }
     if (signal?.aborted) throw err;

@@ -44,7 +44,11 @@ export interface AppConfig {
   publicUrl?: string;
   /** The key `npm run mcp` (stdio) acts with: its owner and rate limit, audited like HTTP calls. */
   mcpApiKey?: string;
+  /** OCR engine wanted ('auto': the native binary when on PATH, else tesseract.js), languages, pool size. */
+  ocr: { engine: OcrEngineChoice; languages: string[]; workers?: number };
 }
+
+export type OcrEngineChoice = 'auto' | 'tesseract' | 'tesseract.js';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -118,6 +122,10 @@ const envSchema = z.object({
   API_RATE_PER_MIN: positiveInt(60),
   PUBLIC_URL: optionalUrl,
   MCP_API_KEY: optionalString,
+
+  OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
+  OCR_LANGUAGES: optionalString,
+  OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -289,6 +297,12 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   }
 
   const reranker = resolveReranker(e, problems);
+  // OCR languages: tesseract codes (eng, deu, ces, chi_sim…), English always first.
+  const ocrLanguages = ['eng'];
+  for (const code of (e.OCR_LANGUAGES ?? '').split(/[\s,+]+/).filter(Boolean)) {
+    if (!/^[a-z]{3}(_[a-z]+)?$/i.test(code)) problems.push(`OCR_LANGUAGES: "${code}" is not a tesseract language code (eng, deu, ces, chi_sim…)`);
+    else if (!ocrLanguages.includes(code.toLowerCase())) ocrLanguages.push(code.toLowerCase());
+  }
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -306,6 +320,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
+    ocr: { engine: e.OCR_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
     apiRatePerMin: e.API_RATE_PER_MIN,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.MCP_API_KEY,

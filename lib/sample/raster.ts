@@ -27,7 +27,7 @@ function standardFontsDir(): string | undefined {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'LiberationSans-Regular.ttf')));
 }
 
-async function registerFont(): Promise<string> {
+export async function registerFont(): Promise<string> {
   if (fontFamily) return fontFamily;
   const { GlobalFonts } = await import('@napi-rs/canvas');
   const dir = standardFontsDir();

@@ -12,6 +12,7 @@ import { ingestFile, type IngestedFile, type Log } from '../ingest';
 import { latencySummary } from '../metrics';
 import { readQa } from '../qa';
 import { pagesFor, syntheticChunks, syntheticPages } from './corpus';
+import { measureLargeIngest, type LargeIngestReport } from './large';
 import { askOverHttp, freePort, peakRssTree, startServer, waitFor, type TurnTiming } from './server';
 
 /** Real manuals the ingest figures use when ../shared/manuals is there. */
@@ -43,6 +44,11 @@ export interface BenchReport {
   ingest: {
     text_pages_per_s: number | null;
     ocr_pages_per_s: number | null;
+    /** The engine behind ocr_pages_per_s (native tesseract when on PATH). */
+    ocr_engine?: string;
+    /** The same scanned manual with the zero-install engine, for comparison (native runs only). */
+    ocr_pages_per_s_tesseract_js?: number | null;
+    large?: LargeIngestReport;
     source?: string;
     files?: Array<Pick<IngestedFile, 'file' | 'pages' | 'ocrPages' | 'ms' | 'timings' | 'error'> & { role: string }>;
   };
@@ -115,6 +121,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const { closeVectorStores, openLanceStore } = await import('../../providers/vectorstore');
   const { closeEmbeddings, recommendedHybridAlpha } = await import('../../providers/embeddings');
   const { shutdownOcrEngine } = await import('../../ingest/pipeline');
+  const { describeOcrEngine } = await import('../../ingest/ocr-engine');
+  const { deleteManual } = await import('../../library');
   const { pageImagePath } = await import('../../ingest/paths');
   const { getEmbedder, getMultiVectorEmbedder } = await import('../../providers');
   const { listManuals, listPages } = await import('../../store/manuals');
@@ -164,6 +172,23 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const ocr = fs.existsSync(path.join(manualsDir, OCR_MANUAL)) ? [record(await ingestFile(path.join(manualsDir, OCR_MANUAL), log), 'ocr')] : [];
       report.ingest.text_pages_per_s = rate(text, (r) => r.pages, (r) => r.ms);
       report.ingest.ocr_pages_per_s = rate(ocr, (r) => r.ocrPages, (r) => r.ms);
+      const engine = describeOcrEngine();
+      report.ingest.ocr_engine = engine.detail;
+      if (engine.provider === 'tesseract' && ocr[0]?.manualId) {
+        // The zero-install engine on the same manual: remove it, switch engines, ingest it again.
+        await deleteManual(ocr[0].manualId, null);
+        await shutdownOcrEngine();
+        const saved = process.env.OCR_ENGINE;
+        process.env.OCR_ENGINE = 'tesseract.js';
+        try {
+          const js = [record(await ingestFile(path.join(manualsDir, OCR_MANUAL), log), 'ocr (tesseract.js)')];
+          report.ingest.ocr_pages_per_s_tesseract_js = rate(js, (r) => r.ocrPages, (r) => r.ms);
+        } finally {
+          await shutdownOcrEngine();
+          if (saved === undefined) delete process.env.OCR_ENGINE;
+          else process.env.OCR_ENGINE = saved;
+        }
+      }
     } else {
       report.ingest.source = 'the generated sample (no real manuals found); ocr_pages_per_s is its OCR stage alone';
       const r = record(await ingestFile(sample.pdfPath, log), 'text');
@@ -172,6 +197,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     }
     report.ingest.files = files;
     await shutdownOcrEngine();
+    if (!opts.skip.includes('ingest') && !opts.skip.includes('large')) {
+      try {
+        report.ingest.large = await measureLargeIngest({ root: opts.root, dir: path.join(dataDir, 'large'), pages: 2000, log });
+      } catch (err) {
+        log(`large: ${err instanceof Error ? err.message : String(err)}`);
+        report.ingest.large = { pages: 0, ocr_pages: 0, pages_per_s: null, worker_rss_mb: 0, ms: 0, error: err instanceof Error ? err.message : String(err) };
+      }
+    }
 
     // ---------------------------------------------------------------------------------------
     // 2. Search latency on a synthetic corpus grown from the real chunks

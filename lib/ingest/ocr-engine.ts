@@ -1,0 +1,67 @@
+/**
+ * Which OCR engine runs: the native `tesseract` binary when it is on PATH (OCR_ENGINE=auto), the
+ * tesseract.js WebAssembly build otherwise (zero install: its English model ships on npm).
+ * Resolved the same way in the worker (which runs it: pipeline.ts) and the server (which shows it),
+ * so this file must not import tesseract.js itself.
+ */
+import os from 'node:os';
+import { getConfig, type AppConfig } from '../providers/config';
+import { findTesseract, nativeTesseractInfo } from './ocr-native';
+
+export interface OcrEngineDescription {
+  provider: 'tesseract' | 'tesseract.js';
+  mode: 'offline';
+  /** Shown in /api/health and on the Manuals page. */
+  detail: string;
+  binary?: string;
+  version?: string;
+  workers: number;
+  /** Configured languages that the engine has a model for (English always). */
+  languages: string[];
+  /** Configured languages without an installed model, with the package that would add it. */
+  missing: string[];
+}
+
+/** Languages tesseract.js can load from disk: English ships with the app. */
+const JS_LANGUAGES = ['eng'];
+
+export function describeOcrEngine(config: AppConfig['ocr'] = getConfig().ocr): OcrEngineDescription {
+  const binary = config.engine === 'tesseract.js' ? null : findTesseract();
+  const info = binary ? nativeTesseractInfo(binary) : null;
+  if (config.engine === 'tesseract' && !info) {
+    // Asked for explicitly but not there: say so rather than silently running something else.
+    throw new Error('OCR_ENGINE=tesseract but no working `tesseract` binary is on PATH: install tesseract-ocr (apt) or tesseract (brew), or set OCR_ENGINE=auto');
+  }
+  if (info) {
+    const workers = config.workers ?? defaultNativeWorkers();
+    const languages = config.languages.filter((l) => info.languages.includes(l));
+    const missing = config.languages.filter((l) => !info.languages.includes(l));
+    return {
+      provider: 'tesseract',
+      mode: 'offline',
+      binary: info.binary,
+      version: info.version,
+      workers,
+      languages,
+      missing,
+      detail: `native tesseract ${info.version} (${workers} process${workers === 1 ? '' : 'es'}), languages ${languages.join(', ')}${missing.length ? `; no model for ${missing.join(', ')} (install tesseract-ocr-${missing[0]})` : ''}`,
+    };
+  }
+  // Same default as ocr.ts's pool: min(2, cores).
+  const workers = config.workers ?? Math.max(1, Math.min(2, os.availableParallelism()));
+  const languages = config.languages.filter((l) => JS_LANGUAGES.includes(l));
+  const missing = config.languages.filter((l) => !JS_LANGUAGES.includes(l));
+  return {
+    provider: 'tesseract.js',
+    mode: 'offline',
+    workers,
+    languages,
+    missing,
+    detail: `tesseract.js 7 (WebAssembly, ${workers} worker${workers === 1 ? '' : 's'}), languages ${languages.join(', ')}; install tesseract-ocr for ~2× faster OCR${missing.length ? `; no model for ${missing.join(', ')}` : ''}`,
+  };
+}
+
+/** One process per core: each tesseract is held to one thread. */
+function defaultNativeWorkers(): number {
+  return Math.max(1, os.availableParallelism());
+}

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasSharedManuals, sharedManual } from '@/test/shared-manuals';
+import { createTesseractEngine, type OcrEngine } from './ocr';
+import { describeOcrEngine } from './ocr-engine';
+import { createNativeTesseractEngine, findTesseract, parseTsv } from './ocr-native';
+import { ocrPage, planOcr } from './ocr-page';
+import { openPdf } from './pdf';
+import { toPpm } from './render';
+import { wordF1 } from './word-f1';
+
+const binary = findTesseract();
+
+describe('finding the binary', () => {
+  it('looks only at executables on PATH', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-tess-'));
+    fs.writeFileSync(path.join(dir, 'tesseract'), '#!/bin/sh\n', { mode: 0o644 });
+    expect(findTesseract('tesseract', dir)).toBeNull();
+    fs.chmodSync(path.join(dir, 'tesseract'), 0o755);
+    expect(findTesseract('tesseract', dir)).toBe(path.join(dir, 'tesseract'));
+    expect(findTesseract('tesseract', '')).toBeNull();
+  });
+
+  it('falls back to tesseract.js when asked, and refuses OCR_ENGINE=tesseract without a binary', () => {
+    expect(describeOcrEngine({ engine: 'tesseract.js', languages: ['eng'] }).provider).toBe('tesseract.js');
+    const saved = process.env.PATH;
+    process.env.PATH = '';
+    try {
+      expect(describeOcrEngine({ engine: 'auto', languages: ['eng', 'ces'] })).toMatchObject({ provider: 'tesseract.js', languages: ['eng'], missing: ['ces'] });
+      expect(() => describeOcrEngine({ engine: 'tesseract', languages: ['eng'] })).toThrow(/install tesseract-ocr/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
+
+describe('parsing TSV', () => {
+  // Real tesseract 5 output (columns: level page block par line word left top width height conf text).
+  const tsv = [
+    'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+    '1\t1\t0\t0\t0\t0\t0\t0\t1500\t900\t-1\t',
+    '2\t1\t1\t0\t0\t0\t120\t650\t884\t91\t-1\t',
+    '3\t1\t1\t1\t0\t0\t120\t650\t884\t91\t-1\t',
+    '4\t1\t1\t1\t1\t0\t120\t650\t884\t91\t-1\t',
+    '5\t1\t1\t1\t1\t1\t120\t650\t354\t91\t96.47\tSERVICE',
+    '5\t1\t1\t1\t1\t2\t508\t650\t496\t91\t96.02\tMODE',
+    '2\t1\t2\t0\t0\t0\t120\t300\t1000\t70\t-1\t',
+    '3\t1\t2\t1\t0\t0\t120\t300\t1000\t70\t-1\t',
+    '4\t1\t2\t1\t1\t0\t120\t300\t1000\t70\t-1\t',
+    '5\t1\t2\t1\t1\t1\t120\t300\t200\t70\t91.5\tError',
+    '5\t1\t2\t1\t1\t2\t340\t300\t180\t70\t-1\t ',
+    '5\t1\t2\t1\t1\t3\t540\t300\t180\t70\t88.0\t1240',
+  ].join('\n');
+
+  it('groups words into lines with their boxes and confidences', () => {
+    const r = parseTsv(tsv, 12);
+    expect(r.lines.map((l) => l.text)).toEqual(['SERVICE MODE', 'Error 1240']);
+    expect(r.lines[0].bbox).toEqual({ x: 120, y: 650, w: 884, h: 91 });
+    expect(r.words[2]).toEqual({ text: 'Error', bbox: { x: 120, y: 300, w: 200, h: 70 }, confidence: 91.5 });
+    expect(r.text).toBe('SERVICE MODE\n\nError 1240');
+    expect(r.confidence).toBeCloseTo((96.47 + 96.02 + 91.5 + 88) / 4, 5);
+    expect(r.ms).toBe(12);
+    expect(parseTsv('').words).toEqual([]);
+  });
+});
+
+describe.runIf(binary)('native tesseract engine', () => {
+  let engine: OcrEngine;
+  beforeAll(() => {
+    engine = createNativeTesseractEngine({ binary: binary!, workers: 2 });
+  });
+  afterAll(() => engine?.terminate());
+
+  async function scan(): Promise<Uint8Array> {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([500, 300]);
+    page.drawText('SERVICE MODE', { x: 40, y: 220, size: 30, font });
+    page.drawText('Error 1240 drive not ready', { x: 40, y: 150, size: 22, font });
+    const doc = await openPdf(await pdf.save());
+    const img = await doc.renderPage(1, { scale: 3 });
+    await doc.close();
+    const out = await PDFDocument.create();
+    out.addPage([500, 300]).drawImage(await out.embedPng(img.png), { x: 0, y: 0, width: 500, height: 300 });
+    return out.save();
+  }
+
+  it('reads a scanned page through the same page mapping as tesseract.js', async () => {
+    const doc = await openPdf(await scan());
+    try {
+      const page = await doc.extractPage(1);
+      const r = await ocrPage(doc, page, engine);
+      expect(r.regions.flatMap((x) => x.lines).map((l) => l.text)).toEqual(['SERVICE MODE', 'Error 1240 drive not ready']);
+      expect(r.confidence).toBeGreaterThan(80);
+      expect(engine.id).toMatch(/^tesseract-\d/);
+      expect(engine.engine).toBe('tesseract');
+    } finally {
+      await doc.close();
+    }
+  });
+
+  it('rejects an unreadable image with ocr_failed and keeps working', async () => {
+    await expect(engine.recognize(Buffer.from('not an image'))).rejects.toMatchObject({ code: 'ocr_failed' });
+    const doc = await openPdf(await scan());
+    const raw = await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 });
+    await doc.close();
+    expect((await engine.recognize(toPpm(raw), { mode: 'block', dpi: 216 })).text).toContain('Error 1240');
+  });
+
+  it('stops a recognition when its signal aborts', async () => {
+    const doc = await openPdf(await scan());
+    const raw = await doc.renderRegionRaw(1, { x: 0, y: 0, w: 500, h: 300 }, { scale: 3 });
+    await doc.close();
+    const ac = new AbortController();
+    const p = engine.recognize(toPpm(raw), { signal: ac.signal });
+    ac.abort(new Error('cancelled by test'));
+    await expect(p).rejects.toThrow(/cancelled by test/);
+  });
+});
+
+/**
+ * The two engines read the same scanned pages (no ground truth exists for them): their words must
+ * agree closely, so switching engines does not change what search finds. Measured: F1 0.95–0.98.
+ */
+describe.runIf(binary && hasSharedManuals)('native vs tesseract.js on scanned manual pages', () => {
+  const pages: Array<[string, number]> = [
+    [sharedManual('tek-4041-service-notes-1987.pdf'), 1],
+    [sharedManual('tek-4041-service-notes-1987.pdf'), 3],
+  ];
+  const js = createTesseractEngine({ workers: 1 });
+  const native = binary ? createNativeTesseractEngine({ binary, workers: 1 }) : undefined;
+  afterAll(async () => {
+    await js.terminate();
+    await native?.terminate();
+  });
+
+  it.each(pages)('%s page %i: word F1 ≥ 0.9', async (file, n) => {
+    const doc = await openPdf(new Uint8Array(fs.readFileSync(file)), { maxBytes: Infinity });
+    try {
+      const page = await doc.extractPage(n);
+      const targets = planOcr(page);
+      const words = async (e: OcrEngine) => (await ocrPage(doc, page, e, { targets })).regions.flatMap((r) => r.lines).map((l) => l.text).join(' ');
+      const a = await words(js);
+      const b = await words(native!);
+      expect(a.split(/\s+/).length).toBeGreaterThan(100);
+      expect(wordF1(a, b)).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      await doc.close();
+    }
+  }, 120_000);
+});
