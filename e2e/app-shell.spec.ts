@@ -56,6 +56,6 @@ test.describe('app shell', () => {
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.dataDir.ok).toBe(true);
     expect(body.db.ok).toBe(true);
-    expect(Object.keys(body.providers).sort()).toEqual(['decider', 'embeddings', 'llm', 'multiVector', 'reranker', 'vectorDb', 'vlm']);
+    expect(Object.keys(body.providers).sort()).toEqual(['decider', 'embeddings', 'llm', 'multiVector', 'ocr', 'reranker', 'vectorDb', 'vlm']);
   });
 });

@@ -6,13 +6,19 @@ import { parseQa } from './qa';
 describe('eval arguments', () => {
   it('defaults: k 5, every strategy, offline LLM mode', () => {
     expect(parseEvalArgs(['--qa', 'q.jsonl', '--manuals', 'm'])).toMatchObject({
-      qa: 'q.jsonl',
-      manuals: 'm',
+      qa: ['q.jsonl'],
+      manuals: ['m'],
+      cv: false,
+      train: false,
       k: 5,
-      strategies: ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'agent'],
+      strategies: ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'],
       llm: { kind: 'offline' },
       json: false,
     });
+  });
+
+  it('pools several question sets and manual folders; --cv and --train', () => {
+    expect(parseEvalArgs(['--qa', 'a', '--qa', 'b', '--manuals', 'm', '--manuals', 'n', '--cv', '--train'])).toMatchObject({ qa: ['a', 'b'], manuals: ['m', 'n'], cv: true, train: true });
   });
 
   it('parses every option', () => {
