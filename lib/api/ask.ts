@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { askAgent, LibraryApiError, type LibraryDeps } from '@/lib/mcp/library';
-import { apiKeyErrorResponse, ApiKeyError, audited, authenticate } from './keys';
+import { audited, authenticateRequest } from './keys';
 
 export const askBodySchema = z.object({
   question: z.string().trim().min(1, 'question must not be empty').max(4000, 'question is longer than 4000 characters'),
@@ -12,13 +12,8 @@ export const askBodySchema = z.object({
 });
 
 export async function handleAsk(request: Request, baseUrl: string, deps?: LibraryDeps): Promise<Response> {
-  let caller;
-  try {
-    caller = await authenticate(request.headers.get('authorization'));
-  } catch (err) {
-    if (err instanceof ApiKeyError) return apiKeyErrorResponse(err);
-    throw err;
-  }
+  const caller = await authenticateRequest(request);
+  if (caller instanceof Response) return caller;
   const body: unknown = await request.json().catch(() => undefined);
   const parsed = askBodySchema.safeParse(body);
   if (!parsed.success) {

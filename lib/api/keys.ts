@@ -117,6 +117,16 @@ export async function audited<T>(caller: ApiCaller, tool: string, body: () => Pr
   }
 }
 
+/** The caller of a request's Bearer key, or the error response to send instead. */
+export async function authenticateRequest(request: Request): Promise<ApiCaller | Response> {
+  try {
+    return await authenticate(request.headers.get('authorization'));
+  } catch (err) {
+    if (err instanceof ApiKeyError) return apiKeyErrorResponse(err);
+    throw err;
+  }
+}
+
 /** The JSON error response for an ApiKeyError (401 with a WWW-Authenticate challenge, 429 with Retry-After). */
 export function apiKeyErrorResponse(err: ApiKeyError): Response {
   const headers: Record<string, string> = {};

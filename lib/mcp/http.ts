@@ -4,7 +4,7 @@
  * nothing to deliver without sessions, so it is refused with 405, which clients expect.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { apiKeyErrorResponse, ApiKeyError, authenticate } from '@/lib/api/keys';
+import { authenticateRequest } from '@/lib/api/keys';
 import { getConfig } from '@/lib/providers/config';
 import type { LibraryDeps } from './library';
 import { createMcpServer } from './server';
@@ -18,13 +18,8 @@ export async function handleMcpRequest(request: Request, deps?: LibraryDeps): Pr
   if (request.method !== 'POST') {
     return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless (POST only).' }, id: null }, { status: 405, headers: { allow: 'POST' } });
   }
-  let caller;
-  try {
-    caller = await authenticate(request.headers.get('authorization'));
-  } catch (err) {
-    if (err instanceof ApiKeyError) return apiKeyErrorResponse(err);
-    throw err;
-  }
+  const caller = await authenticateRequest(request);
+  if (caller instanceof Response) return caller;
   const server = createMcpServer({ authorize: async () => caller, baseUrl: baseUrlOf(request), deps });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

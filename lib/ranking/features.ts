@@ -6,7 +6,7 @@
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';
-import { LibraryIndex, pageKey } from './library-index';
+import type { LibraryIndex } from './library-index';
 
 export const FEATURES = [
   'page_bm25',
@@ -206,4 +206,3 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
   }));
 }
 
-export { pageKey };

@@ -4,6 +4,7 @@
  * cover page). Built from the rows the store already holds (no vector-store round trip) and cached
  * by the caller per library version. All ranking signals in ./features.ts read from it.
  */
+import type { Passage } from '../providers/types';
 import { Bm25Index } from '../text/bm25';
 import { charNgrams, terms, words } from '../text/analyze';
 
@@ -20,15 +21,8 @@ export interface CorpusPage {
   text: string;
 }
 
-export interface CorpusChunk {
-  id: string;
-  manualId: string;
-  page: number;
-  heading: string;
-  text: string;
-  ocr: boolean;
-  bboxes: Array<{ x: number; y: number; w: number; h: number }>;
-}
+/** A chunk row: the store's passage shape. */
+export type CorpusChunk = Passage;
 
 export interface Corpus {
   manuals: CorpusManual[];
@@ -94,7 +88,8 @@ export class LibraryIndex {
     this.manualIndex = new Bm25Index(manualTerms);
     this.identityIndex = new Bm25Index(
       this.manuals.map((m) => {
-        const cover = this.pages.find((p) => p.manualId === m.id && p.number === 1);
+        const coverIndex = this.pageOf(m.id, 1);
+        const cover = coverIndex === undefined ? undefined : this.pages[coverIndex];
         const text = identityText(m, cover);
         this.identityWords.set(m.id, new Set(words(text)));
         return terms(text);
@@ -115,6 +110,8 @@ export class LibraryIndex {
   }
 
   private trigramPostings?: Map<string, number[]>;
+  /** Distinct trigrams of each vocabulary term (by id), for the Dice denominator. */
+  private trigramCounts?: Uint16Array;
   private readonly bigramCache = new Map<number, Set<string>>();
 
   /** Adjacent term pairs of a page ("a b"), computed on first use. */
@@ -136,8 +133,11 @@ export class LibraryIndex {
   similarTerms(term: string): Map<string, number> {
     if (!this.trigramPostings) {
       this.trigramPostings = new Map();
+      this.trigramCounts = new Uint16Array(this.vocabulary.length);
       this.vocabulary.forEach((t, id) => {
-        for (const g of new Set(charNgrams(t))) {
+        const grams = new Set(charNgrams(t));
+        this.trigramCounts![id] = grams.size;
+        for (const g of grams) {
           let list = this.trigramPostings!.get(g);
           if (!list) this.trigramPostings!.set(g, (list = []));
           list.push(id);
@@ -149,8 +149,7 @@ export class LibraryIndex {
     for (const g of grams) for (const id of this.trigramPostings.get(g) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
     const out = new Map<string, number>();
     for (const [id, n] of shared) {
-      const t = this.vocabulary[id];
-      out.set(t, (2 * n) / (grams.size + new Set(charNgrams(t)).size));
+      out.set(this.vocabulary[id], (2 * n) / (grams.size + this.trigramCounts![id]));
     }
     return out;
   }

@@ -15,8 +15,6 @@ export interface RankedPage {
   score: number;
   /** The page's passages that match the question, best first. */
   chunks: Array<{ chunk: CorpusChunk; score: number }>;
-  /** Feature values, for the trail's technical detail and the eval. */
-  features: Record<string, number>;
 }
 
 function checkedModel(model: LinearModel): LinearModel {
@@ -52,7 +50,6 @@ export function rankPages(index: LibraryIndex, input: RankingInput, model: Linea
         page: p.number,
         score: score(model, c.features),
         chunks: c.chunks.map(({ chunk, score: s }) => ({ chunk: index.chunks[chunk], score: s })),
-        features: Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(c.features[i] * 1000) / 1000])),
       };
     })
     .sort((a, b) => b.score - a.score || a.manualId.localeCompare(b.manualId) || a.page - b.page);

@@ -7,6 +7,7 @@
  */
 import { PDFDocument, type PDFImage, StandardFonts } from 'pdf-lib';
 import { drawWiringDiagram } from './diagram';
+import { prng } from './prng';
 import { CONTENT_WIDTH, type Fonts, MARGIN, PAGE, PageWriter, drawPageFrame } from './layout';
 import { registerFont, renderRatingPlatePng } from './raster';
 
@@ -23,24 +24,13 @@ const VERBS = ['check', 'replace', 'tighten', 'calibrate', 'inspect', 'clean', '
 const ADJ = ['primary', 'auxiliary', 'upper', 'lower', 'left', 'right', 'hydraulic', 'pneumatic', 'thermal', 'redundant', 'main', 'backup'];
 const UNITS = ['V', 'A', 'bar', 'Nm', 'mm', 'rpm', '°C', 'ms', 'kPa', 'Hz'];
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function generateLargeManual(opts: LargeManualOptions = {}): Promise<Uint8Array> {
   const total = opts.pages ?? 2000;
   const scannedEvery = opts.scannedEvery ?? 40;
   const figureEvery = opts.figureEvery ?? 10;
   const photoEvery = opts.photoEvery ?? 25;
-  const r = rng(opts.seed ?? 2000);
+  const r = prng(opts.seed ?? 2000);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const num = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const sentence = () => {

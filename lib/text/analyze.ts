@@ -90,19 +90,3 @@ export function charNgrams(word: string, n = 3): string[] {
   return out;
 }
 
-/** Dice similarity of two words' character trigrams (1 = same trigrams). */
-export function trigramSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const ga = charNgrams(a);
-  const gb = new Map<string, number>();
-  for (const g of charNgrams(b)) gb.set(g, (gb.get(g) ?? 0) + 1);
-  let shared = 0;
-  for (const g of ga) {
-    const n = gb.get(g);
-    if (n) {
-      shared++;
-      gb.set(g, n - 1);
-    }
-  }
-  return (2 * shared) / (ga.length + charNgrams(b).length);
-}

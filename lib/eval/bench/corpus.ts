@@ -7,18 +7,9 @@
  * Records are produced lazily in batches: 100k chunks never sit in memory at once.
  */
 import type { ChunkRecord, PageRecord } from '../../providers/types';
+import { prng } from '../../sample/prng';
 
-/** Deterministic PRNG (mulberry32): a bench run is repeatable. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 /** Standard normal samples (Box–Muller) from a uniform source. */
 export function gaussian(rand: () => number): () => number {

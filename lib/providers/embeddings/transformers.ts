@@ -139,17 +139,25 @@ export function serialisedLoad<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export async function loadTransformersEmbedder(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
-  return serialisedLoad(() => load(opts));
+/** Where and how a transformers.js model is looked for (the embedder's and the reranker's options share these). */
+export interface ModelLocation {
+  model: string;
+  modelDir?: string;
+  cacheDir: string;
+  allowRemote?: boolean;
+  remoteHost?: string;
+  probeTimeoutMs?: number;
+  fetch?: typeof fetch;
 }
 
-async function load(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
-  const log = opts.log ?? ((m: string) => console.info(`[embeddings] ${m}`));
-  const started = Date.now();
+/**
+ * Finds the model (a local folder, else the hub when allowed and reachable) and points
+ * transformers.js's process-wide settings at it. Throws ModelUnavailableError when there is none.
+ */
+export async function openTransformers(opts: ModelLocation) {
   const allowRemote = opts.allowRemote ?? !remoteDisabledByEnv();
   const remoteHost = opts.remoteHost ?? DEFAULT_REMOTE_HOST;
-
-  let localDir = resolveLocalModel(opts);
+  const localDir = resolveLocalModel(opts);
   if (!localDir) {
     if (looksLikePath(opts.model)) throw new ModelUnavailableError(`model folder ${opts.model} is missing config.json, tokenizer.json or onnx/model*.onnx`);
     if (!allowRemote) {
@@ -159,7 +167,6 @@ async function load(opts: TransformersEmbedderOptions): Promise<TransformersEmbe
     }
     await probeHub(remoteHost, opts.model, opts.probeTimeoutMs ?? 3000, opts.fetch ?? fetch);
   }
-
   const hf = await import('@huggingface/transformers');
   hf.env.allowLocalModels = true;
   hf.env.allowRemoteModels = allowRemote && !localDir;
@@ -169,6 +176,20 @@ async function load(opts: TransformersEmbedderOptions): Promise<TransformersEmbe
   hf.env.useFSCache = true;
   hf.env.useBrowserCache = false;
   hf.env.logLevel = hf.LogLevel.ERROR;
+  return { hf, localDir };
+}
+
+export async function loadTransformersEmbedder(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+  return serialisedLoad(() => load(opts));
+}
+
+async function load(opts: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
+  const log = opts.log ?? ((m: string) => console.info(`[embeddings] ${m}`));
+  const started = Date.now();
+  const opened = await openTransformers(opts);
+  const hf = opened.hf;
+  // Set again after a download: the fetched copy is then the local folder.
+  let localDir = opened.localDir;
 
   const lastLogged = new Map<string, number>();
   const progress_callback = (p: ProgressInfo) => {

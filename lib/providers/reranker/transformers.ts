@@ -10,16 +10,7 @@
  */
 import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
-import {
-  type Dtype,
-  ModelUnavailableError,
-  looksLikePath,
-  pickDtype,
-  probeHub,
-  remoteDisabledByEnv,
-  resolveLocalModel,
-  serialisedLoad,
-} from '../embeddings/transformers';
+import { type Dtype, ModelUnavailableError, openTransformers, pickDtype, serialisedLoad } from '../embeddings/transformers';
 import { chunk, errorMessage, throwIfAborted } from '../embeddings/util';
 import type { CallOptions, Reranker } from '../types';
 
@@ -59,29 +50,7 @@ export function loadTransformersReranker(opts: TransformersRerankerOptions): Pro
 async function load(opts: TransformersRerankerOptions): Promise<TransformersReranker> {
   const log = opts.log ?? ((m: string) => console.info(`[reranker] ${m}`));
   const started = Date.now();
-  const allowRemote = opts.allowRemote ?? !remoteDisabledByEnv();
-  const remoteHost = opts.remoteHost ?? 'https://huggingface.co/';
-
-  const localDir = resolveLocalModel(opts);
-  if (!localDir) {
-    if (looksLikePath(opts.model)) throw new ModelUnavailableError(`model folder ${opts.model} is missing config.json, tokenizer.json or onnx/model*.onnx`);
-    if (!allowRemote) {
-      throw new ModelUnavailableError(
-        `model ${opts.model} not found offline (looked in ${[opts.modelDir, opts.cacheDir].filter(Boolean).join(', ')}) and remote downloads are disabled`,
-      );
-    }
-    await probeHub(remoteHost, opts.model, opts.probeTimeoutMs ?? 3000, opts.fetch ?? fetch);
-  }
-
-  const hf = await import('@huggingface/transformers');
-  hf.env.allowLocalModels = true;
-  hf.env.allowRemoteModels = allowRemote && !localDir;
-  hf.env.remoteHost = remoteHost;
-  hf.env.localModelPath = opts.cacheDir;
-  hf.env.cacheDir = opts.cacheDir;
-  hf.env.useFSCache = true;
-  hf.env.useBrowserCache = false;
-  hf.env.logLevel = hf.LogLevel.ERROR;
+  const { hf, localDir } = await openTransformers(opts);
 
   const source = localDir ?? opts.model;
   // Downloads take the small q8 file every Xenova repo ships; local folders use what they hold.
