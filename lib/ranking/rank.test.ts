@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { candidateFeatures, FEATURES } from './features';
+import { LibraryIndex, type Corpus } from './library-index';
+import { train } from './model';
+import { rankPages } from './rank';
+
+const chunk = (manualId: string, page: number, heading: string, text: string) => ({ id: `${manualId}:${page}:${heading}`, manualId, page, heading, text, ocr: false, bboxes: [] });
+
+// Two manuals that share vocabulary: which device the question names must pick the manual.
+const corpus: Corpus = {
+  manuals: [
+    { id: 'a', title: 'Acme HX-200 Press Controller', fileName: 'acme-hx200.pdf' },
+    { id: 'b', title: 'Brill DP832 Power Supply', fileName: 'brill-dp832.pdf' },
+  ],
+  pages: [
+    { manualId: 'a', number: 1, text: 'Acme HX-200 Press Controller user manual' },
+    { manualId: 'a', number: 2, text: 'Specifications\nSupply voltage 24 V DC\nFuse 2 A' },
+    { manualId: 'a', number: 3, text: 'Error codes\nE05 overpressure\nE07 sensor fault' },
+    { manualId: 'b', number: 1, text: 'Brill DP832 Power Supply user guide' },
+    { manualId: 'b', number: 2, text: 'Specifications\nOutput voltage 0 to 30 V\nFuse 5 A' },
+  ],
+  chunks: [
+    chunk('a', 2, 'Specifications', 'Supply voltage 24 V DC. Fuse 2 A.'),
+    chunk('a', 3, 'Error codes', 'E05 overpressure. E07 sensor fault.'),
+    chunk('b', 2, 'Specifications', 'Output voltage 0 to 30 V. Fuse 5 A.'),
+  ],
+};
+const index = new LibraryIndex(corpus);
+
+describe('the page ranker', () => {
+  it('computes one value per feature for each candidate, within [0, 1]', () => {
+    const candidates = candidateFeatures(index, { question: 'What fuse does the HX-200 need?' });
+    expect(candidates.length).toBeGreaterThan(1);
+    for (const c of candidates) {
+      expect(c.features).toHaveLength(FEATURES.length);
+      for (const v of c.features) expect(v >= 0 && v <= 1).toBe(true);
+    }
+  });
+
+  it('keeps to the scope and finds OCR-misread words through trigram similarity', () => {
+    expect(rankPages(index, { question: 'fuse', manualIds: ['b'] }).every((p) => p.manualId === 'b')).toBe(true);
+    const fuzzy = candidateFeatures(index, { question: 'overpresure sensor' });
+    const page3 = fuzzy.find((c) => index.pages[c.page].number === 3 && index.pages[c.page].manualId === 'a')!;
+    expect(page3.features[FEATURES.indexOf('fuzzy_coverage')]).toBeGreaterThan(page3.features[FEATURES.indexOf('page_coverage')]);
+  });
+
+  it('learns weights that put the right page first on its training questions', () => {
+    const questions = [
+      { q: 'What fuse does the HX-200 need?', manual: 'a', page: 2 },
+      { q: 'DP832 fuse rating', manual: 'b', page: 2 },
+      { q: 'HX-200 error E07', manual: 'a', page: 3 },
+    ];
+    const rows = questions.map(({ q, manual, page }) => {
+      const cands = candidateFeatures(index, { question: q });
+      return { candidates: cands.map((c) => c.features), relevant: cands.map((c) => index.pages[c.page].manualId === manual && index.pages[c.page].number === page) };
+    });
+    const model = train(FEATURES, rows);
+    for (const { q, manual, page } of questions) {
+      const [best] = rankPages(index, { question: q }, model);
+      expect({ q, manualId: best.manualId, page: best.page }).toEqual({ q, manualId: manual, page });
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { charNgrams, distinctTerms, stem, terms, words } from './analyze';
+import { Bm25Index } from './bm25';
+
+describe('text analysis', () => {
+  it('keeps part numbers, decimals and compounds whole, and lower-cases', () => {
+    expect(words('The ESP32-POE runs at 3.3 V; STM32F072 ‒ see “Fig. 2”')).toEqual(['the', 'esp32-poe', 'runs', 'at', '3.3', 'v', 'stm32f072', 'see', 'fig', '2']);
+  });
+
+  it('stems words with the Porter stemmer and leaves codes as written', () => {
+    expect(stem('connectors')).toBe('connector');
+    expect(stem('wiring')).toBe(stem('wired'));
+    expect(stem('e23')).toBe('e23');
+    expect(terms('Code E23')).toEqual(['code', 'e23']);
+  });
+
+  it('drops stop words, joins numbers to units either way and adds the parts of compounds', () => {
+    expect(terms('the supply is 24 V')).toEqual(['suppli', '24', '24v']);
+    expect(terms('24V')).toEqual(['24v', '24']);
+    expect(terms('ESP32-POE-ISO')).toEqual(['esp32-poe-iso', 'esp32', 'poe', 'iso']);
+    expect(distinctTerms('fan fans FAN')).toEqual(['fan']);
+  });
+
+  it('gives words boundary-marked character trigrams', () => {
+    expect(charNgrams('gnd')).toEqual(['^gn', 'gnd', 'nd$']);
+  });
+});
+
+describe('BM25', () => {
+  const index = new Bm25Index([terms('fuse rating 2 A fuse'), terms('supply voltage 24 V'), terms('fuse holder location')]);
+
+  it('ranks the document with more and rarer matches first and skips documents without any', () => {
+    const hits = index.search(terms('fuse rating'), 10);
+    expect(hits.map((h) => h.doc)).toEqual([0, 2]);
+    expect(hits[0].score).toBeGreaterThan(hits[1].score);
+  });
+
+  it('scores one document the same way as the whole search does', () => {
+    const q = terms('fuse holder');
+    expect(index.score(q, 2)).toBeCloseTo(index.scores(q).get(2)!, 10);
+    expect(index.tf('fuse', 0)).toBe(2);
+    expect(index.idf('fuse')).toBeLessThan(index.idf('holder'));
+  });
+});
