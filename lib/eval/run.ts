@@ -14,7 +14,7 @@ import { isAnswerable, readQa, type QaItem } from './qa';
 import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
 import { libraryIndex } from '../ranking/library-cache';
 import type { LinearModel } from '../ranking/model';
-import { withRankingModel } from '../ranking/rank';
+import { setRankingModel, withRankingModel } from '../ranking/rank';
 import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
 import { rankerInput, STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
@@ -132,6 +132,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       if (opts.train) {
         const model = trainAll(rows);
         fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model, null, 2)}\n`);
+        // The in-sample rows of this run use the model just written, not the one imported at start.
+        setRankingModel(model);
         log(`ranker: trained on ${rows.length} questions; weights written to ${WEIGHTS_FILE}`);
       }
       if (opts.cv) {

@@ -30,6 +30,11 @@ export function rankingModel(): LinearModel {
   return current;
 }
 
+/** Uses this model from now on (the eval after --train has rewritten weights.json). */
+export function setRankingModel(model: LinearModel): void {
+  current = checkedModel(model);
+}
+
 /** Runs `fn` with another model (the eval's cross-validation folds). */
 export async function withRankingModel<T>(model: LinearModel, fn: () => Promise<T>): Promise<T> {
   const before = current;
