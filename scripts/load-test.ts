@@ -103,7 +103,10 @@ async function main() {
       log(JSON.stringify(round));
     }
     const peak = peakRssTree(server.child.pid!).map((p) => ({ command: p.command.slice(0, 60), peak_mb: p.peakMb }));
-    const memory = memoryVerdict(rounds.map((r) => r.server_rss_mb as number | null));
+    const memory = memoryVerdict(
+      rounds.map((r) => r.server_rss_mb as number | null),
+      rounds.map((r) => r.server_heap_mb as number | null),
+    );
     if (!memory.stable) log(`memory not stable: ${memory.reason}`);
     const report = { rounds, errors, memory, peak_rss: peak };
     if (json) console.log(JSON.stringify(report));
