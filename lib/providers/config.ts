@@ -382,6 +382,7 @@ export function describeProviders(config: AppConfig) {
  * process.env directly) and are documented in .env.example like the schema above.
  */
 export const RUNTIME_ENV_VARS = [
+  'MC_SERVER_HEAP_MB',
   'MC_LLM_TIMEOUT_MS',
   'MC_LLM_MAX_ATTEMPTS',
   'MC_LLM_RECORD',
