@@ -8,7 +8,8 @@ import { generateText, Output, type LanguageModelUsage } from 'ai';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
 import type { UnsupportedSentence } from './events';
-import { citedRefs, numbersIn, splitSentences, stripCitations, terms, truncate } from './text';
+import { numbersIn, terms, truncate } from './text';
+import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
 
 export interface CheckResult {
   method: 'llm' | 'lexical';
