@@ -185,6 +185,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             ...(declined ? { declined } : {}),
             ...(out.method ? { method: out.method } : {}),
             ...(out.fallbackReason ? { fallback_reason: out.fallbackReason } : {}),
+            ...(out.evidence ? { evidence: out.evidence } : {}),
             time_ms: Math.round(clock() - started),
           });
         }
