@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import { manualDir, manualSourcePath } from './ingest/paths';
 import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
 import { pokeIngestWorker } from './ingest/worker-client';
-import { openPdf } from './ingest/pdf';
 import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
 import type { ManualView } from './manual-view';
+import { inspectPdfFile } from './pdf-worker/pool';
 import { getConfig } from './providers/config';
 import { getVectorStore } from './providers/vectorstore';
 import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
@@ -41,15 +41,14 @@ export async function listManualViews(ownerId: string | null): Promise<ManualVie
   return (await listManuals()).map((m) => toManualView(m, ownerId));
 }
 
-/** Pages count, or the password problem, of a PDF on disk; other problems throw IngestError. */
+/**
+ * Pages count, or the password problem, of a PDF on disk; other problems throw IngestError.
+ * pdf.js runs in a bounded worker process (lib/pdf-worker), never on the web server's thread.
+ */
 async function inspectPdf(file: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
-  const bytes = new Uint8Array(await fs.promises.readFile(file));
+  const { maxBytes, maxPages } = getConfig().upload;
   try {
-    const doc = await openPdf(bytes, { password });
-    const pages = doc.numPages;
-    const title = doc.info.title;
-    await doc.close();
-    return { pages, title };
+    return await inspectPdfFile(file, { password, maxBytes, maxPages });
   } catch (err) {
     if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
     throw err;

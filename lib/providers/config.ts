@@ -36,6 +36,12 @@ export interface AppConfig {
   openaiCompatible?: { baseURL: string; apiKey?: string };
   gemini?: { apiKey: string };
   sessionSecret?: string;
+  /** Interface `npm start` binds to; anything but loopback requires sign-in (lib/auth/access.ts). */
+  host: string;
+  /** Reverse proxies in front of the app whose X-Forwarded-For entries are trusted (0: none). */
+  trustedProxies: number;
+  /** PDF worker processes (lib/pdf-worker): heap cap, memory cap (RSS), per-job deadline, count. */
+  pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
 }
 
 export class ConfigError extends Error {
@@ -103,6 +109,13 @@ const envSchema = z.object({
   GEMINI_EMBEDDING_MODEL: optionalString,
 
   SESSION_SECRET: optionalString,
+
+  HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
+  MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).default(0)),
+  PDF_WORKER_HEAP_MB: positiveInt(512),
+  PDF_WORKER_MAX_RSS_MB: positiveInt(1024),
+  PDF_JOB_TIMEOUT_S: positiveInt(60),
+  PDF_WORKERS: positiveInt(2),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -288,6 +301,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
+    host: e.HOST,
+    trustedProxies: e.MC_TRUSTED_PROXIES,
+    pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },
   };
 }
 
