@@ -10,6 +10,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
+import { isLoopbackHost } from '../lib/auth/network';
+import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
 import { ConfigError, loadConfig } from '../lib/providers/config';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -87,11 +89,17 @@ function main() {
     fail(`DATA_DIR is not writable: ${config.dataDir} (${(err as NodeJS.ErrnoException).code ?? err}). Set DATA_DIR to a writable folder.`);
   }
 
+  const orphans = removeOrphanedUploads(config.dataDir);
+  if (orphans) console.log(`• Removed ${orphans} unfinished upload${orphans === 1 ? '' : 's'} left by the last run`);
+
   buildIfNeeded();
 
   console.log(`• Data: ${config.dataDir}`);
-  console.log(`• Serving on http://localhost:${config.port}`);
-  const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(config.port)], {
+  // Loopback by default: an anonymous app on a laptop is not open to the network. Any other HOST
+  // makes the app require sign-in (lib/auth/access.ts).
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(`• Serving on http://${shown}:${config.port}${isLoopbackHost(config.host) ? '' : ` (listening on ${config.host}: sign-in required)`}`);
+  const server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
     cwd: root,
     stdio: 'inherit',
     // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each

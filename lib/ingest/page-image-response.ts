@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { requireReader } from '../auth/access';
+import { AccessError } from '../auth/roles';
 import { pageImage } from './page-images';
 
 /** How long a request waits for a page that is not on disk yet before it gets the placeholder. */
@@ -12,6 +14,9 @@ const RENDER_WAIT_MS = 3000;
 export async function pageImageResponse(id: string, n: string, kind: 'image' | 'thumb'): Promise<Response> {
   const page = Number(n);
   if (!/^[A-Za-z0-9-]{1,64}$/.test(id) || !Number.isInteger(page) || page < 1) return new Response('Not found', { status: 404 });
+  // Where sign-in is required, pages are for signed-in people only (401 otherwise).
+  const denied = await requireReader().then(() => null, (err: unknown) => (err instanceof AccessError ? err.toResponse() : Promise.reject(err)));
+  if (denied) return denied;
   const got = await pageImage(id, page, kind, RENDER_WAIT_MS).catch((err) => {
     console.error('[pages] could not render', id, page, err);
     return { failed: 'the page could not be rendered' };

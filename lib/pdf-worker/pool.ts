@@ -90,6 +90,9 @@ function finish(w: Worker) {
   w.busy = undefined;
   w.idleTimer = setTimeout(() => w.child.kill('SIGTERM'), IDLE_EXIT_MS);
   w.idleTimer.unref();
+  // An idle worker must not keep a CLI or test process alive.
+  w.child.unref();
+  w.child.channel?.unref();
   return busy;
 }
 
@@ -120,6 +123,8 @@ function dispatch() {
     const task = p.queue.shift()!;
     const id = p.nextId++;
     clearTimeout(w.idleTimer);
+    w.child.ref();
+    w.child.channel?.ref();
     const worker = w;
     w.busy = {
       id,

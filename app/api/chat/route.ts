@@ -6,7 +6,9 @@
  * hold back the cancel and feedback actions.
  */
 import { z } from 'zod';
-import { ensureOwnerId } from '@/lib/auth/owner';
+import { type Actor, requireActor } from '@/lib/auth/access';
+import { errorResponse } from '@/lib/http';
+import { guardWrite, readJsonCapped } from '@/lib/security/request-guard';
 import { ChatError, errorJson } from '@/lib/chat/errors';
 import { ID_PATTERN, NDJSON_HEADERS } from '@/lib/chat/protocol';
 import { prepareTurn, streamTurn } from '@/lib/chat/turn';
@@ -27,7 +29,16 @@ const askSchema = z
   .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
 
 export async function POST(request: Request) {
-  const body: unknown = await request.json().catch(() => null);
+  // Guards: same origin (403), per-address limit (429), an existing cookie or sign-in (401; a
+  // cookieless question leaves no rows), a body of at most 64 KB (413).
+  let body: unknown, actor: Actor;
+  try {
+    guardWrite(request, 'ask');
+    actor = await requireActor();
+    body = await readJsonCapped(request);
+  } catch (err) {
+    return errorResponse(err);
+  }
   const parsed = askSchema.safeParse(body);
   if (!parsed.success) {
     // The composer has no length cap: say why a pasted wall of text is refused.
@@ -38,7 +49,7 @@ export async function POST(request: Request) {
     );
   }
   try {
-    const ownerId = await ensureOwnerId();
+    const ownerId = actor.id;
     const allowed = rateLimit('ask', ownerId);
     if (!allowed.ok) return tooManyRequests('questions', allowed.retryAfterS);
     const turn = await prepareTurn({ ownerId, ...parsed.data });
