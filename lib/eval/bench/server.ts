@@ -128,8 +128,21 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
 
 type Line = { kind: string; event?: { type: string; text?: string; delta?: string }; status?: string; code?: string; message?: string };
 
+/**
+ * The owner cookie a browser gets on its first page (the API refuses cookieless writes: issue 13).
+ * /signin is the lightest page.
+ */
+export async function ownerCookie(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/signin`, { redirect: 'manual' });
+  await res.arrayBuffer();
+  const value = res.headers.get('set-cookie')?.split(';')[0];
+  if (!value) throw new Error(`GET /signin set no owner cookie (HTTP ${res.status})`);
+  return value;
+}
+
 /** Times one question through POST /api/chat (a new session each time; the owner cookie is reused). */
 export async function askOverHttp(baseUrl: string, question: string, cookie: { value?: string }): Promise<TurnTiming> {
+  cookie.value ??= await ownerCookie(baseUrl);
   const t0 = performance.now();
   const since = () => Math.round((performance.now() - t0) * 10) / 10;
   const res = await fetch(`${baseUrl}/api/chat`, {
