@@ -80,7 +80,7 @@ test('without signing in: pages redirect to /signin, the API answers 401', async
   await page.getByLabel('Name or email').fill('admin');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText('do not match');
+  await expect(page.getByTestId('signin-error')).toContainText('do not match');
   await context.close();
 });
 

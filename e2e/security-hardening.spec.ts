@@ -54,7 +54,9 @@ async function underAttack<T>(attack: () => Promise<T>) {
   } finally {
     stop = true;
     await poller;
-    test.info().annotations.push({ type: 'health under attack', description: `${polls} polls, slowest ${Math.round(slowestMs)} ms, peak server RSS ${peakRssMb} MB` });
+    const figures = `${polls} health polls, slowest ${Math.round(slowestMs)} ms, peak server RSS ${peakRssMb} MB`;
+    test.info().annotations.push({ type: 'health under attack', description: figures });
+    console.log(`[${test.info().title}] ${figures}`);
   }
 }
 

@@ -37,7 +37,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       ) : (
         <>
           {error && (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            <p role="alert" data-testid="signin-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
               {ERRORS[error] ?? 'Sign-in failed. Please try again.'}
             </p>
           )}
