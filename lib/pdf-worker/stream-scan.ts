@@ -7,8 +7,14 @@
 import zlib from 'node:zlib';
 import { IngestError } from '../ingest/errors';
 
-/** No real manual's single stream comes near this (a 300 dpi A4 RGB scan is ~26 MB raw). */
-export const MAX_STREAM_INFLATED_BYTES = 256 * 1024 * 1024;
+/** No real manual's image comes near this (a 300 dpi A4 RGB scan is ~26 MB raw). */
+export const MAX_IMAGE_INFLATED_BYTES = 256 * 1024 * 1024;
+/**
+ * Page content, fonts, object streams: text and vector drawings, a few MB even for dense CAD
+ * pages. pdf.js turns content into an operator list many times its size in memory, so this cap
+ * (not the image one) is what bounds the ingest worker's parse of an accepted file.
+ */
+export const MAX_STREAM_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Whole-file budget: 2,000 such scans, or a 500-page manual of vector drawings many times over. */
 export const MAX_TOTAL_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
 
@@ -26,7 +32,11 @@ const ENDSTREAM = Buffer.from('endstream');
 /** Throws IngestError when a Flate stream (or all of them together) inflates past the caps. */
 export function assertInflatedSizeWithin(
   bytes: Uint8Array,
-  caps: { perStream: number; total: number } = { perStream: MAX_STREAM_INFLATED_BYTES, total: MAX_TOTAL_INFLATED_BYTES },
+  caps: { perStream: number; perImage: number; total: number } = {
+    perStream: MAX_STREAM_INFLATED_BYTES,
+    perImage: MAX_IMAGE_INFLATED_BYTES,
+    total: MAX_TOTAL_INFLATED_BYTES,
+  },
 ): { streams: number; inflatedBytes: number } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let total = 0;
@@ -48,9 +58,10 @@ export function assertInflatedSizeWithin(
     at = end < 0 ? buf.length : end + ENDSTREAM.length;
     if (!/\/(FlateDecode|Fl)\b/.test(dict)) continue;
     streams++;
+    const cap = /\/Subtype\s*\/Image\b/.test(dict) ? caps.perImage : caps.perStream;
     const left = caps.total - total;
-    const size = inflatedSize(data, Math.min(caps.perStream, left) + 1);
-    if (size > caps.perStream) throw tooComplex(`a stream at byte ${kw} inflates past ${caps.perStream} bytes`);
+    const size = inflatedSize(data, Math.min(cap, left) + 1);
+    if (size > cap) throw tooComplex(`a stream at byte ${kw} inflates past ${cap} bytes`);
     total += size;
     if (total > caps.total) throw tooComplex(`streams inflate past ${caps.total} bytes in total`);
   }
