@@ -36,8 +36,13 @@ test.beforeAll(async () => {
   throw new Error('the network-mode server did not start');
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function signIn(browser: Browser, email: string, password: string): Promise<BrowserContext> {
@@ -104,6 +109,17 @@ test('admin and member: members manage their own manuals, admins every manual an
   await page.goto('/manuals');
   await expect(page.locator(`[data-manual-id="${memberManual}"]`).getByTestId('delete-manual')).toBeVisible();
   await expect(page.locator(`[data-manual-id="${adminManual}"]`).getByTestId('delete-manual')).toHaveCount(0);
+
+  // Signed-in people ask questions as themselves: the chat is the member's, not the admin's.
+  const sessionId = `member-chat-${Date.now()}`;
+  const asked = await member.request.post('/api/chat', { data: { sessionId, question: 'What is the rated supply voltage?' } });
+  expect(asked.status()).toBe(200);
+  await asked.body();
+  const chatPage = await member.newPage();
+  await chatPage.goto(`/chat/${sessionId}`);
+  await expect(chatPage.getByText('What is the rated supply voltage?').first()).toBeVisible();
+  const adminView = await (await admin.newPage()).goto(`/chat/${sessionId}`);
+  expect(adminView?.status()).toBe(404);
 
   // A member cannot delete the admin's manual; an admin can delete a member's.
   expect((await member.request.delete(`/api/manuals/${adminManual}`)).status()).toBe(403);

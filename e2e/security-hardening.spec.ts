@@ -12,6 +12,7 @@ import { expect, test } from './fixtures';
 
 const base = () => `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-hostile-'));
+test.afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The owner cookie a browser gets on its first page. */
 async function browserCookie(): Promise<string> {

@@ -30,10 +30,11 @@ export async function POST(request: Request) {
   const length = Number(request.headers.get('content-length') ?? '');
   const declaredBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
   try {
-    // Foreign origin (403), address over its limit (429), no cookie or sign-in (401): before any byte is read.
+    // Foreign origin (403), address over its limit (429), no room (507), no cookie or sign-in
+    // (401): all before any byte is read.
     guardWrite(request, 'upload');
-    const { id: owner } = await requireActor();
     assertRoomFor(dataDir(), declaredBytes ?? 0);
+    const { id: owner } = await requireActor();
     const allowed = rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
     const result = await acceptUpload(request.body, fileName, owner, declaredBytes);
