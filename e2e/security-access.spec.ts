@@ -19,7 +19,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-network-'));
 let server: ChildProcess;
 
 test.describe.configure({ mode: 'serial' });
-test.setTimeout(180_000);
+test.setTimeout(300_000);
 
 test.beforeAll(async () => {
   // The build the main web server made; only the interface differs (HOST=0.0.0.0 → sign-in required).
@@ -111,6 +111,9 @@ test('admin and member: members manage their own manuals, admins every manual an
   await expect(page.locator(`[data-manual-id="${adminManual}"]`).getByTestId('delete-manual')).toHaveCount(0);
 
   // Signed-in people ask questions as themselves: the chat is the member's, not the admin's.
+  await expect
+    .poll(async () => ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ status: string }>).some((m) => m.status === 'ready'), { timeout: 150_000 })
+    .toBe(true);
   const sessionId = `member-chat-${Date.now()}`;
   const asked = await member.request.post('/api/chat', { data: { sessionId, question: 'What is the rated supply voltage?' } });
   expect(asked.status()).toBe(200);

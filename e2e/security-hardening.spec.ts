@@ -125,7 +125,7 @@ test.describe('requests without a cookie (findings 3 and 4)', () => {
     const headers = { 'x-forwarded-for': '203.0.113.77', 'content-type': 'application/json' };
     const statuses: number[] = [];
     for (let i = 0; i < 130 && !statuses.includes(429); i++) {
-      const res = await fetch(`${base()}/api/chat`, { method: 'POST', headers, body: '{}' });
+      const res = await fetch(`${base()}/api/chat`, { method: 'POST', headers, body: JSON.stringify({ sessionId: 'flood-session-1', question: 'hi?' }) });
       statuses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }

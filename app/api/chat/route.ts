@@ -17,6 +17,7 @@ import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 export const dynamic = 'force-dynamic';
 
 const MAX_QUESTION_CHARS = 4000;
+const MAX_CHAT_BODY_BYTES = 1024 * 1024;
 
 const askSchema = z
   .object({
@@ -29,13 +30,12 @@ const askSchema = z
   .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
 
 export async function POST(request: Request) {
-  // Guards: same origin (403), per-address limit (429), an existing cookie or sign-in (401; a
-  // cookieless question leaves no rows), a body of at most 64 KB (413).
-  let body: unknown, actor: Actor;
+  // Guards: same origin (403), per-address limit (429), a body of at most 1 MB (413; below it a
+  // pasted wall of text still gets the "too long" message).
+  let body: unknown;
   try {
     guardWrite(request, 'ask');
-    actor = await requireActor();
-    body = await readJsonCapped(request);
+    body = await readJsonCapped(request, MAX_CHAT_BODY_BYTES);
   } catch (err) {
     return errorResponse(err);
   }
@@ -47,6 +47,13 @@ export async function POST(request: Request) {
     return errorJson(
       new ChatError('bad_request:chat', chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined),
     );
+  }
+  // An existing cookie or sign-in (401): a cookieless question leaves no rows.
+  let actor: Actor;
+  try {
+    actor = await requireActor();
+  } catch (err) {
+    return errorResponse(err);
   }
   try {
     const ownerId = actor.id;
