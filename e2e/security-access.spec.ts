@@ -78,7 +78,8 @@ test('without signing in: pages redirect to /signin, the API answers 401', async
     ['GET', '/api/users'],
     ['GET', '/manuals/x/pages/1/image'],
   ] as const) {
-    const res = await context.request.fetch(url, { method, data: method === 'GET' ? undefined : '{}' });
+    const data = method === 'GET' ? undefined : url === '/api/chat' ? { sessionId: 'anonymous-1', question: 'hello?' } : '{}';
+    const res = await context.request.fetch(url, { method, data });
     expect(res.status(), `${method} ${url}`).toBe(401);
   }
   // A wrong password says so, and signs no one in.
