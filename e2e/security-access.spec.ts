@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
+import { SettingsPage } from './pages/settings-page';
 import { uniqueSamplePdf } from './sample-pdf';
 
 const PORT = Number(process.env.E2E_PORT ?? 3107) + 1;
@@ -124,6 +125,24 @@ test('admin and member: members manage their own manuals, admins every manual an
   await expect(chatPage.getByText('What is the rated supply voltage?').first()).toBeVisible();
   const adminView = await (await admin.newPage()).goto(`/chat/${sessionId}`);
   expect(adminView?.status()).toBe(404);
+
+  // API keys act as their creator: only an admin creates one on a network; a script uses it with
+  // no cookie and no Origin, past the sign-in and origin guards of the browser routes.
+  const memberSettings = new SettingsPage(await member.newPage());
+  await memberSettings.goto();
+  await expect(memberSettings.page.getByTestId('api-key-create-refused')).toContainText('Only an administrator');
+  await expect(memberSettings.createButton()).toHaveCount(0);
+  const adminSettings = new SettingsPage(await admin.newPage());
+  await adminSettings.goto();
+  const key = await adminSettings.createKey('network script');
+  const bearer = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const apiAsk = await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: bearer, body: JSON.stringify({ question: 'What is the rated supply voltage?' }) });
+  expect(apiAsk.status).toBe(200);
+  expect((await apiAsk.json()).status).toBe('done');
+  const mcp = await fetch(`${BASE}/api/mcp`, { method: 'POST', headers: { ...bearer, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  expect(mcp.status).toBe(200);
+  expect(JSON.stringify(await mcp.json())).toContain('search_manuals');
+  expect((await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question":"hi?"}' })).status).toBe(401);
 
   // A member cannot delete the admin's manual; an admin can delete a member's.
   expect((await member.request.delete(`/api/manuals/${adminManual}`)).status()).toBe(403);
