@@ -166,7 +166,8 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
     // Wait until it is past parsing, then kill it without warning.
     const { getDb } = await import('@/lib/store/db');
     const db = await getDb();
-    const deadline = Date.now() + 90_000;
+    // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
+    const deadline = Date.now() + 240_000;
     let status = '';
     while (Date.now() < deadline) {
       const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
@@ -187,5 +188,5 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
     const summary = await ingestManual(id);
     expect(summary?.status).toBe('ready');
     expect(summary?.pages).toBe(54);
-  }, 300_000);
+  }, 600_000);
 });
