@@ -30,7 +30,7 @@ export function deviceWords(question: string, identities: ReadonlyMap<string, Re
  */
 export function resolveFollowUp(question: string, history: readonly ChatTurn[], identities: ReadonlyMap<string, ReadonlySet<string>>): string {
   const previous = [...history].reverse().find((t) => t.role === 'user')?.content;
-  if (!previous || identities.size < 2 || deviceWords(question, identities).length > 0) return question;
+  if (!previous || identities.size === 0 || deviceWords(question, identities).length > 0) return question;
   const device = deviceWords(previous, identities);
   if (device.length === 0) return question;
   const asked = new Set(distinctTerms(question));
