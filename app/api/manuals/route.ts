@@ -1,5 +1,5 @@
 import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
-import { dataDir } from '@/lib/data-dir';
+import { filesDir } from '@/lib/ingest/paths';
 import { errorResponse } from '@/lib/http';
 import { assertRoomFor } from '@/lib/ingest/upload';
 import { acceptUpload, listManualViews } from '@/lib/library';
@@ -24,7 +24,7 @@ export async function POST(request: Request) {
   const length = Number(request.headers.get('content-length') ?? '');
   const declaredBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
   try {
-    assertRoomFor(dataDir(), declaredBytes ?? 0);
+    assertRoomFor(filesDir(), declaredBytes ?? 0);
     const owner = await ensureOwnerId();
     const allowed = rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
