@@ -5,23 +5,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { runtimeEnv } from '../providers/config';
 
+/** The machine's name in worker ids (MC_WORKER_HOST, default the hostname); never contains '/'. */
+const host = (runtimeEnv('MC_WORKER_HOST') ?? os.hostname()).replaceAll('/', '-');
 const started = new Date();
-const id = `${os.hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
+const id = `${host}/${process.pid}/${randomBytes(3).toString('hex')}`;
 
 export function processWorkerId(): string {
   return id;
 }
 
 export function processWorkerInfo() {
-  return { id, host: os.hostname(), pid: process.pid, startedAt: started };
+  return { id, host, pid: process.pid, startedAt: started };
 }
 
 /** Of these worker ids, the ones that ran on this host in a process that has exited. */
 export function deadLocalWorkers(workerIds: string[]): string[] {
   return workerIds.filter((w) => {
-    const [host, pid] = w.split('/');
-    if (host !== os.hostname() || w === id) return false;
+    const [workerHost, pid] = w.split('/');
+    if (workerHost !== host || w === id) return false;
     const n = Number(pid);
     if (!Number.isInteger(n) || n <= 0) return false;
     try {

@@ -417,6 +417,7 @@ export const RUNTIME_ENV_VARS = [
   'MC_NO_SAMPLE',
   'MC_NO_WORKER',
   'MC_JOB_LEASE_MS',
+  'MC_WORKER_HOST',
   'MC_E2E',
   'MC_REBUILD',
 ] as const;
