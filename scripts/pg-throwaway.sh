@@ -14,10 +14,10 @@ case "$cmd" in
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     if [ ! -f "$dir/PG_VERSION" ]; then
-      as_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust --no-sync -E UTF8 >"$dir.initdb.log" 2>&1
+      as_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust --no-sync -E UTF8 >"/tmp/$(basename "$dir").initdb.log" 2>&1
     fi
     # No unix socket in a shared /var/run; fsync off: a test cluster, thrown away.
-    as_owner "$bin/pg_ctl" -D "$dir" -l "$dir.log" -w -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c max_connections=200" start >/dev/null
+    as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c max_connections=200" start >/dev/null
     echo "export TEST_DATABASE_URL=postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)

@@ -4,11 +4,11 @@
  * answers from; uploads spread over both workers; a worker killed mid-job loses it to the other
  * when its lease runs out; a chat started on A is shared and revoked through B.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
 import pg from 'pg';
-import { askOverHttp } from '../../lib/eval/bench/server';
 import { expect, test } from '../../e2e/fixtures';
 import { ChatPage } from '../../e2e/pages/chat-page';
 import { uniqueSamplePdf } from '../../e2e/sample-pdf';
@@ -92,11 +92,21 @@ test('a manual uploaded through A is listed, searchable and answerable through B
   expect(thumb.status()).toBe(200);
   expect(thumb.headers()['content-type']).toMatch(/image\//);
 
-  // Searched and answered through B: the rated supply voltage is on the spec page.
-  const cookie = { value: (await owner.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ') };
-  const turn = await askOverHttp(B, 'What signal does the HX-200 expect from the pressure transducer?', cookie);
-  expect(turn.status).toBe('done');
-  expect(turn.answer).toMatch(/20\s*mA/i);
+  // Searched and answered through B, scoped to this manual: the answer cites its maintenance page.
+  const res = await owner.post(`${B}/api/chat`, {
+    headers: { 'content-type': 'application/json', origin: B },
+    data: { sessionId: randomUUID(), question: 'How often does the HX-200 backup battery need replacing, and what type is it?', scope: [manual.id] },
+  });
+  expect(res.ok()).toBe(true);
+  const parts = (await res.text())
+    .split('\n')
+    .filter((l) => l.startsWith('data:') && !l.includes('[DONE]'))
+    .map((l) => JSON.parse(l.slice(5)) as { type: string; url?: string; data?: { text?: string } });
+  const cited = parts.filter((p) => p.type === 'source-url').map((p) => new URL(p.url!, B));
+  expect(cited.length).toBeGreaterThan(0);
+  for (const u of cited) expect(u.pathname).toBe(`/manuals/${manual.id}`);
+  expect(cited.map((u) => u.searchParams.get('page'))).toContain('7');
+  expect(parts.find((p) => p.type === 'finish')).toBeDefined();
 
   // /api/health on either server reports Postgres, FILES_DIR and both workers.
   const health = (await (await owner.get(`${A}/api/health`)).json()) as {
