@@ -12,7 +12,7 @@
  */
 const TESTS = '(\\.test\\.tsx?$|/testing(-store)?\\.ts$|/testing/)';
 /** What tools may use of lib/agent: the contract and the text/answer toolkit, never the loop. */
-const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|text|extractive|quantities)\\.ts$';
+const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|text|extractive)\\.ts$';
 
 /** A layer rule: modules under `from` (tests aside) must not import modules under `to` (except `toExcept`). */
 function layer(name, comment, from, to, toExcept) {

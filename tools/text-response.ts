@@ -6,6 +6,7 @@
  */
 import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
+import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { extractiveAnswer } from '@/lib/agent/extractive';
 import { truncate } from '@/lib/agent/text';
@@ -21,13 +22,16 @@ const inputs = z.object({
 
 const DECLINED = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify)/i;
 
+// The answer contract (issue 15): copy values, cite every claim, say when the manuals do not cover
+// it, name the device. The value lock checks the first rule after the answer is written.
 const SYSTEM = `You answer a technician's question using only the numbered manual sources provided.
 - Cite every factual sentence with its source number in square brackets right after the claim, e.g. "The fuse is rated 2 A [3]."
-- Keep values, units, part numbers, codes and steps exactly as the sources write them; use numbered steps for procedures.
+- Copy values, units, part numbers, pin names, codes and settings exactly as the cited source writes them; never compute, convert or round them. Use numbered steps for procedures.
+- Each source line starts with its manual's title. If the question names a device and the sources are about another device, say so in the first sentence.
 - If the sources do not contain the answer, reply with one sentence starting "The manuals do not say" that names what is missing. Never guess or use outside knowledge.
 - Be concise.`;
 
-function answerPrompt(t: TreeData): string {
+function answerPrompt(t: TreeData, finding?: string): string {
   const lines = [`Question: ${t.question}`];
   const history = t.history.slice(-4);
   if (history.length) {
@@ -45,18 +49,21 @@ function answerPrompt(t: TreeData): string {
   if (used === 0) lines.push('(no sources were found)');
   const summary = t.environment.summaries.at(-1);
   if (summary) lines.push('', `Summary of the sources: ${summary}`);
+  if (finding) lines.push('', finding);
   return lines.join('\n');
 }
 
-async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, onDelta: () => void): AsyncGenerator<ToolOutput, string> {
+async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, onDelta: () => void, finding?: string): AsyncGenerator<ToolOutput, string> {
   // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
-  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t), abortSignal: ctx.signal, onError: () => {} });
+  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, finding), abortSignal: ctx.signal, onError: () => {} });
   let text = '';
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {
+      // A rewrite replaces what the UI already shows.
+      const reset = finding !== undefined && text === '';
       text += part.text;
       onDelta();
-      yield { type: 'response', delta: part.text };
+      yield { type: 'response', delta: part.text, ...(reset ? { reset: true } : {}) };
     } else if (part.type === 'error') {
       throw part.error instanceof Error ? part.error : new Error(String(part.error));
     } else if (part.type === 'finish') {
@@ -64,6 +71,20 @@ async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, o
     }
   }
   return text.trim();
+}
+
+/** What each [n] stands for, as the value lock reads it: the passage and its heading. */
+function passageTexts(t: TreeData): Map<number, string> {
+  return new Map(t.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''}\n${h.text ?? ''}`]));
+}
+
+function valueFinding(unverified: AnswerValue[]): string {
+  const lines = unverified.map((u) => `- "${u.value}" (cited ${u.refs.length ? u.refs.map((r) => `[${r}]`).join(', ') : 'nothing'})`);
+  return [
+    'Your previous answer stated values that do not appear in the sources it cites:',
+    ...lines,
+    'Write the answer again. Copy every value exactly from the source you cite, cite the source that contains it, and leave out any value the sources do not give.',
+  ].join('\n');
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
@@ -83,11 +104,24 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
     let streamed = false;
+    let regenerated = false;
     if (llm) {
       try {
         text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
         if (!text) throw new Error('the model returned an empty answer');
         method = 'llm';
+        // Value lock: a value no cited passage contains gets one rewrite with the finding; what is
+        // still unverified after it is marked by the answer check, not hidden.
+        const unverified = DECLINED.test(text) ? [] : checkValues(text, passageTexts(t)).unverified;
+        if (unverified.length) {
+          const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
+          yield { type: 'status', message: `${listed}: not in the cited sources; asking the model to correct the answer` };
+          const rewrite = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true), valueFinding(unverified));
+          if (rewrite) {
+            text = rewrite;
+            regenerated = true;
+          }
+        }
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         fallbackReason = err instanceof Error ? err.message : String(err);
@@ -116,7 +150,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       declined,
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
-      ...(coverage !== undefined ? { metadata: { coverage } } : {}),
+      ...(coverage !== undefined || regenerated ? { metadata: { ...(coverage !== undefined ? { coverage } : {}), ...(regenerated ? { regenerated } : {}) } } : {}),
     };
   },
 };

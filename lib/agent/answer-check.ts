@@ -7,8 +7,10 @@
 import { generateText, Output, type LanguageModelUsage } from 'ai';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
+import type { ValueCheck } from '@/lib/answer/values';
 import type { UnsupportedSentence } from './events';
-import { citedRefs, numbersIn, splitSentences, stripCitations, terms, truncate } from './text';
+import { numbersIn, terms, truncate } from './text';
+import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
 
 export interface CheckResult {
   method: 'llm' | 'lexical';
@@ -112,4 +114,22 @@ export async function checkAnswer(
     if (opts.signal?.aborted) throw err;
     return checkLexically(answer, sources);
   }
+}
+
+/**
+ * The value lock's findings as sentence marks: a sentence with a value no cited passage contains
+ * is unsupported, whatever the sentence check said, and the reason names the value.
+ */
+export function withUnverifiedValues(unsupported: UnsupportedSentence[], values: ValueCheck, answer: string): UnsupportedSentence[] {
+  const sentences = splitSentences(answer);
+  const out = [...unsupported];
+  const bySentence = new Map<number, ValueCheck['unverified']>();
+  for (const v of values.unverified) bySentence.set(v.sentence, [...(bySentence.get(v.sentence) ?? []), v]);
+  for (const [index, found] of bySentence) {
+    const reason = `${found.map((v) => v.value).join(', ')} ${found.length === 1 ? 'does' : 'do'} not appear in the cited source`;
+    const at = out.findIndex((u) => u.index === index);
+    if (at >= 0) out[at] = { ...out[at], reason: `${reason}; ${out[at].reason}` };
+    else out.push({ index, sentence: sentences[index] ?? '', refs: found[0].refs, reason });
+  }
+  return out.sort((a, b) => a.index - b.index);
 }

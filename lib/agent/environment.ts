@@ -4,7 +4,8 @@
  * a citation [n] means one thing for the whole turn.
  */
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
-import { bm25Scores, citedRefs, splitSentences, terms, truncate } from './text';
+import { bm25Scores, terms, truncate } from './text';
+import { citedRefs, splitSentences } from '@/lib/text/sentences';
 
 export interface EnvironmentResult {
   tool: string;

@@ -110,7 +110,14 @@ export type AgentEvent = Timed<
       partial?: boolean;
       time_ms?: number;
     }
-  | { type: 'check'; method: 'llm' | 'lexical'; checked: number; unsupported: UnsupportedSentence[] }
+  | {
+      type: 'check';
+      method: 'llm' | 'lexical';
+      checked: number;
+      unsupported: UnsupportedSentence[];
+      /** Value lock: the answer's values (numbers with units, part numbers, codes) and those no cited passage contains. */
+      values?: { checked: number; unverified: Array<{ value: string; sentence: number }> };
+    }
   | ({ type: 'metrics' } & TurnMetrics)
   | { type: 'done'; status: 'done' | 'cancelled' | 'failed' }
 >;

@@ -21,11 +21,12 @@
  *   being answered with whatever the manual says about the device.
  */
 import type { RefHit } from './hits';
-import { askedPhrases, askedQuantities, statesQuantity, VAGUE_HEADS } from './quantities';
-import { bm25Scores, GENERIC_TERMS, isStopword, searchTermGroups, searchTerms, splitSentences, stem, terms, words } from './text';
+import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
+import { askedSpan, declineSentence, whereLooked } from '@/lib/answer/wording';
+import { askedKinds, valueKinds } from '@/lib/text/quantities';
+import { bm25Scores, GENERIC_TERMS, searchTermGroups, searchTerms, terms, words } from './text';
+import { splitSentences } from '@/lib/text/sentences';
 
-/** Below this weighted coverage of the question by the chosen units, decline. */
-export const DECLINE_COVERAGE = 0.4;
 const MAX_UNITS = 3;
 /** For "how do I …", matching steps answer first if they score this share of the best unit. */
 const STEP_SHARE = 0.4;
@@ -55,6 +56,8 @@ export interface ExtractiveAnswer {
   refs: number[];
   declined: boolean;
   coverage: number;
+  /** What the decision to answer or decline was based on. */
+  evidence: AnswerEvidence;
 }
 
 type UnitKind = 'sentence' | 'item' | 'row' | 'header' | 'question';
@@ -170,7 +173,7 @@ function logicalLines(text: string, ocr = false): string[] {
   return out;
 }
 
-function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Unit[] {
+export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Unit[] {
   const units: Unit[] = [];
   let header: string | undefined;
   let context = new Set<string>();
@@ -229,6 +232,8 @@ function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Unit[] {
 export interface ExtractiveOptions {
   /** Manual → terms naming its device (hybrid_search's topic_terms); the title's terms always count. */
   topicTerms?: Map<string, Set<string>>;
+  /** When to decline; default: the policy chosen under cross-validation (lib/answer/decline.json). */
+  declinePolicy?: DeclinePolicy;
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
@@ -249,7 +254,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const known = (t: string) => passages.some((p) => p.terms.has(t));
   const groups = searchTermGroups(question, known);
   const qTerms = [...new Set(groups.flat())];
-  if (passages.length === 0 || qTerms.length === 0) return decline(question, qTerms, 0);
+  if (passages.length === 0 || qTerms.length === 0) return decline(question, NO_EVIDENCE);
 
   // The topic of a manual: its title's terms and the question terms on most of its pages.
   const topics = new Map<string, Set<string>>();
@@ -344,33 +349,23 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
   }
-  if (chosen.length === 0) return decline(question, qTerms.filter((t) => !known(t)), 0);
-
-  // "What is the warranty period?" over passages that only know a "sweep period": when every word
-  // that qualifies a vague head noun is unknown to the passages, the asked property is not there.
-  for (const phrase of askedPhrases(question)) {
-    const ws = words(phrase).filter((w) => !isStopword(w) && !GENERIC_TERMS.has(stem(w)));
-    const head = ws.at(-1);
-    const modifiers = ws.slice(0, -1).filter((w) => !searchTerms(w).some((t) => isTopic(t, chosen[0].manualId)));
-    if (head && VAGUE_HEADS.has(head) && modifiers.length > 0 && modifiers.every((w) => !searchTerms(w).some(known))) {
-      return decline(question, modifiers.flatMap((w) => searchTerms(w)), 0);
-    }
-  }
+  if (chosen.length === 0) return decline(question, NO_EVIDENCE);
 
   // A question that asks for a quantity ("what torque", "how much current") needs a unit that
   // states one: take the best such unit of the answer's pages, or decline when there is none.
   const manualId = chosen[0].manualId;
+  let quantityMissing = false;
   const siblingsOf = (u: Unit) => passageOf.get(u.ref)!.units;
-  for (const kind of askedQuantities(question)) {
-    const states = (u: Unit) => statesQuantity(u.text, kind);
+  for (const kind of askedKinds(question, askedSpan(question))) {
+    const states = (u: Unit) => valueKinds(u.text).has(kind);
     // A chosen unit states it already, or (the first one, without a value) the value units after it.
     const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
     if (chosen.some((u) => states(u) || follows(u))) continue;
     const pool = candidates.filter((u) => u.manualId === manualId && u.pageRank <= RESCUE_PAGES && !chosen.includes(u) && states(u));
     const rescue = pool.sort((a, b) => score(b, covered) - score(a, covered))[0];
     if (!rescue) {
-      const cueWords = words(question).filter((w) => kind.cue.test(w));
-      return decline(question, [...cueWords.map(stem), ...qTerms.filter((t) => !known(t))], 0);
+      quantityMissing = true;
+      continue;
     }
     chosen.push(rescue);
     for (const t of rescue.terms) covered.add(t);
@@ -396,7 +391,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     else if (!generic) missing.push(...g);
   }
   const coverage = got / (total || 1);
-  if (coverage < DECLINE_COVERAGE) return decline(question, missing, coverage);
+  const evidence: AnswerEvidence = { coverage, quantityMissing };
+  const namesDevice = [...topics.get(manualId)!].some((t) => qTerms.includes(t));
+  const where = whereLooked(question, passages.find((p) => p.hit.manualId === manualId)?.hit.manualTitle, namesDevice);
+  if (shouldDecline(evidence, opts.declinePolicy)) return decline(question, evidence, where);
 
   // The chosen units with their context, within the length budget, then in reading order:
   // passage by passage (in the order the answer chose them), and in each by position.
@@ -413,7 +411,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
   const parts = ordered.map((u) => cite(u.text, u.ref));
-  return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage };
+  return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage, evidence };
 }
 
 /** At least four words, two of them real words, and not a line in capitals (a title). */
@@ -466,9 +464,9 @@ function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: bo
   return [...before, u, ...after];
 }
 
-function decline(question: string, missing: string[], coverage: number): ExtractiveAnswer {
-  const text = declineText(question, missing);
-  return { text, parts: [text], refs: [], declined: true, coverage };
+function decline(question: string, evidence: AnswerEvidence, where?: string): ExtractiveAnswer {
+  const text = declineSentence(question, where);
+  return { text, parts: [text], refs: [], declined: true, coverage: evidence.coverage, evidence };
 }
 
 /** "The battery is 400 mAh." + 3 → "The battery is 400 mAh [3]." */
@@ -483,16 +481,6 @@ export function cite(sentence: string, ref: number): string {
 function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
   const shared = [...a].filter((t) => b.has(t)).length;
   return shared / Math.max(1, Math.min(a.size, b.size)) > 0.8;
-}
-
-/** "The manuals do not say anything about the warranty period." */
-export function declineText(question: string, missingStems: string[]): string {
-  const missing = new Set(missingStems);
-  const surface = [
-    ...new Set(words(question).filter((w) => !isStopword(w) && (missing.has(stem(w)) || searchTerms(w).some((t) => missing.has(t))))),
-  ];
-  if (surface.length === 0) return 'The manuals do not say: no retrieved passage answers this question.';
-  return `The manuals do not say anything about ${surface.slice(0, 6).join(' ')}.`;
 }
 
 interface Candidate {

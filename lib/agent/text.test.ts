@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { citedRefs, contentTerms, numbersIn, passageCoverage, searchTermGroups, searchTerms, splitSentences, stem, stripCitations } from './text';
+import { contentTerms, numbersIn, passageCoverage, searchTermGroups, searchTerms, stem } from './text';
+import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
 
 describe('text utilities', () => {
   it('splits sentences without breaking abbreviations, decimals or citations', () => {

@@ -53,7 +53,12 @@ describe('runTurn with an LLM', () => {
     const deltas = eventsOf(events, 'response_delta');
     expect(deltas.length).toBeGreaterThan(3);
     const response = eventsOf(events, 'response')[0];
-    expect(response.text).toBe(deltas.map((x) => x.delta).join('').trim());
+    // 40 A is in no cited source: the answer was rewritten once (the model repeats it) and shown after the reset
+    const lastReset = deltas.findLastIndex((x) => x.reset);
+    expect(lastReset).toBeGreaterThan(0);
+    expect(response.text).toBe(deltas.slice(lastReset).map((x) => x.delta).join('').trim());
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(promptText(model.doStreamCalls[1])).toContain('"40 A" (cited [2])');
     expect(response.sources.map((s) => [s.ref, s.page])).toEqual([
       [1, 4],
       [2, 12],
@@ -64,11 +69,50 @@ describe('runTurn with an LLM', () => {
     const check = eventsOf(events, 'check')[0];
     expect(check.method).toBe('llm');
     expect(check.unsupported).toEqual([
-      { index: 1, sentence: 'Replace the breaker with a 40 A type [2].', refs: [2], reason: 'no source mentions 40 A' },
+      { index: 1, sentence: 'Replace the breaker with a 40 A type [2].', refs: [2], reason: '40 A does not appear in the cited source; no source mentions 40 A' },
     ]);
+    expect(check.values).toEqual({ checked: 2, unverified: [{ value: '40 A', sentence: 1 }] });
     const metrics = eventsOf(events, 'metrics')[0];
     expect(metrics.tokens!.total).toBeGreaterThan(0);
     expect(metrics.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
+  });
+
+  it('value lock: a model that invents a value is caught, rewrites once with the finding, and the corrected answer passes', async () => {
+    const answers = ['The motor is rated at 240 V [1].', 'The motor is rated at 230 V [1].'];
+    let call = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
+      doStream: async () => streamOf(answers[Math.min(call++, answers.length - 1)]),
+    });
+    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+    const events = await collectTurn({
+      question: 'What voltage is the pump motor rated for?',
+      deps: { ...offlineDeps, llm },
+      tools: [search(TOOL.hybrid), textResponse],
+      options: { skills: [], decider: 'rules' },
+    });
+    expect(eventsOf(events, 'status').some((e) => e.message.startsWith('240 V: not in the cited sources'))).toBe(true);
+    expect(promptText(model.doStreamCalls[1])).toContain('Your previous answer stated values that do not appear in the sources it cites:\n- "240 V" (cited [1])');
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toBe('The motor is rated at 230 V [1].');
+    expect(eventsOf(events, 'check')[0].values).toEqual({ checked: 1, unverified: [] });
+  });
+
+  it('value lock: a value still invented after the rewrite is marked, not hidden', async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
+      doStream: async () => streamOf('The motor draws 9.5 A at full load [1].'),
+    });
+    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+    const events = await collectTurn({
+      question: 'How much current does the pump motor draw?',
+      deps: { ...offlineDeps, llm },
+      tools: [search(TOOL.hybrid), textResponse],
+      options: { skills: [], decider: 'rules' },
+    });
+    expect(model.doStreamCalls).toHaveLength(2);
+    const check = eventsOf(events, 'check')[0];
+    expect(check.unsupported).toEqual([{ index: 0, sentence: 'The motor draws 9.5 A at full load [1].', refs: [1], reason: '9.5 A does not appear in the cited source' }]);
   });
 
   it('falls back to the extractive answer when the LLM stream fails', async () => {

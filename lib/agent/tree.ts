@@ -7,7 +7,8 @@
 import type { LanguageModelUsage } from 'ai';
 import type { AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
 import { getConfig } from '@/lib/providers/config';
-import { checkAnswer } from './answer-check';
+import { checkValues } from '@/lib/answer/values';
+import { checkAnswer, withUnverifiedValues } from './answer-check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
 import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
 import { loadSkills, matchSkill, type Skill } from './decision/skills';
@@ -338,7 +339,14 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
       const texts = new Map(tree.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''} ${h.text}`]));
       const llm = await abortable(tree.services.llm().catch(() => null), signal);
       const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
-      yield ev({ type: 'check', method: check.method, checked: check.checked, unsupported: check.unsupported });
+      const values = checkValues(finalResponse.text, texts);
+      yield ev({
+        type: 'check',
+        method: check.method,
+        checked: check.checked,
+        unsupported: withUnverifiedValues(check.unsupported, values, finalResponse.text),
+        values: { checked: values.checked, unverified: values.unverified.map(({ value, sentence }) => ({ value, sentence })) },
+      });
     } catch (err) {
       if (!signal.aborted) throw err;
       status = 'cancelled';

@@ -1,0 +1,32 @@
+/**
+ * Calibrated declining: whether the evidence an offline answer found is enough to answer, or the
+ * honest reply is "the manuals do not say". Decided from measured evidence, not from the wording
+ * of particular questions:
+ *   - coverage: the weighted share of the question's words the answer's passages (with their
+ *     headings and table headers) contain;
+ *   - quantityMissing: the question asks for a quantity of a kind (volts, hertz, newton-metres)
+ *     and no passage on the answer's best pages states a value of that kind.
+ * The thresholds are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
+ * validation over the public question sets (lib/eval/decline-cv.ts) and ship in ./decline.json.
+ */
+import shipped from './decline.json';
+
+export interface AnswerEvidence {
+  coverage: number;
+  quantityMissing: boolean;
+}
+
+export interface DeclinePolicy {
+  /** Decline below this coverage of the question. */
+  minCoverage: number;
+  /** Decline when an asked quantity is stated nowhere on the best pages. */
+  declineOnMissingQuantity: boolean;
+}
+
+export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
+
+export const shippedDeclinePolicy: DeclinePolicy = shipped;
+
+export function shouldDecline(e: AnswerEvidence, policy: DeclinePolicy = shippedDeclinePolicy): boolean {
+  return e.coverage < policy.minCoverage || (policy.declineOnMissingQuantity && e.quantityMissing);
+}

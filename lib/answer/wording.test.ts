@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { askedSpan, declineSentence, whereLooked } from './wording';
+
+describe('askedSpan', () => {
+  it('takes the run of content words after the question word', () => {
+    expect(askedSpan('What is the analog -3 dB bandwidth of the scope input channels?')).toBe('analog -3 dB bandwidth');
+    expect(askedSpan('What supply voltage should I feed the drive?')).toBe('supply voltage');
+    expect(askedSpan('How much current does the board draw?')).toBe('current');
+    expect(askedSpan("What's the maximum VGA resolution the board can output?")).toBe('maximum VGA resolution');
+  });
+  it('is undefined when the question asks for no named thing', () => {
+    expect(askedSpan('Walk me through calibrating the reflection port.')).toBeUndefined();
+  });
+});
+
+describe('declineSentence', () => {
+  it('is a fixed, whole sentence that names what was looked for and where', () => {
+    expect(declineSentence('What holding torque does the motor have?', 'Stepper Drive Manual')).toBe(
+      'The manuals do not say: I found no passage giving the holding torque in Stepper Drive Manual.',
+    );
+    expect(declineSentence('Walk me through the calibration.')).toBe('The manuals do not say: I found no passage in the manuals searched that answers this question.');
+  });
+  it('names a manual only when the question names its device and the title adds no number', () => {
+    expect(whereLooked('What MTBF does the DP832 have?', 'DP800 Series User Guide', true)).toBe('the manuals searched');
+    expect(whereLooked('What MTBF does the DP800 have?', 'DP800 Series User Guide', true)).toBe('DP800 Series User Guide');
+    expect(whereLooked('What MTBF does it have?', 'DP800 Series User Guide', false)).toBe('the manuals searched');
+  });
+});

@@ -1,0 +1,4 @@
+declare module 'stopwords-iso' {
+  const lists: Record<string, string[]>;
+  export default lists;
+}
