@@ -2,7 +2,7 @@
  * The Postgres schema: a mirror of schema.ts, table for table and column for column, chosen so
  * each column infers the same TypeScript type (timestamps as Date, JSON as values, booleans), which
  * lets every query in lib/store run unchanged on either database (see tables.ts). Change both
- * files together and run `npm run db:generate`; store.contract.test.ts checks they agree.
+ * files together and run `npm run db:generate`; schema-pg.test.ts checks they agree.
  */
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
