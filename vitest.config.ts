@@ -18,5 +18,8 @@ export default defineConfig({
     // Native modules (LanceDB, onnxruntime, canvas) are safest in forked processes.
     pool: 'forks',
     setupFiles: ['test/setup.ts'],
+    // next-auth imports `next/server` without an extension, which Node's ESM resolver refuses:
+    // let Vite resolve it.
+    server: { deps: { inline: ['next-auth', '@auth/core'] } },
   },
 });

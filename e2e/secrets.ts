@@ -10,6 +10,8 @@ export const SECRET_SENTINELS: Record<string, string> = {
   GOOGLE_GENERATIVE_AI_API_KEY: 'sentinel-gemini-key-9c4b7e1f20',
   SESSION_SECRET: 'sentinel-session-secret-6d2a9f3b87',
   MCP_API_KEY: 'sentinel-mcp-key-2e7c5a9d13',
+  MC_ADMIN_PASSWORD: 'sentinel-admin-password-8e1c5a7b30',
+  AUTH_OIDC_CLIENT_SECRET: 'sentinel-oidc-secret-2a7f9d4e61',
 };
 
 /**
@@ -24,6 +26,9 @@ export const SENTINEL_ENV: Record<string, string> = {
   OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1',
   LLM_PROVIDER: 'none',
   VLM_PROVIDER: 'none',
+  // Single sign-on configured (never contacted: on loopback no one signs in) so its secret is covered.
+  AUTH_OIDC_ISSUER: 'http://127.0.0.1:9/oidc',
+  AUTH_OIDC_CLIENT_ID: 'manual-copilot-e2e',
 };
 
 /** Secret variables that have no sentinel yet (a new one must be added above). */

@@ -1,5 +1,7 @@
+import { AccessError } from './auth/roles';
 import { isIngestError } from './ingest/errors';
 import { LibraryError } from './library';
+import { GuardError } from './security/request-guard';
 
 /** Maps domain errors to JSON responses with the user-facing message; logs the unexpected ones. */
 export function errorResponse(err: unknown): Response {
@@ -8,6 +10,7 @@ export function errorResponse(err: unknown): Response {
     return Response.json({ error: err.message, code: err.code }, { status });
   }
   if (err instanceof LibraryError) return Response.json({ error: err.message }, { status: err.status });
+  if (err instanceof GuardError || err instanceof AccessError) return err.toResponse();
   console.error('[api] unexpected error', err);
   return Response.json({ error: 'Something went wrong on the server. Please try again.' }, { status: 500 });
 }

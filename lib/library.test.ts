@@ -25,3 +25,12 @@ describe('manual titles and names from untrusted input', () => {
     expect(titleFromFileName('<img src=x onerror=alert(1)>.pdf')).toBe('<img src=x onerror=alert(1)>');
   });
 });
+
+describe('bidi controls in names (issue 13, finding 7)', () => {
+  it('are stripped from file names and PDF titles', async () => {
+    const { stripBidiControls } = await import('./security/text');
+    expect(stripBidiControls('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(stripBidiControls('a\u2066b\u2069c\u200Fd\u061Ce')).toBe('abcde');
+    expect(usableTitle('Pump \u202Emanual\u202C service guide')).toBe('Pump manual service guide');
+  });
+});

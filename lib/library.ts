@@ -7,14 +7,16 @@ import fs from 'node:fs';
 import { manualDir, manualSourcePath } from './ingest/paths';
 import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
 import { pokeIngestWorker } from './ingest/worker-client';
-import { openPdf } from './ingest/pdf';
 import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
 import type { ManualView } from './manual-view';
+import { inspectPdfFile } from './pdf-worker/pool';
 import { getConfig } from './providers/config';
+import { stripBidiControls } from './security/text';
+import { type Actor, actorFor } from './auth/roles';
 import { getVectorStore } from './providers/vectorstore';
 import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
 
-export function toManualView(m: Manual, ownerId: string | null): ManualView {
+export function toManualView(m: Manual, actor: Actor | null): ManualView {
   return {
     id: m.id,
     title: m.title,
@@ -28,28 +30,28 @@ export function toManualView(m: Manual, ownerId: string | null): ManualView {
     error: m.error,
     errorCode: m.errorCode,
     createdAt: m.createdAt.getTime(),
-    canDelete: canModify(m, ownerId),
+    canDelete: canModify(m, actor),
   };
 }
 
-/** The uploader may delete their manual; manuals with no owner (the sample, CLI ingests) anyone may. */
-export function canModify(m: Manual, ownerId: string | null): boolean {
-  return !m.ownerId || m.ownerId === ownerId;
+/** Uploaders manage their own manuals; admins manage every manual (CLI ingests and the sample are the admin's). */
+export function canModify(m: Manual, actor: Actor | null): boolean {
+  return !!actor && (actor.role === 'admin' || m.ownerId === actor.id);
 }
 
 export async function listManualViews(ownerId: string | null): Promise<ManualView[]> {
-  return (await listManuals()).map((m) => toManualView(m, ownerId));
+  const actor = await actorFor(ownerId);
+  return (await listManuals()).map((m) => toManualView(m, actor));
 }
 
-/** Pages count, or the password problem, of a PDF on disk; other problems throw IngestError. */
+/**
+ * Pages count, or the password problem, of a PDF on disk; other problems throw IngestError.
+ * pdf.js runs in a bounded worker process (lib/pdf-worker), never on the web server's thread.
+ */
 async function inspectPdf(file: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
-  const bytes = new Uint8Array(await fs.promises.readFile(file));
+  const { maxBytes, maxPages } = getConfig().upload;
   try {
-    const doc = await openPdf(bytes, { password });
-    const pages = doc.numPages;
-    const title = doc.info.title;
-    await doc.close();
-    return { pages, title };
+    return await inspectPdfFile(file, { password, maxBytes, maxPages });
   } catch (err) {
     if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
     throw err;
@@ -58,7 +60,7 @@ async function inspectPdf(file: string, password?: string): Promise<{ pages: num
 
 /** The PDF's own title when it names the document (not "Microsoft Word - x.doc" or "untitled"). */
 export function usableTitle(title: string | undefined): string | undefined {
-  const t = title?.replace(/\s+/g, ' ').trim();
+  const t = title && stripBidiControls(title).replace(/\s+/g, ' ').trim();
   if (!t || t.length < 4 || t.length > 160) return undefined;
   if (/^(untitled|microsoft \w+ - )/i.test(t) || /\.(docx?|pdf|indd|odt|tex|dvi)$/i.test(t)) return undefined;
   return t;
@@ -86,13 +88,13 @@ export async function acceptUpload(
   try {
     const existing = await findManualBySha(saved.sha256);
     if (existing && existing.status !== 'failed') {
-      return { manual: toManualView(existing, ownerId), duplicate: true };
+      return { manual: toManualView(existing, await actorFor(ownerId)), duplicate: true };
     }
     const inspected = await inspectPdf(saved.tmpPath);
     const id = existing?.id ?? randomUUID();
     fs.mkdirSync(manualDir(id), { recursive: true });
     fs.renameSync(saved.tmpPath, manualSourcePath(id));
-    const fileName = safeFileName(rawFileName);
+    const fileName = safeFileName(stripBidiControls(rawFileName));
     if (!existing) {
       const title = ('title' in inspected && usableTitle(inspected.title)) || titleFromFileName(fileName);
       await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
@@ -104,7 +106,7 @@ export async function acceptUpload(
       pokeIngestWorker();
     }
     const manual = await getManual(id);
-    return { manual: toManualView(manual!, ownerId), duplicate: false };
+    return { manual: toManualView(manual!, await actorFor(ownerId)), duplicate: false };
   } finally {
     fs.rmSync(saved.tmpPath, { force: true });
   }
@@ -112,18 +114,20 @@ export async function acceptUpload(
 
 export class LibraryError extends Error {
   constructor(
-    public readonly status: 404 | 403 | 409 | 422,
+    public readonly status: 404 | 401 | 403 | 409 | 422,
     message: string,
   ) {
     super(message);
   }
 }
 
-async function requireModifiable(id: string, ownerId: string | null): Promise<Manual> {
+async function requireModifiable(id: string, ownerId: string | null): Promise<{ manual: Manual; actor: Actor }> {
+  const actor = await actorFor(ownerId);
+  if (!actor) throw new LibraryError(401, 'Please sign in (or open the app in a browser) first.');
   const m = await getManual(id);
   if (!m) throw new LibraryError(404, 'This manual does not exist.');
-  if (!canModify(m, ownerId)) throw new LibraryError(403, 'Only the person who uploaded this manual can change it.');
-  return m;
+  if (!canModify(m, actor)) throw new LibraryError(403, 'Only the person who uploaded this manual, or an administrator, can change it.');
+  return { manual: m, actor };
 }
 
 /** Removes the manual's vectors, then its files, then its rows (pages and chunks cascade). */
@@ -136,7 +140,7 @@ export async function deleteManual(id: string, ownerId: string | null): Promise<
 }
 
 export async function retryWithPassword(id: string, password: string, ownerId: string | null): Promise<ManualView> {
-  const m = await requireModifiable(id, ownerId);
+  const { manual: m, actor } = await requireModifiable(id, ownerId);
   if (m.errorCode !== 'password_required' && m.errorCode !== 'password_incorrect') {
     throw new LibraryError(409, 'This manual does not need a password.');
   }
@@ -148,5 +152,5 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
   }
   await updateManual(id, { status: 'queued', error: null, errorCode: null, password, pageCount: inspected.pages, attempts: 0 });
   pokeIngestWorker();
-  return toManualView((await getManual(id))!, ownerId);
+  return toManualView((await getManual(id))!, actor);
 }

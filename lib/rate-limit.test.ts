@@ -23,3 +23,15 @@ describe('RateLimiter', () => {
     expect((await res.json()).error).toMatch(/wait 12 s/);
   });
 });
+
+describe('rateLimit scopes', () => {
+  it('keeps owners and addresses in separate buckets; an address gets several owners’ worth', async () => {
+    const { rateLimit, LIMITS, ADDRESS_LIMIT_FACTOR } = await import('./rate-limit');
+    const key = `test-${Math.random()}`;
+    for (let i = 0; i < LIMITS.write.limit; i++) expect(rateLimit('write', key).ok).toBe(true);
+    expect(rateLimit('write', key).ok).toBe(false);
+    // The same key as an address is a different bucket, with a larger limit.
+    for (let i = 0; i < LIMITS.write.limit * ADDRESS_LIMIT_FACTOR; i++) expect(rateLimit('write', key, 'address').ok).toBe(true);
+    expect(rateLimit('write', key, 'address').ok).toBe(false);
+  });
+});

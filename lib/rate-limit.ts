@@ -1,7 +1,8 @@
 /**
- * Per-owner rate limits (sliding window, in memory): a runaway script or a stuck retry loop cannot
- * monopolise the agent or fill the disk. One process serves an instance, so memory is the right
- * place; limits reset on restart, which is acceptable for abuse protection.
+ * Rate limits per owner and per client address (sliding window, in memory): a runaway script or a
+ * stuck retry loop cannot monopolise the agent or fill the disk, and a client minting new cookies
+ * still hits its address's limit. One process serves an instance, so memory is the right place;
+ * limits reset on restart, which is acceptable for abuse protection.
  */
 import { runtimeNumber } from './providers/config';
 
@@ -14,7 +15,12 @@ export interface RateLimit {
 export const LIMITS = {
   ask: { limit: runtimeNumber('MC_RATE_ASKS_PER_MIN', 30, { integer: true }), windowMs: 60_000 },
   upload: { limit: runtimeNumber('MC_RATE_UPLOADS_PER_10MIN', 60, { integer: true }), windowMs: 600_000 },
+  /** Other writes (delete, password, share, sign-in attempts): generous for people, a wall for scripts. */
+  write: { limit: 120, windowMs: 60_000 },
 } satisfies Record<string, RateLimit>;
+
+/** An address may be a team behind one NAT: it gets this many owners' worth of each limit. */
+export const ADDRESS_LIMIT_FACTOR = 4;
 
 export type RateResult = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
 
@@ -42,11 +48,20 @@ export class RateLimiter {
   }
 }
 
-const limiters = globalThis as unknown as { __mcLimiters?: Record<keyof typeof LIMITS, RateLimiter> };
+type Kind = keyof typeof LIMITS;
+const limiters = globalThis as unknown as { __mcLimiters?: Map<string, RateLimiter> };
 
-export function rateLimit(kind: keyof typeof LIMITS, ownerId: string): RateResult {
-  limiters.__mcLimiters ??= { ask: new RateLimiter(LIMITS.ask), upload: new RateLimiter(LIMITS.upload) };
-  return limiters.__mcLimiters[kind].take(ownerId);
+/** Takes one event for `key` (an owner id, or an address with scope 'address'). */
+export function rateLimit(kind: Kind, key: string, scope: 'owner' | 'address' = 'owner'): RateResult {
+  const map = (limiters.__mcLimiters ??= new Map());
+  const name = `${scope}:${kind}`;
+  let limiter = map.get(name);
+  if (!limiter) {
+    const rule = LIMITS[kind];
+    limiter = new RateLimiter(scope === 'address' ? { ...rule, limit: rule.limit * ADDRESS_LIMIT_FACTOR } : rule);
+    map.set(name, limiter);
+  }
+  return limiter.take(key);
 }
 
 /** The 429 every rate-limited route answers with. */

@@ -16,10 +16,10 @@ describe('first-run sample manual', () => {
     expect(first.seeded).toBe(true);
     const manuals = await listManuals();
     expect(manuals).toHaveLength(1);
-    expect(manuals[0]).toMatchObject({ fileName: 'acme-hx200-manual.pdf', status: 'queued', pageCount: 10, ownerId: null });
+    expect(manuals[0]).toMatchObject({ fileName: 'acme-hx200-manual.pdf', status: 'queued', pageCount: 10, ownerId: 'admin' }); // the administrator owns what no one uploaded
 
     expect((await seedSampleManual()).seeded).toBe(false);
-    await deleteManual(first.manualId!, null);
+    await deleteManual(first.manualId!, 'admin');
     expect((await seedSampleManual()).seeded).toBe(false);
     expect(await listManuals()).toHaveLength(0);
   });

@@ -1,18 +1,23 @@
 /**
- * Bundles the ingest worker (lib/ingest/worker.ts) into plain JavaScript so production runs it
- * with `node` alone, without a TypeScript loader. Packages stay external (resolved from
- * node_modules at run time); the tsconfig's `@/` paths are resolved by esbuild. Runs after
- * `next build` (which empties .next/), from `npm run build` and from scripts/start.ts.
+ * Bundles the worker processes — the ingest worker (lib/ingest/worker.ts) and the bounded PDF
+ * worker (lib/pdf-worker/worker.ts) — into plain JavaScript so production runs them with `node`
+ * alone, without a TypeScript loader. Packages stay external (resolved from node_modules at run
+ * time); the tsconfig's `@/` paths are resolved by esbuild. Runs after `next build` (which
+ * empties .next/), from `npm run build` and from scripts/start.ts.
  */
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
-export const WORKER_BUNDLE = path.join(root, '.next', 'ingest-worker.mjs');
+const outdir = path.join(root, '.next');
 
 await build({
-  entryPoints: [path.join(root, 'lib', 'ingest', 'worker.ts')],
-  outfile: WORKER_BUNDLE,
+  entryPoints: {
+    'ingest-worker': path.join(root, 'lib', 'ingest', 'worker.ts'),
+    'pdf-worker': path.join(root, 'lib', 'pdf-worker', 'worker.ts'),
+  },
+  outdir,
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -22,4 +27,4 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-console.log(`• Ingest worker bundled: ${path.relative(root, WORKER_BUNDLE)}`);
+console.log('• Workers bundled: .next/ingest-worker.mjs, .next/pdf-worker.mjs');

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { askOverHttp, freePort, peakRssTree, startServer, tail, waitFor, type RunningServer } from '../lib/eval/bench/server';
+import { askOverHttp, freePort, ownerCookie, peakRssTree, startServer, tail, waitFor, type RunningServer } from '../lib/eval/bench/server';
 import { memoryVerdict } from '../lib/eval/bench/memory';
 import { generateSampleManual } from '../lib/sample';
 import { freshTestDatabase } from '../lib/store/testing/postgres';
@@ -91,7 +91,8 @@ async function main() {
       const uploads = [0, 1].map(async (i) => {
         // A unique copy each time (a comment after %%EOF), so it is a new manual, not a duplicate.
         const body = Buffer.concat([Buffer.from(sample), Buffer.from(`\n% load ${r}-${i}-${Date.now()}\n`)]);
-        const res = await fetch(`${serverFor(i).url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf` } });
+        const cookie = await ownerCookie(serverFor(i).url); // uploads need the cookie a browser gets on its first page
+        const res = await fetch(`${serverFor(i).url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf`, cookie } });
         if (res.status !== 201) throw new Error(`upload HTTP ${res.status}: ${await res.text()}`);
         return (await res.json()).manual.id as string;
       });

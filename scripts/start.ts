@@ -10,6 +10,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
+import { isLoopbackHost } from '../lib/auth/network';
+import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
 import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/providers/config';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -44,16 +46,16 @@ function newestSourceMtime(): number {
 
 function buildIfNeeded() {
   const current = String(newestSourceMtime());
-  const complete = ['BUILD_ID', 'ingest-worker.mjs'].every((f) => fs.existsSync(path.join(root, '.next', f)));
+  const complete = ['BUILD_ID', 'ingest-worker.mjs', 'pdf-worker.mjs'].every((f) => fs.existsSync(path.join(root, '.next', f)));
   const built = complete && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   if (built === current && !runtimeEnv('MC_REBUILD')) return;
   console.log(built ? '• Sources changed since the last build: rebuilding…' : '• First start: building the app (about a minute)…');
   const t0 = Date.now();
   const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) fail('The build failed (see above).');
-  // The ingest worker runs as plain JavaScript in production (see scripts/build-worker.mjs).
+  // The ingest and PDF workers run as plain JavaScript in production (see scripts/build-worker.mjs).
   const worker = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-worker.mjs')], { cwd: root, stdio: 'inherit', env: process.env });
-  if (worker.status !== 0) fail('Bundling the ingest worker failed (see above).');
+  if (worker.status !== 0) fail('Bundling the workers failed (see above).');
   fs.writeFileSync(stampFile, current);
   console.log(`• Built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -91,15 +93,21 @@ function main() {
     fail(`DATA_DIR is not writable: ${config.dataDir} (${(err as NodeJS.ErrnoException).code ?? err}). Set DATA_DIR to a writable folder.`);
   }
 
+  const orphans = removeOrphanedUploads(config.dataDir);
+  if (orphans) console.log(`• Removed ${orphans} unfinished upload${orphans === 1 ? '' : 's'} left by the last run`);
+
   buildIfNeeded();
 
   console.log(`• Data: ${config.dataDir}`);
-  console.log(`• Serving on http://localhost:${config.port}`);
+  // Loopback by default: an anonymous app on a laptop is not open to the network. Any other HOST
+  // makes the app require sign-in (lib/auth/access.ts).
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(`• Serving on http://${shown}:${config.port}${isLoopbackHost(config.host) ? '' : ` (listening on ${config.host}: sign-in required)`}`);
   // A bounded JS heap: V8 sizes its growth steps by the limit, so under load the server's RSS grew
   // 320 → 720–760 MB in 6 load-test rounds with the default (~4 GB) limit and 320 → 535 MB with
   // 1,024 MB, while its live heap after GC stays ~70 MB (measured: npm run load-test).
   const heapMb = runtimeNumber('MC_SERVER_HEAP_MB', 1024, { integer: true });
-  const server = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port)], {
+  const server = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
     cwd: root,
     stdio: 'inherit',
     // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each

@@ -6,6 +6,7 @@
  */
 import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
+import type { AnswerEvidence } from '@/lib/answer/decline';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { extractiveAnswer } from '@/lib/agent/extractive';
@@ -130,10 +131,12 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     }
     let declined: boolean;
     let coverage: number | undefined;
+    let evidence: AnswerEvidence | undefined;
     if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), { topicTerms: t.environment.topicTerms() });
       text = answer.text;
       declined = answer.declined;
+      evidence = answer.evidence;
       coverage = Math.round(answer.coverage * 1000) / 1000;
       // Stream sentence by sentence so the UI behaves the same with and without an LLM.
       for (const [i, sentence] of answer.parts.entries()) {
@@ -150,6 +153,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       declined,
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
+      ...(evidence ? { evidence } : {}),
       ...(coverage !== undefined || regenerated ? { metadata: { ...(coverage !== undefined ? { coverage } : {}), ...(regenerated ? { regenerated } : {}) } } : {}),
     };
   },

@@ -2,7 +2,8 @@
 
 import { z } from 'zod';
 import { ApiKeyError, createApiKey, listKeys, revokeKey, type ApiKeyView } from '@/lib/api/keys';
-import { ensureKeyOwner } from '@/lib/api/key-owner';
+import { ensureKeyOwner, keyCreator } from '@/lib/api/key-owner';
+import { AccessError } from '@/lib/auth/access';
 
 type Result<T> = { ok: true; data: T } | { ok: false; message: string };
 
@@ -10,7 +11,7 @@ async function run<T>(body: () => Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, data: await body() };
   } catch (err) {
-    if (err instanceof ApiKeyError) return { ok: false, message: err.message };
+    if (err instanceof ApiKeyError || err instanceof AccessError) return { ok: false, message: err.message };
     console.error('[api-keys] unexpected error', err);
     return { ok: false, message: 'Something went wrong on the server. Please try again.' };
   }
@@ -23,7 +24,7 @@ export async function createKey(input: z.input<typeof createSchema>): Promise<Re
   return run(async () => {
     const parsed = createSchema.safeParse(input);
     if (!parsed.success) throw new ApiKeyError(400, 'The name is too long (at most 80 characters).');
-    const owner = await ensureKeyOwner();
+    const owner = await keyCreator();
     const { key } = await createApiKey(owner, parsed.data.name);
     return { key, keys: await listKeys(owner) };
   });

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { ApiKeys } from '@/components/settings/api-keys';
 import { listKeys } from '@/lib/api/keys';
-import { currentKeyOwner } from '@/lib/api/key-owner';
+import { currentKeyOwner, keyCreationRefusal } from '@/lib/api/key-owner';
+import { currentActor } from '@/lib/auth/access';
 import { listAudit } from '@/lib/store/api-keys';
 
 export const metadata: Metadata = { title: 'Settings' };
@@ -10,6 +11,7 @@ export const dynamic = 'force-dynamic';
 export default async function SettingsPage() {
   const owner = await currentKeyOwner();
   const [keys, audit] = owner ? await Promise.all([listKeys(owner), listAudit(owner, 20)]) : [[], []];
+  const cannotCreate = keyCreationRefusal((await currentActor())?.role);
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
       <div>
@@ -20,6 +22,7 @@ export default async function SettingsPage() {
       </div>
       <ApiKeys
         initial={keys}
+        cannotCreate={cannotCreate}
         audit={audit.map((a) => ({ id: a.id, keyId: a.keyId, tool: a.tool, at: a.at.getTime(), ms: a.ms, outcome: a.outcome }))}
       />
     </div>

@@ -7,6 +7,7 @@ import remarkGfm from 'remark-gfm';
 import type { UnsupportedSentence } from '@/lib/agent/events';
 import { rehypeCitations, rehypeUnsupported, remarkHtmlAsText } from '@/lib/chat/markdown';
 import type { CitationTarget } from '@/lib/chat/view';
+import { ImageAsText, LinkAsText } from '@/lib/security/untrusted-links';
 
 interface CitationContextValue {
   targets: Map<number, CitationTarget>;
@@ -54,11 +55,9 @@ const components: Components = {
       </mark>
     );
   },
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-600 underline underline-offset-2 dark:text-brand-500">
-      {children}
-    </a>
-  ),
+  // Links and images in answers come from untrusted manuals: shown as text (lib/security/untrusted-links).
+  a: LinkAsText,
+  img: ImageAsText,
   table: ({ children }) => (
     <div className="my-3 overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
       <table className="w-full text-left text-sm">{children}</table>

@@ -15,8 +15,8 @@ export interface AuditView {
 
 const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : 'never');
 
-/** Create (shown once), list and revoke API keys; the latest audited calls below. */
-export function ApiKeys({ initial, audit }: { initial: ApiKeyView[]; audit: AuditView[] }) {
+/** Create (shown once), list and revoke API keys; the latest audited calls below. `cannotCreate`: why this user may not create keys. */
+export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[]; audit: AuditView[]; cannotCreate?: string | null }) {
   const [keys, setKeys] = useState(initial);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
@@ -50,21 +50,27 @@ export function ApiKeys({ initial, audit }: { initial: ApiKeyView[]; audit: Audi
       <h2 id="api-keys-heading" className="text-lg font-medium">
         API keys
       </h2>
-      <form
-        className="flex flex-wrap items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create();
-        }}
-      >
-        <label className="sr-only" htmlFor="api-key-name">
-          Key name
-        </label>
-        <input id="api-key-name" data-testid="api-key-name" className={`${input} min-w-0 flex-1`} placeholder="Name, e.g. Claude Desktop" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className={button} disabled={pending} data-testid="create-api-key">
-          Create key
-        </button>
-      </form>
+      {cannotCreate ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="api-key-create-refused">
+          {cannotCreate}
+        </p>
+      ) : (
+        <form
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create();
+          }}
+        >
+          <label className="sr-only" htmlFor="api-key-name">
+            Key name
+          </label>
+          <input id="api-key-name" data-testid="api-key-name" className={`${input} min-w-0 flex-1`} placeholder="Name, e.g. Claude Desktop" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+          <button type="submit" className={button} disabled={pending} data-testid="create-api-key">
+            Create key
+          </button>
+        </form>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-600" data-testid="api-key-error">
           {error}

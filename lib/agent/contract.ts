@@ -6,6 +6,7 @@
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
  * and streams as events. See docs/architecture.md.
  */
+import type { AnswerEvidence } from '@/lib/answer/decline';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
@@ -42,6 +43,8 @@ export type ToolOutput =
       method?: AnswerMethod;
       /** With text: why the language model's answer was replaced by an extractive one. */
       fallbackReason?: string;
+      /** With text: what an offline answer's decision to answer or decline was based on. */
+      evidence?: AnswerEvidence;
       metadata?: Record<string, unknown>;
     };
 

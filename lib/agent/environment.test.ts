@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Environment } from './environment';
+import { Environment, quotedBoxes } from './environment';
 import { chunk, page, resultOf } from './testing';
 
 describe('Environment', () => {
@@ -34,5 +34,27 @@ describe('Environment', () => {
     expect(env.hit(1)!.text).toContain('The relief valve opens at 8 bar.');
     expect(env.summarizedVersion).toBe(env.version);
     expect(env.describe()).toContain('Summary so far: Relief valve: 8 bar [1].');
+  });
+});
+
+describe('quoted boxes', () => {
+  it('boxes only the passage lines the answer quotes', () => {
+    const env = new Environment();
+    const [hit] = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('Specifications\nThe fuse is rated 2 A slow-blow.\nThe supply is 24 V DC.', {
+          bboxes: [
+            { x: 10, y: 10, w: 80, h: 10 },
+            { x: 10, y: 22, w: 200, h: 10 },
+            { x: 10, y: 34, w: 150, h: 10 },
+          ],
+        }),
+      ]),
+      0,
+    );
+    const [source] = env.sourcesFor(`The fuse is rated 2 A slow-blow [${hit.ref}].`);
+    expect(source.bboxes).toEqual([{ x: 10, y: 22, w: 200, h: 10 }]);
+    expect(quotedBoxes(hit, ['Nothing on this page says that.'])).toBeUndefined();
   });
 });

@@ -3,9 +3,11 @@
  * stable reference number per hit. The same chunk or page found twice keeps its first number, so
  * a citation [n] means one thing for the whole turn.
  */
+import type { BBox } from '@/lib/providers/types';
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
 import { bm25Scores, terms, truncate } from './text';
-import { citedRefs, splitSentences } from '@/lib/text/sentences';
+import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
+import { matchForm } from '@/lib/answer/values';
 
 export interface EnvironmentResult {
   tool: string;
@@ -129,10 +131,18 @@ export class Environment {
 
   /** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */
   sourcesFor(text: string): Source[] {
+    const quotes = new Map<number, string[]>();
+    for (const sentence of splitSentences(text)) {
+      for (const ref of citedRefs(sentence)) quotes.set(ref, [...(quotes.get(ref) ?? []), stripCitations(sentence)]);
+    }
     return citedRefs(text)
       .map((ref) => this.byRef.get(ref))
       .filter((h): h is RefHit => !!h)
-      .map(toSource);
+      .map((h) => {
+        const source = toSource(h);
+        const boxes = quotedBoxes(h, quotes.get(h.ref) ?? []);
+        return boxes ? { ...source, bboxes: boxes } : source;
+      });
   }
 
   estimateTokens(): number {
@@ -192,6 +202,24 @@ export function formatHit(h: RefHit, maxChars: number): string {
   const heading = h.heading ? ` (${h.heading})` : '';
   const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
   return `[${h.ref}] ${where}${heading}${body}`;
+}
+
+/**
+ * The boxes of the passage lines an answer quotes from it, so the preview boxes the quoted span
+ * rather than the whole passage. A chunk has one box per text line; a line is quoted when it and
+ * a quoted sentence contain one another (white space and case aside). Undefined when nothing can
+ * be narrowed (no line boxes, or no line matched): the whole passage stays highlighted.
+ */
+export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
+  const lines = (hit.text ?? '').split('\n');
+  if (!hit.bboxes?.length || lines.length !== hit.bboxes.length || quotes.length === 0) return undefined;
+  const forms = quotes.map(matchForm).filter((q) => q.length >= 3);
+  const picked = hit.bboxes.filter((_, i) => {
+    const line = matchForm(lines[i].replace(/\s*\|\s*/g, ' '));
+    // a line shorter than a few characters would match anywhere
+    return line.length >= 4 && forms.some((q) => q.includes(line) || line.includes(q) || q.includes(matchForm(lines[i])));
+  });
+  return picked.length ? picked : undefined;
 }
 
 /** What a citation needs to open the page and highlight the passage. */

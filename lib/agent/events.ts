@@ -3,6 +3,7 @@
  * array as JSON, so every event is plain JSON (no classes, Dates, typed arrays or Maps) and
  * carries `t`: milliseconds since the turn started.
  */
+import type { AnswerEvidence } from '@/lib/answer/decline';
 import type { AnswerMethod, DeciderKind, EventHit, Source, TopicTerms } from './contract';
 
 export type { DeciderKind, EventHit };
@@ -106,6 +107,8 @@ export type AgentEvent = Timed<
       /** How the answer was written; 'extractive' with fallback_reason when the LLM failed. */
       method?: AnswerMethod;
       fallback_reason?: string;
+      /** Offline answers: the evidence the decision to answer or decline was based on. */
+      evidence?: AnswerEvidence;
       /** Cut short by cancellation. */
       partial?: boolean;
       time_ms?: number;

@@ -115,4 +115,23 @@ describe('extractive answer', () => {
     const a = extractiveAnswer('Which wire goes to terminal N in the wiring diagram?', [...found, ...read]);
     expect(a.parts[0]).toBe('Terminal N takes the blue wire [2].');
   });
+  it('says up front when the question names another device than the one the evidence is about', () => {
+    const env = new Environment();
+    const found = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', { manualId: 'libre', manualTitle: 'LibreVNA User Manual', page: 4 }),
+        chunk('The NanoVNA-H menu is opened with the jog switch.', { manualId: 'nano', manualTitle: 'NanoVNA-H User Guide', page: 2 }),
+      ]),
+      0,
+    );
+    const topicTerms = new Map([
+      ['nano', new Set(['nanovna-h'])],
+      ['libre', new Set<string>()],
+    ]);
+    const a = extractiveAnswer('What is the maximum input power of the NanoVNA-H RF port?', found, { topicTerms });
+    expect(a.declined).toBe(false);
+    expect(a.parts[0]).toBe('Note: I found no answer in a manual for NanoVNA-H User Guide; what follows is from LibreVNA User Manual, a different device.');
+    expect(a.text).toContain('+10 dBm; more can damage the receiver [1].');
+  });
 });

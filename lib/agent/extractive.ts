@@ -22,7 +22,7 @@
  */
 import type { RefHit } from './hits';
 import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
-import { askedSpan, declineSentence, whereLooked } from '@/lib/answer/wording';
+import { askedSpan, declineSentence, otherDeviceNote, whereLooked } from '@/lib/answer/wording';
 import { askedKinds, valueKinds } from '@/lib/text/quantities';
 import { bm25Scores, GENERIC_TERMS, searchTermGroups, searchTerms, terms, words } from './text';
 import { splitSentences } from '@/lib/text/sentences';
@@ -411,6 +411,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
   const parts = ordered.map((u) => cite(u.text, u.ref));
+  // Applicability: the question names another manual's device, not this one's — say so first.
+  const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
+  const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
+  if (asked) parts.unshift(otherDeviceNote(titleOf(asked[0]), titleOf(manualId)));
   return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage, evidence };
 }
 

@@ -8,6 +8,8 @@ import type { LanguageModelUsage } from 'ai';
 import type { AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
 import { getConfig } from '@/lib/providers/config';
 import { checkValues } from '@/lib/answer/values';
+import { libraryIndex } from '@/lib/ranking/library-cache';
+import { resolveFollowUp } from './follow-up';
 import { checkAnswer, withUnverifiedValues } from './answer-check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
 import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
@@ -82,7 +84,9 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const signal = input.signal ?? new AbortController().signal;
   const tools = input.tools;
   const endTool = tools.find((t) => t.end);
-  const question = input.question.trim();
+  const asked = input.question.trim();
+  // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
+  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, await manualIdentities()) : asked;
   const deciderKind = chooseDecider(input);
   const decider: Decider =
     deciderKind === 'llm' ? createLlmDecider({ fastPathConfidence: opts.fastPathConfidence ?? DEFAULT_FAST_PATH_CONFIDENCE }) : rulesDecider;
@@ -185,6 +189,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             ...(declined ? { declined } : {}),
             ...(out.method ? { method: out.method } : {}),
             ...(out.fallbackReason ? { fallback_reason: out.fallbackReason } : {}),
+            ...(out.evidence ? { evidence: out.evidence } : {}),
             time_ms: Math.round(clock() - started),
           });
         }
@@ -254,7 +259,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     return { tool: endTool!.name, input: defaultInputFor(endTool!.name, tree), decider: 'forced', reason };
   }
 
-  yield ev({ type: 'turn_start', question, manualIds: tree.manualIds ?? null, budget: tree.budget, decider: deciderKind });
+  yield ev({ type: 'turn_start', question: asked, manualIds: tree.manualIds ?? null, budget: tree.budget, decider: deciderKind });
+  if (question !== asked) yield ev({ type: 'status', tool: 'agent', message: `Read as a follow-up: ${question}` });
 
   try {
     if (!endTool) throw new Error('the tool registry has no end tool (text_response)');
@@ -388,4 +394,11 @@ export async function collectTurn(input: RunTurnInput): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
   for await (const e of runTurn(input)) events.push(e);
   return events;
+}
+
+/** Each ready manual's identity words (title, file name, cover page); none when the library cannot be read. */
+async function manualIdentities(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+  return libraryIndex()
+    .then((index) => index.identityWords)
+    .catch(() => new Map());
 }

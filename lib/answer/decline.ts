@@ -25,8 +25,29 @@ export interface DeclinePolicy {
 
 export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
 
-export const shippedDeclinePolicy: DeclinePolicy = shipped;
+let current: DeclinePolicy = shipped;
 
-export function shouldDecline(e: AnswerEvidence, policy: DeclinePolicy = shippedDeclinePolicy): boolean {
+/** The policy in use. */
+export function declinePolicy(): DeclinePolicy {
+  return current;
+}
+
+/** Uses this policy from now on (the eval after --train has rewritten decline.json). */
+export function setDeclinePolicy(policy: DeclinePolicy): void {
+  current = policy;
+}
+
+/** Runs `fn` with another policy (the eval's cross-validation folds). */
+export async function withDeclinePolicy<T>(policy: DeclinePolicy, fn: () => Promise<T>): Promise<T> {
+  const before = current;
+  current = policy;
+  try {
+    return await fn();
+  } finally {
+    current = before;
+  }
+}
+
+export function shouldDecline(e: AnswerEvidence, policy: DeclinePolicy = current): boolean {
   return e.coverage < policy.minCoverage || (policy.declineOnMissingQuantity && e.quantityMissing);
 }

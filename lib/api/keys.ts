@@ -6,6 +6,7 @@
  * audited with who, what, when and how long — never the key.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { actorFor } from '@/lib/auth/roles';
 import { getConfig } from '@/lib/providers/config';
 import { RateLimiter } from '@/lib/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
@@ -22,7 +23,7 @@ export interface ApiKeyView {
   revokedAt: number | null;
 }
 
-/** Who is calling: the key's owner (the same identity the web UI uses) and the key's id. */
+/** Who is calling: the key's owner (the same identity the web UI uses: owner cookie or user id) and the key's id. */
 export interface ApiCaller {
   ownerId: string;
   keyId: string;
@@ -89,6 +90,12 @@ export async function authenticate(authorization: string | null): Promise<ApiCal
     throw new ApiKeyError(401, 'This API key was revoked.');
   }
   const caller = { ownerId: row.ownerId, keyId: row.id };
+  // A key acts as its creator: where sign-in is required, a creator whose account was removed
+  // (or an anonymous owner from before sign-in was turned on) takes their keys with them.
+  if (!(await actorFor(row.ownerId))) {
+    await audit(caller, 'auth', 0, 'refused', 'owner has no account');
+    throw new ApiKeyError(401, 'This API key belongs to an account that no longer exists.');
+  }
   const rate = takeRate(row.id);
   if (!rate.ok) {
     await audit(caller, 'auth', 0, 'refused', 'rate limited');

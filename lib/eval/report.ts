@@ -29,6 +29,8 @@ export interface AnswerResult {
   /** Declined without a made-up value (unanswerable questions). */
   refused: boolean;
   madeUp: string[];
+  /** Value lock: values in the answer that no cited passage contains. */
+  unverifiedValues?: number;
   /** Tools the agent ran, in order. */
   path?: string[];
 }
@@ -63,6 +65,10 @@ export interface Metrics {
   n_unanswerable: number;
   /** Answering strategies: answerable questions the answer declined. */
   false_refusal_rate?: number | null;
+  /** Answering strategies: of the answers that declined, the share whose question was unanswerable. */
+  decline_precision?: number | null;
+  /** Answering strategies: values stated in answers that no cited passage contains (value lock). */
+  unverified_values?: number;
   errors: number;
   [extra: `recall@${number}`]: number | null;
 }
@@ -101,7 +107,12 @@ export function summarize(results: readonly QuestionResult[], opts: { k: number;
     errors: results.filter((r) => r.error).length,
   };
   if (![1, 3, 5].includes(opts.k)) m[`recall@${opts.k}`] = recall(opts.k);
-  if (opts.answers) m.false_refusal_rate = round(mean(answerable.map((r) => r.answer?.declined === true)));
+  if (opts.answers) {
+    m.false_refusal_rate = round(mean(answerable.map((r) => r.answer?.declined === true)));
+    // Precision of declining; its recall is refusal_rate.
+    m.decline_precision = round(mean(results.filter((r) => r.answer?.declined).map((r) => !r.answerable)));
+    m.unverified_values = results.reduce((s, r) => s + (r.answer?.unverifiedValues ?? 0), 0);
+  }
   return m;
 }
 
@@ -152,7 +163,7 @@ export function bestStrategy(report: Pick<EvalReport, 'strategies'>): string | n
 const fmt = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 const fmtMs = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
-const COLUMNS = ['strategy', 'group', 'n', 'R@1', 'R@3', 'R@5', 'MRR', 'kw hit', 'refusal', 'p50 ms', 'p95 ms'];
+const COLUMNS = ['strategy', 'group', 'n', 'R@1', 'R@3', 'R@5', 'MRR', 'kw hit', 'refusal', 'decl prec', 'wrong decl', 'unverif', 'p50 ms', 'p95 ms'];
 
 function row(strategy: string, group: string, m: Metrics): string[] {
   return [
@@ -165,6 +176,9 @@ function row(strategy: string, group: string, m: Metrics): string[] {
     fmt(m.mrr),
     fmt(m.keyword_hit_rate),
     fmt(m.refusal_rate),
+    fmt(m.decline_precision),
+    fmt(m.false_refusal_rate),
+    m.unverified_values === undefined ? '—' : String(m.unverified_values),
     fmtMs(m.latency_ms.p50),
     fmtMs(m.latency_ms.p95),
   ];

@@ -12,6 +12,8 @@ import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
 import { isAnswerable, readQa, type QaItem } from './qa';
 import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
+import { chooseDeclinePolicy, declineFolds, type DeclineSample } from './decline-cv';
+import { setDeclinePolicy, withDeclinePolicy, type DeclinePolicy } from '../answer/decline';
 import { libraryIndex } from '../ranking/library-cache';
 import type { LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
@@ -19,8 +21,9 @@ import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type Question
 import { scoreQuestion } from './score';
 import { rankerInput, STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
 
-/** Where --train writes the shipped ranker weights. */
+/** Where --train writes the shipped ranker weights and decline policy. */
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
+const DECLINE_FILE = path.join(process.cwd(), 'lib', 'answer', 'decline.json');
 
 export interface EvalOptions {
   /** Question files; their questions are pooled (ids must not clash). */
@@ -142,6 +145,26 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
 
+    // The decline policy (--cv, --train): each question's answer evidence, recorded once with the
+    // ranker its cross-validated run uses, then the policy with the fewest mistakes (lib/eval/decline-cv.ts).
+    let declineByManual = new Map<string, DeclinePolicy>();
+    if ((opts.cv || opts.train) && opts.strategies.includes('agent') && opts.llm.kind === 'offline') {
+      const samples: DeclineSample[] = [];
+      for (const q of questions) {
+        const fold = opts.cv ? folds.get(q.manual) : undefined;
+        const run = () => STRATEGY_FNS.agent(q.question, opts.k, ctx);
+        const out = await (fold ? withRankingModel(fold, run) : run()).catch(() => null);
+        if (out?.answer?.evidence) samples.push({ manual: q.manual, answerable: isAnswerable(q), evidence: out.answer.evidence });
+      }
+      if (opts.train) {
+        const policy = chooseDeclinePolicy(samples);
+        fs.writeFileSync(DECLINE_FILE, `${JSON.stringify(policy, null, 2)}\n`);
+        setDeclinePolicy(policy);
+        log(`decline policy: chosen on ${samples.length} questions (${JSON.stringify(policy)}); written to ${DECLINE_FILE}`);
+      }
+      if (opts.cv) declineByManual = declineFolds(samples);
+    }
+
     const byStrategy: Record<string, QuestionResult[]> = {};
     const runs: Array<{ name: StrategyName; report: string; cv: boolean }> = opts.strategies.flatMap((name) => [
       { name, report: name, cv: false },
@@ -161,7 +184,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const start = performance.now();
         try {
           const fold = cv ? folds.get(q.manual) : undefined;
-          out = fold ? await withRankingModel(fold, () => fn(q.question, opts.k, ctx)) : await fn(q.question, opts.k, ctx);
+          const policy = cv ? declineByManual.get(q.manual) : undefined;
+          const answer = () => fn(q.question, opts.k, ctx);
+          const declining = () => (policy ? withDeclinePolicy(policy, answer) : answer());
+          out = fold ? await withRankingModel(fold, declining) : await declining();
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }

@@ -43,6 +43,7 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       missingKeywords: answerable ? missingKeywords(text, q.answer_keywords) : [],
       refused: !answerable && refusal.refused,
       madeUp: refusal.madeUp,
+      ...(out.answer.unverifiedValues !== undefined ? { unverifiedValues: out.answer.unverifiedValues } : {}),
       path,
     };
   }

@@ -14,6 +14,7 @@
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import { runTurn, type AgentDeps, type AnyTool, type RunTurnOptions } from '../agent';
+import type { AnswerEvidence } from '../answer/decline';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';
@@ -40,7 +41,7 @@ export interface StrategyContext {
 export interface StrategyOutput {
   /** Unique pages, best first (at least `depth` when the corpus has them). */
   pages: PageRef[];
-  answer?: { text: string; declined: boolean; path: string[]; status: string };
+  answer?: { text: string; declined: boolean; path: string[]; status: string; unverifiedValues?: number; evidence?: AnswerEvidence };
 }
 
 export type Strategy = (question: string, depth: number, ctx: StrategyContext) => Promise<StrategyOutput>;
@@ -106,15 +107,19 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let text = '';
     let declined = false;
     let path: string[] = [];
+    let unverifiedValues = 0;
+    let evidence: AnswerEvidence | undefined;
     const errors: string[] = [];
     for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
       if (e.type === 'result') hits.push(...e.hits);
       else if (e.type === 'response') {
         text = e.text;
         declined = e.declined === true;
+        evidence = e.evidence;
       } else if (e.type === 'error') errors.push(`${e.tool}: ${e.message}`);
       else if (e.type === 'metrics') path = e.path;
-      else if (e.type === 'done') answer = { text, declined, path, status: e.status };
+      else if (e.type === 'check') unverifiedValues = e.values?.unverified.length ?? 0;
+      else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}) };
     }
     if (answer.status === 'failed' && !text) throw new Error(`the turn failed${errors.length ? `: ${errors.join('; ')}` : ''}`);
     return { pages: rankPages(hits), answer };

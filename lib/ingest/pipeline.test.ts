@@ -102,12 +102,11 @@ describe('bad input and failures leave nothing behind', () => {
     expect(fs.readdirSync(path.join(process.env.DATA_DIR!, 'uploads'))).toEqual([]);
   });
 
-  it('a manual deleted by another owner is refused; its uploader can delete it and everything goes', async () => {
+  it('its uploader can delete a manual and everything goes (who else may: lib/library.test.ts)', async () => {
     // A second, different PDF: the sample with one byte of trailing garbage after %%EOF.
     const variant = new Uint8Array([...samplePdf, 0x0a]);
     const { manual } = await acceptUpload(bytesOf(variant), 'variant.pdf', 'owner-a');
     expect((await ingestManual(manual.id))?.status).toBe('ready');
-    await expect(deleteManual(manual.id, 'owner-b')).rejects.toMatchObject({ status: 403 });
     await deleteManual(manual.id, 'owner-a');
     expect(await getManual(manual.id)).toBeUndefined();
     expect(fs.existsSync(manualDir(manual.id))).toBe(false);
@@ -167,7 +166,8 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
     // Wait until it is past parsing, then kill it without warning.
     const { getDb } = await import('@/lib/store/db');
     const db = await getDb();
-    const deadline = Date.now() + 90_000;
+    // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
+    const deadline = Date.now() + 240_000;
     let status = '';
     while (Date.now() < deadline) {
       const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
@@ -188,5 +188,5 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
     const summary = await ingestManual(id);
     expect(summary?.status).toBe('ready');
     expect(summary?.pages).toBe(54);
-  }, 300_000);
+  }, 600_000);
 });

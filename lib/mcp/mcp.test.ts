@@ -20,6 +20,7 @@ import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
 import { listAudit } from '@/lib/store/api-keys';
 import { closeDb } from '@/lib/store/db';
+import { createUser, deleteUser } from '@/lib/store/users';
 import { baseUrlOf, handleMcpRequest } from './http';
 
 const OFFLINE = { agent: { llm: null, vlm: null } };
@@ -157,6 +158,23 @@ describe('MCP over Streamable HTTP', () => {
     expect(rows.every((r) => r.keyId === view.id && r.ms >= 0)).toBe(true);
     expect(JSON.stringify(await listAudit('alice', 200))).not.toContain(aliceKey.slice(3, 20));
     expect(JSON.stringify(rows)).not.toContain(key.slice(3, 20));
+  });
+
+  it('where sign-in is required a key acts as its creator: a removed account takes its keys along', async () => {
+    process.env.MC_AUTH = 'signin';
+    try {
+      const admin = await createUser({ email: 'keys-admin@example.com', role: 'admin' });
+      const { key } = await createApiKey(admin.id, 'team assistant');
+      const client = await connect(key);
+      expect((await client.callTool({ name: 'list_manuals', arguments: {} })).isError).toBeFalsy();
+      await deleteUser(admin.id);
+      await expect(client.callTool({ name: 'list_manuals', arguments: {} })).rejects.toThrow(/no longer exists|401/i);
+      // alice is an anonymous owner from before sign-in was required: no account, so her key stops too.
+      await expect(connect(aliceKey)).rejects.toThrow();
+      expect((await listAudit(admin.id)).map((r) => `${r.tool}:${r.outcome}`)).toEqual(expect.arrayContaining(['mcp:list_manuals:ok', 'auth:refused']));
+    } finally {
+      delete process.env.MC_AUTH;
+    }
   });
 });
 

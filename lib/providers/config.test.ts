@@ -163,3 +163,25 @@ describe('every variable is documented', () => {
     expect(runtimeNumber('EMBEDDING_BATCH_SIZE', 8, { ...env('2.5'), integer: true })).toBe(8);
   });
 });
+
+describe('loadConfig: host binding and sign-in (issue 13, finding 8)', () => {
+  it('binds to loopback by default, where no sign-in is needed', () => {
+    const c = loadConfig({});
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.auth.signInRequired).toBe(false);
+    expect(loadConfig({ HOST: 'localhost' }).auth.signInRequired).toBe(false);
+  });
+
+  it('requires sign-in on any other interface, behind a proxy, or when asked', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).auth.signInRequired).toBe(true);
+    expect(loadConfig({ HOST: '192.168.1.20' }).auth.signInRequired).toBe(true);
+    expect(loadConfig({ MC_TRUSTED_PROXIES: '1' }).auth.signInRequired).toBe(true);
+    expect(loadConfig({ MC_AUTH: 'signin' }).auth.signInRequired).toBe(true);
+  });
+
+  it('reports half-set single sign-on and a short admin password', () => {
+    expect(() => loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/AUTH_OIDC_CLIENT_ID/);
+    expect(() => loadConfig({ MC_ADMIN_PASSWORD: 'short' })).toThrow(/at least 8/);
+    expect(loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({ name: 'Single sign-on' });
+  });
+});

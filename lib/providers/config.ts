@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackHost } from '../auth/network';
 
 export type ProviderMode = 'offline' | 'local' | 'cloud';
 
@@ -50,6 +51,18 @@ export interface AppConfig {
   mcpApiKey?: string;
   /** OCR engine wanted ('auto': the native binary when on PATH, else tesseract.js), languages, pool size. */
   ocr: { engine: OcrEngineChoice; languages: string[]; workers?: number };
+  /** Interface `npm start` binds to; anything but loopback requires sign-in (lib/auth/access.ts). */
+  host: string;
+  /** Reverse proxies in front of the app whose X-Forwarded-For entries are trusted (0: none). */
+  trustedProxies: number;
+  /** PDF worker processes (lib/pdf-worker): heap cap, memory cap (RSS), per-job deadline, count. */
+  pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
+  /** Sign-in (lib/auth/access.ts): required unless the app listens on loopback with no proxy in front. */
+  auth: {
+    signInRequired: boolean;
+    adminPassword?: string;
+    oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+  };
 }
 
 export type OcrEngineChoice = 'auto' | 'tesseract' | 'tesseract.js';
@@ -132,12 +145,25 @@ const envSchema = z.object({
   OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
   OCR_LANGUAGES: optionalString,
   OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
+
+  HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
+  MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).default(0)),
+  PDF_WORKER_HEAP_MB: positiveInt(512),
+  PDF_WORKER_MAX_RSS_MB: positiveInt(1024),
+  PDF_JOB_TIMEOUT_S: positiveInt(60),
+  PDF_WORKERS: positiveInt(2),
+  MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
+  MC_ADMIN_PASSWORD: optionalString,
+  AUTH_OIDC_ISSUER: optionalUrl,
+  AUTH_OIDC_CLIENT_ID: optionalString,
+  AUTH_OIDC_CLIENT_SECRET: optionalString,
+  AUTH_OIDC_NAME: optionalString,
 });
 
 export type RawEnv = Record<string, string | undefined>;
 
 /** Variables whose values must never reach a browser, a log line or an error shown to a user. */
-export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET)$/.test(k) || k === 'DATABASE_URL');
+export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k) || k === 'DATABASE_URL');
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
@@ -314,6 +340,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//i.test(e.DATABASE_URL)) {
     problems.push('DATABASE_URL must be a postgres://user:password@host:5432/db URL (leave it unset for the embedded SQLite file)');
   }
+  const oidcSet = [e.AUTH_OIDC_ISSUER, e.AUTH_OIDC_CLIENT_ID, e.AUTH_OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (oidcSet > 0 && oidcSet < 3) problems.push('single sign-on needs all of AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET');
+  if (e.MC_ADMIN_PASSWORD !== undefined && e.MC_ADMIN_PASSWORD.length < 8) problems.push('MC_ADMIN_PASSWORD must be at least 8 characters');
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -338,6 +367,19 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     apiRatePerMin: e.API_RATE_PER_MIN,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.MCP_API_KEY,
+    host: e.HOST,
+    trustedProxies: e.MC_TRUSTED_PROXIES,
+    auth: {
+      // Loopback with nothing in front: only this machine's user can reach the app (the admin).
+      // Any other interface, or a reverse proxy (which makes every request look local), needs sign-in.
+      signInRequired: e.MC_AUTH === 'signin' || !isLoopbackHost(e.HOST) || e.MC_TRUSTED_PROXIES > 0,
+      adminPassword: e.MC_ADMIN_PASSWORD,
+      oidc:
+        oidcSet === 3
+          ? { issuer: e.AUTH_OIDC_ISSUER!, clientId: e.AUTH_OIDC_CLIENT_ID!, clientSecret: e.AUTH_OIDC_CLIENT_SECRET!, name: e.AUTH_OIDC_NAME ?? 'Single sign-on' }
+          : undefined,
+    },
+    pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },
   };
 }
 

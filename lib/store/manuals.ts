@@ -4,6 +4,7 @@
  */
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { getDb } from './db';
+import { ADMIN_USER_ID } from './users';
 import { chunks, manuals, pages, type ManualStatus } from './tables';
 
 export type Manual = typeof manuals.$inferSelect;
@@ -27,9 +28,10 @@ export async function findManualBySha(sha256: string): Promise<Manual | undefine
   return db.query.manuals.findFirst({ where: eq(manuals.sha256, sha256) });
 }
 
+/** No manual is ownerless: without an uploader (the CLI, the sample) it belongs to the administrator. */
 export async function createManual(row: { id: string; title: string; fileName: string; sha256: string; sizeBytes: number; ownerId?: string }) {
   const db = await getDb();
-  await db.insert(manuals).values({ ...row, status: 'queued', updatedAt: new Date() });
+  await db.insert(manuals).values({ ...row, ownerId: row.ownerId ?? ADMIN_USER_ID, status: 'queued', updatedAt: new Date() });
 }
 
 export async function updateManual(

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
-import { MANUAL_STATUSES } from './schema';
+import { MANUAL_STATUSES, USER_ROLES } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 const createdAt = () => ts('created_at').notNull().default(sql`now()`);
@@ -171,4 +171,17 @@ export const apiAudit = pgTable(
     message: text('message'),
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: USER_ROLES }).notNull().default('member'),
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email)],
 );

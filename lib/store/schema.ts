@@ -193,3 +193,26 @@ export const apiAudit = sqliteTable(
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],
 );
+
+export const USER_ROLES = ['admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/**
+ * People who sign in when the app serves a network (HOST not loopback; lib/auth/access.ts). The
+ * row with id `admin` always exists: it owns what the command line ingests and what was ownerless
+ * before roles existed; it signs in once MC_ADMIN_PASSWORD (or `npm run users`) sets a password.
+ */
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** Sign-in name: an email address or a plain user name, stored lower-case. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: USER_ROLES }).notNull().default('member'),
+    /** scrypt hash (lib/auth/password.ts); null for OIDC-only users and an admin not yet set up. */
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);

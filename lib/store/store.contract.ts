@@ -12,6 +12,7 @@ export function storeContract(label: string) {
     keys: await import('./api-keys'),
     corpus: await import('./corpus'),
     jobs: await import('./jobs'),
+    users: await import('./users'),
     db: await import('./db'),
     tables: await import('./tables'),
     drizzle: await import('drizzle-orm'),
@@ -177,6 +178,24 @@ export function storeContract(label: string) {
       expect(audit.map((r) => r.tool)).toEqual(['v1:ask', 'mcp:search']);
       expect(audit[0].message).toHaveLength(500);
       expect(audit[0].id).toBeGreaterThan(audit[1].id);
+    });
+
+    it('keeps users and roles, with the administrator created by the migration', async () => {
+      const { users } = await load();
+      expect(await users.getUser(users.ADMIN_USER_ID)).toMatchObject({ role: 'admin', email: 'admin', passwordHash: null });
+      const email = `${uid('tech')}@Example.com`;
+      const created = await users.createUser({ email, name: 'Tech', role: 'member', passwordHash: 'scrypt$x' });
+      expect(created).toMatchObject({ email: email.toLowerCase(), name: 'Tech', role: 'member', passwordHash: 'scrypt$x' });
+      expect(created.createdAt).toBeInstanceOf(Date);
+      expect((await users.findUserByEmail(` ${email.toUpperCase()} `))?.id).toBe(created.id);
+      // Sign-in names are unique.
+      await expect(users.createUser({ email, role: 'admin' })).rejects.toThrow();
+      await users.updateUser(created.id, { role: 'admin' });
+      expect((await users.getUser(created.id))?.role).toBe('admin');
+      expect((await users.listUsers()).map((u) => u.id)).toEqual(expect.arrayContaining([users.ADMIN_USER_ID, created.id]));
+      await users.deleteUser(created.id);
+      expect(await users.getUser(created.id)).toBeUndefined();
+      await expect(users.deleteUser(users.ADMIN_USER_ID)).rejects.toThrow(/administrator/);
     });
 
     describe('job queue', () => {

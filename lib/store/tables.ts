@@ -31,8 +31,9 @@ export const shares = pick(lite.shares, pg.shares);
 export const feedback = pick(lite.feedback, pg.feedback);
 export const apiKeys = pick(lite.apiKeys, pg.apiKeys);
 export const apiAudit = pick(lite.apiAudit, pg.apiAudit);
+export const users = pick(lite.users, pg.users);
 
 /** The schema object Drizzle's relational queries (db.query.*) are built from. */
 export const activeSchema = pick(lite, pg);
 
-export { MANUAL_STATUSES, type ManualStatus } from './schema';
+export { MANUAL_STATUSES, USER_ROLES, type ManualStatus, type UserRole } from './schema';

@@ -28,8 +28,10 @@ test.beforeAll(async () => {
   if (skip) return;
   db = new pg.Client({ connectionString: process.env.CLUSTER_DATABASE_URL });
   await db.connect();
-  // One person (one owner cookie) talking to both servers.
+  // One person (one owner cookie, which any page sets) talking to both servers.
   owner = await playwrightRequest.newContext();
+  expect((await owner.get(`${A}/signin`, { maxRedirects: 0 })).status()).toBeLessThan(500);
+  expect((await owner.storageState()).cookies.length).toBeGreaterThan(0);
 });
 
 test.afterAll(async () => {

@@ -8,7 +8,9 @@
  */
 import { createUIMessageStreamResponse } from 'ai';
 import { z } from 'zod';
-import { ensureOwnerId } from '@/lib/auth/owner';
+import { type Actor, requireActor } from '@/lib/auth/access';
+import { errorResponse } from '@/lib/http';
+import { guardWrite, readJsonCapped } from '@/lib/security/request-guard';
 import { ChatError, errorJson } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { prepareTurn, streamTurn } from '@/lib/chat/turn';
@@ -17,6 +19,7 @@ import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
 export const dynamic = 'force-dynamic';
 
 const MAX_QUESTION_CHARS = 4000;
+const MAX_CHAT_BODY_BYTES = 1024 * 1024;
 
 const askSchema = z
   .object({
@@ -29,7 +32,15 @@ const askSchema = z
   .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
 
 export async function POST(request: Request) {
-  const body: unknown = await request.json().catch(() => null);
+  // Guards: same origin (403), per-address limit (429), a body of at most 1 MB (413; below it a
+  // pasted wall of text still gets the "too long" message).
+  let body: unknown;
+  try {
+    guardWrite(request, 'ask');
+    body = await readJsonCapped(request, MAX_CHAT_BODY_BYTES);
+  } catch (err) {
+    return errorResponse(err);
+  }
   const parsed = askSchema.safeParse(body);
   if (!parsed.success) {
     // The composer has no length cap: say why a pasted wall of text is refused.
@@ -39,8 +50,15 @@ export async function POST(request: Request) {
       new ChatError('bad_request:chat', chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined),
     );
   }
+  // An existing cookie or sign-in (401): a cookieless question leaves no rows.
+  let actor: Actor;
   try {
-    const ownerId = await ensureOwnerId();
+    actor = await requireActor();
+  } catch (err) {
+    return errorResponse(err);
+  }
+  try {
+    const ownerId = actor.id;
     const allowed = rateLimit('ask', ownerId);
     if (!allowed.ok) return tooManyRequests('questions', allowed.retryAfterS);
     const turn = await prepareTurn({ ownerId, ...parsed.data });

@@ -1,14 +1,20 @@
-import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
+import { requireActor, requireReader } from '@/lib/auth/access';
 import { filesDir } from '@/lib/ingest/paths';
 import { errorResponse } from '@/lib/http';
 import { assertRoomFor } from '@/lib/ingest/upload';
 import { acceptUpload, listManualViews } from '@/lib/library';
 import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
+import { guardWrite } from '@/lib/security/request-guard';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
-  return Response.json({ manuals: await listManualViews(await currentOwnerId()) }, { headers: { 'cache-control': 'no-store' } });
+  try {
+    const actor = await requireReader();
+    return Response.json({ manuals: await listManualViews(actor?.id ?? null) }, { headers: { 'cache-control': 'no-store' } });
+  } catch (err) {
+    return errorResponse(err);
+  }
 }
 
 /** Upload: the PDF is the raw request body; its name travels URI-encoded in `x-file-name`. */
@@ -24,8 +30,11 @@ export async function POST(request: Request) {
   const length = Number(request.headers.get('content-length') ?? '');
   const declaredBytes = Number.isSafeInteger(length) && length > 0 ? length : undefined;
   try {
+    // Foreign origin (403), address over its limit (429), no room (507), no cookie or sign-in
+    // (401): all before any byte is read.
+    guardWrite(request, 'upload');
     assertRoomFor(filesDir(), declaredBytes ?? 0);
-    const owner = await ensureOwnerId();
+    const { id: owner } = await requireActor();
     const allowed = rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
     const result = await acceptUpload(request.body, fileName, owner, declaredBytes);

@@ -131,8 +131,21 @@ export async function* sseJson(body: ReadableStream<Uint8Array>): AsyncGenerator
 
 type Chunk = { type: string; delta?: string; data?: { text?: string; status?: string }; messageMetadata?: { status?: string }; errorText?: string };
 
+/**
+ * The owner cookie a browser gets on its first page (the API refuses cookieless writes: issue 13).
+ * /signin is the lightest page.
+ */
+export async function ownerCookie(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/signin`, { redirect: 'manual' });
+  await res.arrayBuffer();
+  const value = res.headers.get('set-cookie')?.split(';')[0];
+  if (!value) throw new Error(`GET /signin set no owner cookie (HTTP ${res.status})`);
+  return value;
+}
+
 /** Times one question through POST /api/chat (a new session each time; the owner cookie is reused). */
 export async function askOverHttp(baseUrl: string, question: string, cookie: { value?: string }): Promise<TurnTiming> {
+  cookie.value ??= await ownerCookie(baseUrl);
   const t0 = performance.now();
   const since = () => Math.round((performance.now() - t0) * 10) / 10;
   const res = await fetch(`${baseUrl}/api/chat`, {

@@ -105,6 +105,15 @@ CREATE TABLE "shares" (
 	"revoked_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "users" (
+	"id" text PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"name" text NOT NULL,
+	"role" text DEFAULT 'member' NOT NULL,
+	"password_hash" text,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "workers" (
 	"id" text PRIMARY KEY NOT NULL,
 	"host" text NOT NULL,
@@ -129,4 +138,7 @@ CREATE INDEX "manuals_status_idx" ON "manuals" USING btree ("status","created_at
 CREATE UNIQUE INDEX "messages_session_position_idx" ON "messages" USING btree ("session_id","position");--> statement-breakpoint
 CREATE UNIQUE INDEX "pages_manual_number_idx" ON "pages" USING btree ("manual_id","number");--> statement-breakpoint
 CREATE INDEX "sessions_owner_idx" ON "sessions" USING btree ("owner_id");--> statement-breakpoint
-CREATE INDEX "shares_session_idx" ON "shares" USING btree ("session_id");
+CREATE INDEX "shares_session_idx" ON "shares" USING btree ("session_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_email_idx" ON "users" USING btree ("email");--> statement-breakpoint
+-- As in SQLite's 0002_users_roles: the administrator always exists (it owns command-line ingests).
+INSERT INTO "users" ("id", "email", "name", "role") VALUES ('admin', 'admin', 'Administrator', 'admin');

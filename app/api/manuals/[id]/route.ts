@@ -1,11 +1,13 @@
-import { currentOwnerId } from '@/lib/auth/owner';
+import { requireActor } from '@/lib/auth/access';
 import { errorResponse } from '@/lib/http';
 import { deleteManual } from '@/lib/library';
+import { guardWrite } from '@/lib/security/request-guard';
 
-export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function DELETE(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   try {
-    await deleteManual(id, await currentOwnerId());
+    guardWrite(request, 'write');
+    await deleteManual(id, (await requireActor()).id);
     return new Response(null, { status: 204 });
   } catch (err) {
     return errorResponse(err);

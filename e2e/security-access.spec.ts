@@ -1,0 +1,166 @@
+/**
+ * The access model on a network (issue 13, findings 4 and 8): a second server of the same build
+ * listens on 0.0.0.0, so sign-in is required. Signing in as the admin and as a member shows the
+ * rules: members manage their own manuals only; admins manage every manual and the users.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
+import { SettingsPage } from './pages/settings-page';
+import { uniqueSamplePdf } from './sample-pdf';
+
+const PORT = Number(process.env.E2E_PORT ?? 3107) + 1;
+const BASE = `http://127.0.0.1:${PORT}`;
+const ADMIN_PASSWORD = 'admin-e2e-password-1';
+const MEMBER = { email: 'tech@example.com', password: 'member-e2e-password-1' };
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-network-'));
+let server: ChildProcess;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(300_000);
+
+test.beforeAll(async () => {
+  // The build the main web server made; only the interface differs (HOST=0.0.0.0 → sign-in required).
+  server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '0.0.0.0'], {
+    cwd: root,
+    env: { ...process.env, HOST: '0.0.0.0', PORT: String(PORT), DATA_DIR: dataDir, MC_ADMIN_PASSWORD: ADMIN_PASSWORD, MC_NO_SAMPLE: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 240; i++) {
+    const ok = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the network-mode server did not start');
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signIn(browser: Browser, email: string, password: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: BASE });
+  const page = await context.newPage();
+  await page.goto('/manuals');
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fmanuals/);
+  await page.getByLabel('Name or email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/manuals$/);
+  await expect(page.getByTestId('page-title')).toHaveText('Manuals');
+  return context;
+}
+
+async function uploadSample(context: BrowserContext, tag: string): Promise<string> {
+  const pdf = await uniqueSamplePdf(tag);
+  const res = await context.request.post('/api/manuals', { data: fs.readFileSync(pdf.path), headers: { 'content-type': 'application/pdf', 'x-file-name': pdf.fileName } });
+  expect(res.status()).toBe(201);
+  return (await res.json()).manual.id;
+}
+
+test('without signing in: pages redirect to /signin, the API answers 401', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: BASE });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/signin/);
+  for (const [method, url] of [
+    ['GET', '/api/manuals'],
+    ['POST', '/api/manuals'],
+    ['DELETE', '/api/manuals/x'],
+    ['POST', '/api/chat'],
+    ['GET', '/api/users'],
+    ['GET', '/manuals/x/pages/1/image'],
+  ] as const) {
+    const data = method === 'GET' ? undefined : url === '/api/chat' ? { sessionId: 'anonymous-1', question: 'hello?' } : '{}';
+    const res = await context.request.fetch(url, { method, data });
+    expect(res.status(), `${method} ${url}`).toBe(401);
+  }
+  // A wrong password says so, and signs no one in.
+  await page.getByLabel('Name or email').fill('admin');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signin-error')).toContainText('do not match');
+  await context.close();
+});
+
+test('admin and member: members manage their own manuals, admins every manual and the users', async ({ browser }) => {
+  const admin = await signIn(browser, 'admin', ADMIN_PASSWORD);
+  const created = await admin.request.post('/api/users', { data: { email: MEMBER.email, password: MEMBER.password, role: 'member' } });
+  expect(created.status()).toBe(201);
+  const adminManual = await uploadSample(admin, 'admin');
+
+  const member = await signIn(browser, MEMBER.email, MEMBER.password);
+  expect((await member.request.get('/api/users')).status()).toBe(403);
+  expect((await member.request.post('/api/users', { data: { email: 'x@y.z', password: 'long-enough-1', role: 'admin' } })).status()).toBe(403);
+  const memberManual = await uploadSample(member, 'member');
+
+  // The library shows each person what they may delete.
+  const canDelete = async (ctx: BrowserContext) =>
+    Object.fromEntries(((await (await ctx.request.get('/api/manuals')).json()).manuals as Array<{ id: string; canDelete: boolean }>).map((m) => [m.id, m.canDelete]));
+  expect(await canDelete(member)).toEqual({ [adminManual]: false, [memberManual]: true });
+  expect(await canDelete(admin)).toEqual({ [adminManual]: true, [memberManual]: true });
+  const page = await member.newPage();
+  await page.goto('/manuals');
+  await expect(page.locator(`[data-manual-id="${memberManual}"]`).getByTestId('delete-manual')).toBeVisible();
+  await expect(page.locator(`[data-manual-id="${adminManual}"]`).getByTestId('delete-manual')).toHaveCount(0);
+
+  // Signed-in people ask questions as themselves: the chat is the member's, not the admin's.
+  await expect
+    .poll(async () => ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ status: string }>).some((m) => m.status === 'ready'), { timeout: 150_000 })
+    .toBe(true);
+  const sessionId = `member-chat-${Date.now()}`;
+  const asked = await member.request.post('/api/chat', { data: { sessionId, question: 'What is the rated supply voltage?' } });
+  expect(asked.status()).toBe(200);
+  await asked.body();
+  const chatPage = await member.newPage();
+  await chatPage.goto(`/chat/${sessionId}`);
+  await expect(chatPage.getByText('What is the rated supply voltage?').first()).toBeVisible();
+  const adminView = await (await admin.newPage()).goto(`/chat/${sessionId}`);
+  expect(adminView?.status()).toBe(404);
+
+  // API keys act as their creator: only an admin creates one on a network; a script uses it with
+  // no cookie and no Origin, past the sign-in and origin guards of the browser routes.
+  const memberSettings = new SettingsPage(await member.newPage());
+  await memberSettings.goto();
+  await expect(memberSettings.page.getByTestId('api-key-create-refused')).toContainText('Only an administrator');
+  await expect(memberSettings.createButton()).toHaveCount(0);
+  const adminSettings = new SettingsPage(await admin.newPage());
+  await adminSettings.goto();
+  const key = await adminSettings.createKey('network script');
+  const bearer = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const apiAsk = await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: bearer, body: JSON.stringify({ question: 'What is the rated supply voltage?' }) });
+  expect(apiAsk.status).toBe(200);
+  expect((await apiAsk.json()).status).toBe('done');
+  const mcp = await fetch(`${BASE}/api/mcp`, { method: 'POST', headers: { ...bearer, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  expect(mcp.status).toBe(200);
+  expect(JSON.stringify(await mcp.json())).toContain('search_manuals');
+  expect((await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question":"hi?"}' })).status).toBe(401);
+
+  // A member cannot delete the admin's manual; an admin can delete a member's.
+  expect((await member.request.delete(`/api/manuals/${adminManual}`)).status()).toBe(403);
+  expect((await admin.request.delete(`/api/manuals/${memberManual}`)).status()).toBe(204);
+  const second = await uploadSample(member, 'member-2');
+  expect((await member.request.delete(`/api/manuals/${second}`)).status()).toBe(204);
+
+  // Admins manage users: demote is refused for the built-in admin; removing the member works.
+  const users = (await (await admin.request.get('/api/users')).json()).users as Array<{ id: string; email: string; role: string }>;
+  expect(users.map((u) => [u.email, u.role])).toEqual([
+    ['admin', 'admin'],
+    [MEMBER.email, 'member'],
+  ]);
+  expect((await admin.request.patch('/api/users/admin', { data: { role: 'member' } })).status()).toBe(403);
+  const memberId = users.find((u) => u.email === MEMBER.email)!.id;
+  expect((await admin.request.delete(`/api/users/${memberId}`)).status()).toBe(204);
+  // The removed member's session no longer grants anything.
+  expect((await member.request.get('/api/manuals')).status()).toBe(401);
+  await member.close();
+  await admin.close();
+});

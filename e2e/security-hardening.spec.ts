@@ -1,0 +1,160 @@
+/**
+ * Issue 13 against the built server on loopback, as an outsider: hostile uploads cannot take the
+ * server down, cookieless requests create nothing and hit 429 in a flood, foreign origins and
+ * oversized bodies are refused. (Sign-in and roles: e2e/security-access.spec.ts.)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { bombPdf, writeZerosPdf } from '../lib/pdf-worker/testing/hostile-pdfs';
+import { expect, test } from './fixtures';
+
+const base = () => `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-hostile-'));
+test.afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** The owner cookie a browser gets on its first page. */
+async function browserCookie(): Promise<string> {
+  const res = await fetch(`${base()}/signin`, { redirect: 'manual' });
+  await res.arrayBuffer();
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  expect(cookie, 'the first page sets the owner cookie').toMatch(/^mc_owner=/);
+  return cookie!;
+}
+
+interface Health {
+  ok: boolean;
+  dataDir: { path: string };
+  memory: { rssMb: number };
+}
+
+/**
+ * Runs `attack` while polling /api/health every 250 ms; every poll must answer (a 5 s abort is the
+ * hang detector). Returns the attack's result, the slowest health answer and the peak server RSS.
+ */
+async function underAttack<T>(attack: () => Promise<T>) {
+  let stop = false;
+  let slowestMs = 0;
+  let peakRssMb = 0;
+  let polls = 0;
+  const poller = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      const res = await fetch(`${base()}/api/health`, { signal: AbortSignal.timeout(5000) });
+      const health = (await res.json()) as Health;
+      expect(res.status).toBe(200);
+      slowestMs = Math.max(slowestMs, performance.now() - t0);
+      peakRssMb = Math.max(peakRssMb, health.memory.rssMb);
+      polls++;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  try {
+    return { result: await attack(), slowestMs, peakRssMb, polls };
+  } finally {
+    stop = true;
+    await poller;
+    const figures = `${polls} health polls, slowest ${Math.round(slowestMs)} ms, peak server RSS ${peakRssMb} MB`;
+    test.info().annotations.push({ type: 'health under attack', description: figures });
+    console.log(`[${test.info().title}] ${figures}`);
+  }
+}
+
+async function upload(file: string, cookie: string) {
+  const res = await fetch(`${base()}/api/manuals`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/pdf', 'x-file-name': path.basename(file), 'content-length': String(fs.statSync(file).size) },
+    body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  return { status: res.status, body: (await res.json()) as { error?: string; code?: string } };
+}
+
+async function expectNothingLeft(fileName: string) {
+  const health = (await (await fetch(`${base()}/api/health`)).json()) as Health;
+  const uploads = path.join(health.dataDir.path, 'uploads');
+  expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([]);
+  const cookie = await browserCookie();
+  const { manuals } = (await (await fetch(`${base()}/api/manuals`, { headers: { cookie } })).json()) as { manuals: Array<{ fileName: string }> };
+  expect(manuals.map((m) => m.fileName)).not.toContain(fileName);
+}
+
+test.describe('hostile uploads (findings 1 and 2)', () => {
+  test.setTimeout(300_000);
+
+  test('%PDF-1.4 + 150 MB of zeros: refused with a reason, the server stays up, nothing left', async () => {
+    const file = path.join(scratch, 'zeros.pdf');
+    writeZerosPdf(file, 150);
+    const cookie = await browserCookie();
+    const { result, peakRssMb } = await underAttack(() => upload(file, cookie));
+    expect(result.status).toBe(422);
+    expect(result.body.error).toMatch(/damaged|limits/);
+    expect(peakRssMb).toBeLessThan(700);
+    await expectNothingLeft('zeros.pdf');
+  });
+
+  test('a decompression bomb (1 MB inflating to 1 GB): refused as a bomb, the server stays up, nothing left', async () => {
+    const file = path.join(scratch, 'bomb.pdf');
+    fs.writeFileSync(file, await bombPdf(1024));
+    const cookie = await browserCookie();
+    const { result, peakRssMb } = await underAttack(() => upload(file, cookie));
+    expect(result.status).toBe(422);
+    expect(result.body.error).toMatch(/decompression bomb/);
+    expect(peakRssMb).toBeLessThan(700);
+    await expectNothingLeft('bomb.pdf');
+  });
+});
+
+test.describe('requests without a cookie (findings 3 and 4)', () => {
+  test('writes without a cookie are refused (401) and set no cookie: no rows, no owner minted', async () => {
+    for (const [method, url, body] of [
+      ['POST', '/api/chat', JSON.stringify({ sessionId: 'a'.repeat(22), question: 'hello?' })],
+      ['POST', '/api/manuals', '%PDF-1.4\n'],
+      ['DELETE', '/api/manuals/some-manual-id', undefined],
+      ['POST', '/api/manuals/some-manual-id/password', JSON.stringify({ password: 'x' })],
+    ] as const) {
+      const res = await fetch(`${base()}${url}`, { method, body, headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect(res.status, `${method} ${url}`).toBe(401);
+      expect(res.headers.get('set-cookie'), `${method} ${url}`).toBeNull();
+    }
+  });
+
+  test('a cookieless flood from one address hits 429', async () => {
+    // Its own address (no trusted proxy: the client's X-Forwarded-For picks its bucket) so other specs keep theirs.
+    const headers = { 'x-forwarded-for': '203.0.113.77', 'content-type': 'application/json' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 130 && !statuses.includes(429); i++) {
+      const res = await fetch(`${base()}/api/chat`, { method: 'POST', headers, body: JSON.stringify({ sessionId: 'flood-session-1', question: 'hi?' }) });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  });
+});
+
+test.describe('cross-origin writes and body sizes (findings 5 and 6)', () => {
+  test('writes from another site are refused (403) even with the cookie', async () => {
+    const cookie = await browserCookie();
+    const evil = { cookie, origin: 'https://evil.example' };
+    const chat = await fetch(`${base()}/api/chat`, { method: 'POST', headers: { ...evil, 'content-type': 'text/plain' }, body: JSON.stringify({ sessionId: 'b'.repeat(22), question: 'hi' }) });
+    expect(chat.status).toBe(403);
+    const up = await fetch(`${base()}/api/manuals`, { method: 'POST', headers: { ...evil, 'x-file-name': 'x.pdf' }, body: '%PDF-1.4\n' });
+    expect(up.status).toBe(403);
+    const del = await fetch(`${base()}/api/manuals/some-id`, { method: 'DELETE', headers: evil });
+    expect(del.status).toBe(403);
+    // The same request from this origin passes the guard (and fails later for its own reasons).
+    const own = await fetch(`${base()}/api/manuals/some-id`, { method: 'DELETE', headers: { cookie, origin: base() } });
+    expect(own.status).toBe(404);
+  });
+
+  test('oversized JSON bodies are refused (413) before they are parsed', async () => {
+    const cookie = await browserCookie();
+    const big = JSON.stringify({ sessionId: 'c'.repeat(22), question: 'x'.repeat(5 * 1024 * 1024) });
+    const chat = await fetch(`${base()}/api/chat`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: big });
+    expect(chat.status).toBe(413);
+    const pw = await fetch(`${base()}/api/manuals/some-id/password`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ password: 'p'.repeat(100_000) }) });
+    expect(pw.status).toBe(413);
+  });
+});

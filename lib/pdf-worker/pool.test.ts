@@ -1,0 +1,91 @@
+/**
+ * The PDF worker pool against hostile files (issue 13, findings 1 and 2): a 150 MB file of zeros
+ * and decompression bombs are refused or killed inside a worker process while this process keeps
+ * running its event loop, and the pool carries on with the next job.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isIngestError } from '../ingest/errors';
+import { inspectPdfFile, pdfPoolStats, runPdfJob, stopPdfWorkers } from './pool';
+import { bombPdf, writeZerosPdf } from './testing/hostile-pdfs';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-pdf-pool-'));
+const limits = { maxBytes: 500 * 1024 * 1024, maxPages: 2000 };
+
+/** Counts event-loop turns while `work` runs: the web server's thread must stay free. */
+async function whileTicking<T>(work: Promise<T>): Promise<{ result: PromiseSettledResult<T>; ticks: number }> {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 50);
+  const [result] = await Promise.allSettled([work]);
+  clearInterval(timer);
+  return { result, ticks };
+}
+
+async function twoPagePdf(file: string) {
+  const doc = await PDFDocument.create();
+  doc.setTitle('Pump controller service manual');
+  for (let i = 0; i < 2; i++) doc.addPage([612, 792]).drawText(`Page ${i + 1}`, { x: 50, y: 700, size: 24 });
+  fs.writeFileSync(file, await doc.save());
+}
+
+beforeAll(() => {
+  process.env.PDF_JOB_TIMEOUT_S = '60';
+  process.env.PDF_WORKER_MAX_RSS_MB = '700';
+});
+afterAll(() => {
+  stopPdfWorkers();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('PDF worker pool', () => {
+  it('inspects a good PDF in a worker process', async () => {
+    const file = path.join(dir, 'good.pdf');
+    await twoPagePdf(file);
+    await expect(inspectPdfFile(file, limits)).resolves.toEqual({ pages: 2, title: 'Pump controller service manual' });
+    expect(pdfPoolStats().workers).toBeGreaterThan(0);
+  });
+
+  it('refuses %PDF-1.4 + 150 MB of zeros without blocking this process', async () => {
+    const file = path.join(dir, 'zeros.pdf');
+    writeZerosPdf(file, 150);
+    const { result, ticks } = await whileTicking(inspectPdfFile(file, limits));
+    expect(result.status).toBe('rejected');
+    const err = (result as PromiseRejectedResult).reason;
+    expect(isIngestError(err, 'corrupt')).toBe(true);
+    expect(err.message).toMatch(/damaged|limits/);
+    expect(ticks).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('refuses a decompression bomb (one page inflating to 300 MB) at inspection', async () => {
+    const file = path.join(dir, 'bomb.pdf');
+    fs.writeFileSync(file, await bombPdf(300));
+    const err = await inspectPdfFile(file, limits).catch((e) => e);
+    expect(isIngestError(err, 'corrupt')).toBe(true);
+    expect(err.message).toMatch(/decompression bomb/);
+  }, 120_000);
+
+  it('kills a render that exceeds the memory cap and keeps serving the next job', async () => {
+    // 200 MB of drawing operators passes the per-stream cap; pdf.js's operator list for it does not fit.
+    const file = path.join(dir, 'operators.pdf');
+    fs.writeFileSync(file, await bombPdf(200));
+    const crashes = pdfPoolStats().crashes;
+    const out = path.join(dir, 'out');
+    const { result, ticks } = await whileTicking(
+      runPdfJob({ kind: 'render', file, page: 1, imagePath: path.join(out, '1.png'), thumbPath: path.join(out, '1.webp') }),
+    );
+    expect(result.status).toBe('rejected');
+    const err = (result as PromiseRejectedResult).reason;
+    expect(isIngestError(err, 'render_failed')).toBe(true);
+    expect(err.message).toMatch(/memory|longer than|stopped/);
+    expect(pdfPoolStats().crashes).toBe(crashes + 1);
+    expect(fs.existsSync(path.join(out, '1.png'))).toBe(false);
+    expect(ticks).toBeGreaterThan(0);
+    // A fresh worker takes the next job.
+    const good = path.join(dir, 'good2.pdf');
+    await twoPagePdf(good);
+    await expect(inspectPdfFile(good, limits)).resolves.toMatchObject({ pages: 2 });
+  }, 180_000);
+});

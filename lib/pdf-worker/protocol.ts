@@ -1,0 +1,16 @@
+/** Messages between the web server (pool.ts) and a PDF worker process (worker.ts). */
+import type { IngestErrorCode } from '../ingest/errors';
+
+export type PdfJob =
+  /** Page count, title, or the password problem of a PDF on disk; refuses decompression bombs. */
+  | { kind: 'inspect'; file: string; password?: string; maxPages: number; maxBytes: number }
+  /** Renders one page to its PNG and WebP thumbnail files. */
+  | { kind: 'render'; file: string; password?: string; page: number; imagePath: string; thumbPath: string };
+
+export type InspectResult = { pages: number; title?: string };
+export type JobResult = InspectResult | { rendered: true };
+
+export type WorkerRequest = { id: number; job: PdfJob };
+export type WorkerReply =
+  | { id: number; ok: true; result: JobResult }
+  | { id: number; ok: false; error: { code: IngestErrorCode; message: string; detail?: string; retryable?: boolean } };

@@ -1,0 +1,56 @@
+/**
+ * A PDF worker process (started by pool.ts with a heap cap): runs one job at a time — opening,
+ * inspecting or rendering a PDF with pdf.js — so a hostile file can only exhaust this process,
+ * which the pool then kills and replaces. The web server never runs pdf.js itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { IngestError } from '../ingest/errors';
+import { openPdf } from '../ingest/pdf';
+import { encodePageImages, PAGE_SCALE } from '../ingest/render';
+import type { InspectResult, PdfJob, WorkerReply, WorkerRequest } from './protocol';
+import { assertInflatedSizeWithin } from './stream-scan';
+
+async function inspect(job: Extract<PdfJob, { kind: 'inspect' }>): Promise<InspectResult> {
+  const bytes = new Uint8Array(await fs.promises.readFile(job.file));
+  assertInflatedSizeWithin(bytes);
+  const doc = await openPdf(bytes, { password: job.password, maxPages: job.maxPages, maxBytes: job.maxBytes });
+  try {
+    return { pages: doc.numPages, title: doc.info.title };
+  } finally {
+    await doc.close();
+  }
+}
+
+async function writeAtomically(file: string, data: Buffer) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await fs.promises.writeFile(`${file}.tmp`, data);
+  await fs.promises.rename(`${file}.tmp`, file); // a reader never sees half a file
+}
+
+async function render(job: Extract<PdfJob, { kind: 'render' }>): Promise<{ rendered: true }> {
+  const bytes = new Uint8Array(await fs.promises.readFile(job.file));
+  const doc = await openPdf(bytes, { password: job.password, maxBytes: Infinity, maxPages: Infinity });
+  try {
+    const { png, thumb } = await encodePageImages(await doc.renderPageRaw(job.page, { scale: PAGE_SCALE }));
+    await writeAtomically(job.imagePath, png);
+    await writeAtomically(job.thumbPath, thumb);
+    return { rendered: true };
+  } finally {
+    await doc.close();
+  }
+}
+
+process.on('message', async ({ id, job }: WorkerRequest) => {
+  let reply: WorkerReply;
+  try {
+    reply = { id, ok: true, result: job.kind === 'inspect' ? await inspect(job) : await render(job) };
+  } catch (err) {
+    const e = err instanceof IngestError ? err : new IngestError('corrupt', 'This PDF is damaged or incomplete and cannot be read.', { detail: String(err) });
+    reply = { id, ok: false, error: { code: e.code, message: e.message, detail: e.detail, retryable: e.retryable } };
+  }
+  process.send?.(reply);
+});
+// The pool owns this process: when it goes, so do we.
+process.on('disconnect', () => process.exit(0));
+process.send?.('ready');

@@ -1,0 +1,44 @@
+/** Users and roles (schema.ts `users`). The `admin` row is created by the migration. */
+import { randomUUID } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { getDb } from './db';
+import { users, type UserRole } from './tables';
+
+export const ADMIN_USER_ID = 'admin';
+
+export type User = typeof users.$inferSelect;
+
+export async function findUserByEmail(email: string): Promise<User | undefined> {
+  const db = await getDb();
+  return db.query.users.findFirst({ where: eq(users.email, email.trim().toLowerCase()) });
+}
+
+export async function getUser(id: string): Promise<User | undefined> {
+  const db = await getDb();
+  return db.query.users.findFirst({ where: eq(users.id, id) });
+}
+
+export async function listUsers(): Promise<User[]> {
+  const db = await getDb();
+  return db.select().from(users).orderBy(asc(users.createdAt));
+}
+
+export async function createUser(u: { email: string; name?: string; role: UserRole; passwordHash?: string | null }): Promise<User> {
+  const db = await getDb();
+  const email = u.email.trim().toLowerCase();
+  const row = { id: randomUUID(), email, name: u.name?.trim() || email, role: u.role, passwordHash: u.passwordHash ?? null };
+  await db.insert(users).values(row);
+  return (await getUser(row.id))!;
+}
+
+export async function updateUser(id: string, patch: Partial<Pick<User, 'email' | 'name' | 'role' | 'passwordHash'>>): Promise<void> {
+  const db = await getDb();
+  await db.update(users).set(patch.email ? { ...patch, email: patch.email.trim().toLowerCase() } : patch).where(eq(users.id, id));
+}
+
+/** Removes a user; the administrator row cannot be removed (it owns CLI ingests). */
+export async function deleteUser(id: string): Promise<void> {
+  if (id === ADMIN_USER_ID) throw new Error('The administrator cannot be removed.');
+  const db = await getDb();
+  await db.delete(users).where(eq(users.id, id));
+}
