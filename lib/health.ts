@@ -4,6 +4,10 @@ import { describeOcrEngine } from './ingest/ocr-engine';
 import { getEmbedder, getReranker } from './providers';
 import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
+import { queueReport } from './store/jobs';
+import { filesDir } from './ingest/paths';
+import fs from 'node:fs';
+import path from 'node:path';
 import { APP_VERSION } from './version';
 
 /**
@@ -39,16 +43,24 @@ export async function activeProviders() {
   return { ...providers, ocr };
 }
 
-/** The health report behind GET /api/health: version, storage and the active provider of each role. */
+/**
+ * The health report behind GET /api/health: version, each storage backend (DATA_DIR, the state
+ * database, FILES_DIR), the ingest queue (jobs waiting, running, per worker) and the active
+ * provider of each role.
+ */
 export async function healthReport() {
   const dataDir = isDataDirWritable();
-  const db = dataDir.ok ? await pingDb() : { ok: false, error: 'DATA_DIR not writable' };
+  const db = await pingDb();
+  const files = isFilesDirWritable();
+  const queue = db.ok ? await queueReport().catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })) : { error: 'database unavailable' };
   return {
-    ok: dataDir.ok && db.ok,
+    ok: dataDir.ok && db.ok && files.ok,
     version: APP_VERSION,
     node: process.version,
     dataDir,
     db,
+    files,
+    queue,
     providers: await activeProviders(),
     memory: memoryReport(),
   };
@@ -60,4 +72,18 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 export function memoryReport() {
   const m = process.memoryUsage();
   return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+}
+
+/** FILES_DIR (page images, thumbnails, uploads; a shared volume on several machines) takes writes. */
+function isFilesDirWritable(): { ok: boolean; path: string; error?: string } {
+  const dir = filesDir();
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const probe = path.join(dir, `.write-probe-${process.pid}-${Date.now()}`);
+    fs.writeFileSync(probe, 'ok');
+    fs.rmSync(probe);
+    return { ok: true, path: dir };
+  } catch (err) {
+    return { ok: false, path: dir, error: (err as NodeJS.ErrnoException).code ?? String(err) };
+  }
 }

@@ -1,6 +1,8 @@
 /**
- * `npx tsx scripts/load-test.ts [--rounds 6] [--concurrency 30] [--json]`: a bounded load test on
- * loopback. Starts the built app with a scratch DATA_DIR (the sample manual is seeded), then per
+ * `npx tsx scripts/load-test.ts [--rounds 6] [--concurrency 30] [--servers 2] [--json]`: a bounded load
+ * test on loopback. With `--servers 2`, two servers (each with its ingest worker) share one fresh
+ * Postgres database on TEST_DATABASE_URL's server, one FILES_DIR and one vector folder; turns and
+ * uploads alternate between them and each upload is checked through the other server. Starts the built app with a scratch DATA_DIR (the sample manual is seeded), then per
  * round sends `concurrency` chat turns at once (each from its own owner, as separate people would)
  * while 2 uploads run; reports errors, latency percentiles, whether the uploads became ready, and
  * the server's memory per round. Exits 1 on any error or when memory does not level off
@@ -9,9 +11,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { askOverHttp, freePort, ownerCookie, peakRssTree, startServer, tail, waitFor } from '../lib/eval/bench/server';
+import { askOverHttp, freePort, ownerCookie, peakRssTree, startServer, tail, waitFor, type RunningServer } from '../lib/eval/bench/server';
 import { memoryVerdict } from '../lib/eval/bench/memory';
 import { generateSampleManual } from '../lib/sample';
+import { freshTestDatabase } from '../lib/store/testing/postgres';
 import { SAMPLE_QUESTIONS } from '../lib/sample/facts';
 
 const args = process.argv.slice(2);
@@ -21,6 +24,7 @@ const opt = (name: string, fallback: number) => {
 };
 const ROUNDS = Math.min(20, opt('rounds', 6));
 const CONCURRENCY = Math.min(100, opt('concurrency', 30));
+const SERVERS = Math.min(4, Math.max(1, opt('servers', 1)));
 const json = args.includes('--json');
 const log = (...m: unknown[]) => console.error('[load]', ...m);
 
@@ -42,11 +46,34 @@ function currentRssMb(pid: number): number {
 async function main() {
   const root = path.resolve(import.meta.dirname, '..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-load-'));
-  const port = await freePort();
-  const server = startServer({ root, dataDir, port, logFile: path.join(dataDir, 'server.log') });
+  // Several servers share the state (Postgres), the files and the vectors, as on several machines.
+  let shared: Record<string, string> = {};
+  let dropDatabase = async () => {};
+  if (SERVERS > 1) {
+    const database = await freshTestDatabase();
+    if ('skip' in database) throw new Error(`--servers ${SERVERS} needs Postgres: ${database.skip}`);
+    dropDatabase = database.drop;
+    fs.mkdirSync(path.join(dataDir, 'files'));
+    fs.mkdirSync(path.join(dataDir, 'lancedb'));
+    shared = { DATABASE_URL: database.url, FILES_DIR: path.join(dataDir, 'files'), SESSION_SECRET: `load-${process.pid}-${Date.now()}` };
+  }
+  const servers: RunningServer[] = [];
+  for (let i = 0; i < SERVERS; i++) {
+    const dir = SERVERS > 1 ? path.join(dataDir, `server-${i}`) : dataDir;
+    if (SERVERS > 1) {
+      fs.mkdirSync(dir);
+      fs.symlinkSync(path.join(dataDir, 'lancedb'), path.join(dir, 'lancedb'));
+    }
+    servers.push(startServer({ root, dataDir: dir, port: await freePort(), logFile: path.join(dataDir, `server-${i}.log`), env: shared }));
+  }
+  const server = servers[0];
+  const serverFor = (i: number) => servers[i % servers.length];
   const deadline = Date.now() + 15 * 60_000; // the whole test stops by itself
   try {
-    await waitFor('health', async () => ((await fetch(`${server.url}/api/health`)).ok ? true : undefined), { timeoutMs: 300_000, child: server.child, logFile: server.logFile });
+    // One after the other: the first builds the app when the build is stale.
+    for (const s of servers) {
+      await waitFor('health', async () => ((await fetch(`${s.url}/api/health`)).ok ? true : undefined), { timeoutMs: 300_000, child: s.child, logFile: s.logFile });
+    }
     await waitFor('the sample manual', async () => {
       const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
       return manuals.some((m: { status: string }) => m.status === 'ready') ? true : undefined;
@@ -60,12 +87,12 @@ async function main() {
 
     for (let r = 0; r < ROUNDS && Date.now() < deadline; r++) {
       const t0 = performance.now();
-      const turns = Array.from({ length: CONCURRENCY }, (_, i) => askOverHttp(server.url, questions[(r * CONCURRENCY + i) % questions.length], {}));
+      const turns = Array.from({ length: CONCURRENCY }, (_, i) => askOverHttp(serverFor(i).url, questions[(r * CONCURRENCY + i) % questions.length], {}));
       const uploads = [0, 1].map(async (i) => {
         // A unique copy each time (a comment after %%EOF), so it is a new manual, not a duplicate.
         const body = Buffer.concat([Buffer.from(sample), Buffer.from(`\n% load ${r}-${i}-${Date.now()}\n`)]);
-        const cookie = await ownerCookie(server.url); // uploads need the cookie a browser gets on its first page
-        const res = await fetch(`${server.url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf`, cookie } });
+        const cookie = await ownerCookie(serverFor(i).url); // uploads need the cookie a browser gets on its first page
+        const res = await fetch(`${serverFor(i).url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf`, cookie } });
         if (res.status !== 201) throw new Error(`upload HTTP ${res.status}: ${await res.text()}`);
         return (await res.json()).manual.id as string;
       });
@@ -78,7 +105,8 @@ async function main() {
       for (const t of done) if (t.status !== 'done') log(`turn ended ${t.status} after ${Math.round(t.totalMs)} ms (${t.events} events)`);
       const uploadIds = settled.slice(CONCURRENCY).flatMap((s) => (s.status === 'fulfilled' ? [s.value as string] : []));
       const ready = await waitFor('uploads ready', async () => {
-        const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
+        // Seen through the last server: with several, at least one upload went through another.
+        const { manuals } = await (await fetch(`${servers[servers.length - 1].url}/api/manuals`)).json();
         const mine = manuals.filter((m: { id: string }) => uploadIds.includes(m.id));
         if (mine.some((m: { status: string }) => m.status === 'failed')) return false;
         return mine.every((m: { status: string }) => m.status === 'ready') ? true : undefined;
@@ -109,18 +137,19 @@ async function main() {
       rounds.map((r) => r.server_heap_mb as number | null),
     );
     if (!memory.stable) log(`memory not stable: ${memory.reason}`);
-    const report = { rounds, errors, memory, peak_rss: peak };
+    const report = { servers: SERVERS, rounds, errors, memory, peak_rss: peak };
     if (json) console.log(JSON.stringify(report));
     else {
-      console.log(`rounds: ${rounds.length} × (${CONCURRENCY} concurrent turns + 2 uploads), errors: ${errors}`);
+      console.log(`rounds: ${rounds.length} × (${CONCURRENCY} concurrent turns + 2 uploads) over ${SERVERS} server(s), errors: ${errors}`);
       for (const r of rounds) console.log(JSON.stringify(r));
       for (const p of peak) console.log(`peak RSS ${p.peak_mb} MB  ${p.command}`);
       console.log(`memory: ${memory.stable ? 'stable' : 'NOT stable'} (${memory.reason})`);
     }
-    if (errors) log(`server log (last lines):\n${tail(server.logFile, 40)}`);
+    if (errors) for (const s of servers) log(`server log ${s.url} (last lines):\n${tail(s.logFile, 40)}`);
     process.exitCode = errors || !memory.stable ? 1 : 0;
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
+    await dropDatabase().catch((err) => log('could not drop the test database:', String(err)));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

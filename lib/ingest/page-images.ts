@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getManual } from '../store/manuals';
-import { pageImagePath, pageThumbPath, manualSourcePath } from './paths';
+import { pageImagePath, pageThumbPath, manualSourcePath, tempPathFor } from './paths';
 import { runPdfJob } from '../pdf-worker/pool';
 import { encodePageImages, makeThumbnail, type RawImage } from './render';
 
@@ -15,11 +15,14 @@ export async function writePageImages(manualId: string, page: number, png: Buffe
   const thumbPath = pageThumbPath(manualId, page);
   fs.mkdirSync(path.dirname(imagePath), { recursive: true });
   fs.mkdirSync(path.dirname(thumbPath), { recursive: true });
-  // Write to a temp name then rename: a reader never sees half a file.
-  await fs.promises.writeFile(`${imagePath}.tmp`, png);
-  await fs.promises.rename(`${imagePath}.tmp`, imagePath);
-  await fs.promises.writeFile(`${thumbPath}.tmp`, thumb ?? (await makeThumbnail(png)));
-  await fs.promises.rename(`${thumbPath}.tmp`, thumbPath);
+  // Write to a temp name of our own then rename: a reader never sees half a file, and two
+  // servers rendering the same page at once (FILES_DIR shared) never write into one temp file.
+  const imageTmp = tempPathFor(imagePath);
+  await fs.promises.writeFile(imageTmp, png);
+  await fs.promises.rename(imageTmp, imagePath);
+  const thumbTmp = tempPathFor(thumbPath);
+  await fs.promises.writeFile(thumbTmp, thumb ?? (await makeThumbnail(png)));
+  await fs.promises.rename(thumbTmp, thumbPath);
 }
 
 /** writePageImages from raw pixels: PNG and thumbnail are encoded in parallel from the same pixels. */

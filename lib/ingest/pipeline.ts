@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '../providers';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
-import { claimManual } from '../store/jobs';
+import { claimManual, endLease, holdsLease, jobLeaseMs, renewLease } from '../store/jobs';
+import { processWorkerId } from './worker-id';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
@@ -45,6 +46,18 @@ export interface IngestSummary {
 /** Thrown inside the pipeline when the manual was deleted while being processed. */
 class ManualGone extends Error {}
 
+/**
+ * The abort reason when this worker lost its lease (it stalled for a whole lease and another
+ * worker reclaimed the job): stop, and touch nothing — the job's output now belongs to the other.
+ */
+class LeaseLost extends Error {}
+
+export interface IngestOptions {
+  /** The lease holder (default: this process); with `claimed`, the job was claimed already (claimNextManual). */
+  workerId?: string;
+  claimed?: boolean;
+}
+
 const EMBED_BATCH = 64;
 /** Pages embedded and written to the vector store at once. */
 const PAGE_BATCH = 16;
@@ -78,12 +91,36 @@ export async function shutdownOcrEngine(): Promise<void> {
 }
 
 /**
- * Runs the whole pipeline for a queued manual. Returns null when another process claimed it
- * first. Never throws for a bad file: the manual ends `failed` with the reason.
+ * Runs the whole pipeline for a queued manual under a lease renewed as it goes. Returns null when
+ * another worker claimed it first (or reclaimed it from this one). Never throws for a bad file:
+ * the manual ends `failed` with the reason.
  */
-export async function ingestManual(manualId: string, deps: IngestDeps = {}, signal?: AbortSignal): Promise<IngestSummary | null> {
-  if (!(await claimManual(manualId))) return null;
-  const manual = (await getManual(manualId))!;
+export async function ingestManual(manualId: string, deps: IngestDeps = {}, callerSignal?: AbortSignal, opts: IngestOptions = {}): Promise<IngestSummary | null> {
+  const workerId = opts.workerId ?? processWorkerId();
+  if (!opts.claimed && !(await claimManual(manualId, workerId))) return null;
+  const lease = new AbortController();
+  const renew = setInterval(() => {
+    renewLease(manualId, workerId).then(
+      (held) => held || lease.abort(new LeaseLost(`lease on ${manualId} lost`)),
+      (err) => console.error('[ingest] lease renewal failed', manualId, err instanceof Error ? err.message : err),
+    );
+  }, jobLeaseMs() / 4);
+  renew.unref();
+  try {
+    const signal = callerSignal ? AbortSignal.any([callerSignal, lease.signal]) : lease.signal;
+    return await runPipeline(manualId, deps, signal, workerId);
+  } catch (err) {
+    if (lease.signal.aborted || err instanceof LeaseLost) return null;
+    throw err;
+  } finally {
+    clearInterval(renew);
+    await endLease(manualId, workerId).catch(() => undefined);
+  }
+}
+
+async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSignal, workerId: string): Promise<IngestSummary | null> {
+  const manual = await getManual(manualId);
+  if (!manual) return null;
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   let ocrPages = 0;
@@ -188,19 +225,24 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
     }
 
     timings.total = Math.round(performance.now() - t0);
+    // Published only by the lease holder: a worker that stalled past its lease leaves the job to
+    // the one that reclaimed it.
+    signal.throwIfAborted();
+    if (!(await holdsLease(manualId, workerId)) && (await getManual(manualId))) throw new LeaseLost(`lease on ${manualId} lost`);
     // The manual may have been deleted during the last stage: then the row update is a no-op and
     // the deleter already removed the vectors.
     await updateManual(manualId, { status: 'ready', progressDone: 0, progressTotal: 0, ocrPages, timings, password: null, error: null, errorCode: null, attempts: 0 });
     if (!(await getManual(manualId))) await store.deleteManual(manualId);
     return { manualId, status: 'ready', pages: pageCount, ocrPages, chunks: chunkCount, timings, ms: timings.total };
   } catch (err) {
+    if (err instanceof LeaseLost || signal.reason instanceof LeaseLost) throw err;
     await discardPartialOutput(manualId, opened).catch((cleanupErr) => console.error('[ingest] cleanup failed', manualId, cleanupErr));
     if (err instanceof ManualGone) {
       // The deleter removed the folder already; late page images may have recreated parts of it.
       await fs.promises.rm(manualDir(manualId), { recursive: true, force: true }).catch(() => {});
       return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: 'deleted during processing', timings, ms: Math.round(performance.now() - t0) };
     }
-    if (signal?.aborted) throw err;
+    if (signal.aborted) throw err;
     const message = isIngestError(err) ? err.message : `Processing failed while ${DOING[current]}: ${rootCause(err)}. Upload the file again to retry.`;
     const errorCode = isIngestError(err) ? err.code : 'ingest_failed';
     if (!isIngestError(err)) console.error('[ingest] failed', manualId, err);

@@ -1,5 +1,6 @@
 /**
- * Streams an uploaded body to a temp file under DATA_DIR/uploads, hashing as it goes and stopping
+ * Streams an uploaded body to a temp file under FILES_DIR/uploads (beside the manuals, so it is
+ * renamed into place, never copied), hashing as it goes and stopping
  * at the size limit, so a 200 MB manual never sits in memory and an oversized one costs nothing.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -7,9 +8,9 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { ensureDataDir } from '../data-dir';
 import { freeBytes, minFreeBytes } from '../disk-space';
 import { ingestErrors } from './errors';
+import { ensureFilesDir } from './paths';
 
 export interface SavedUpload {
   tmpPath: string;
@@ -24,7 +25,7 @@ type Body = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
  * refused before a byte of it is read; the reserve (MC_MIN_FREE_MB) is required either way.
  */
 export async function saveUpload(body: Body, maxBytes: number, declaredBytes?: number): Promise<SavedUpload> {
-  const dir = ensureDataDir('uploads');
+  const dir = ensureFilesDir('uploads');
   if (declaredBytes !== undefined && declaredBytes > maxBytes) throw ingestErrors.tooLarge(declaredBytes, maxBytes);
   assertRoomFor(dir, declaredBytes ?? 0);
   return writeUpload(body, path.join(dir, `${randomUUID()}.part`), maxBytes);

@@ -1,46 +1,26 @@
 /**
- * The ingest worker process (started by the web server, see lib/ingest/worker-client.ts):
- * recovers jobs a crash left behind, then runs queued manuals one at a time. A lock file makes
- * it the only worker of its DATA_DIR.
+ * An ingest worker process: started by the web server (lib/ingest/worker-client.ts) or alone
+ * with `npm run worker` (scripts/worker.ts), on any number of machines sharing one Postgres and
+ * one FILES_DIR. It claims queued manuals from the shared queue (lib/store/jobs.ts) one at a
+ * time under a renewed lease, and reclaims jobs whose worker died (lib/ingest/recovery.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { ensureDataDir } from '@/lib/data-dir';
+import { claimNextManual, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
-import { nextQueuedManualId } from '@/lib/store/jobs';
+import { processWorkerId, processWorkerInfo } from './worker-id';
 
 const POLL_MS = 1000;
+/** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */
+const RECLAIM_EVERY_MS = 5000;
 let wake: (() => void) | undefined;
 let stopping = false;
 
-function acquireLock(): boolean {
-  const lock = path.join(ensureDataDir(), 'ingest-worker.lock');
-  try {
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
-    if (pid && pid !== process.pid) {
-      try {
-        process.kill(pid, 0);
-        return false; // a live worker already serves this DATA_DIR
-      } catch {
-        // stale lock from a dead process
-      }
-    }
-  } catch {}
-  fs.writeFileSync(lock, String(process.pid));
-  process.on('exit', () => {
-    try {
-      if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.rmSync(lock);
-    } catch {}
-  });
-  return true;
+async function reclaim(): Promise<void> {
+  for (const r of await recoverInterruptedJobs()) console.log(`[ingest] recovered interrupted job ${r.id}: ${r.outcome}`);
 }
 
 async function main() {
-  if (!acquireLock()) {
-    console.log('[ingest] another worker serves this DATA_DIR; exiting');
-    return;
-  }
+  const me = processWorkerInfo();
   process.on('message', (msg) => {
     if (msg === 'poke') wake?.();
   });
@@ -52,17 +32,32 @@ async function main() {
     process.on(signal, () => {
       stopping = true;
       wake?.();
-      // A job in progress is abandoned; the next worker recovers it.
+      // A job in progress is abandoned; its lease runs out (or this host sees the pid gone) and
+      // another worker recovers it.
       setTimeout(() => process.exit(0), 200).unref();
     });
   }
 
-  const recovered = await recoverInterruptedJobs();
-  for (const r of recovered) console.log(`[ingest] recovered interrupted job ${r.id}: ${r.outcome}`);
+  await heartbeat(me);
+  await reclaim();
+  console.log(`[ingest] worker ${me.id} ready`);
   process.send?.('healthy');
 
+  let lastReclaim = Date.now();
+  let lastBeat = Date.now();
   while (!stopping) {
-    const id = await nextQueuedManualId();
+    if (Date.now() - lastBeat > POLL_MS * 3) {
+      lastBeat = Date.now();
+      await heartbeat(me).catch((err) => console.error('[ingest] heartbeat failed:', err instanceof Error ? err.message : err));
+    }
+    if (Date.now() - lastReclaim > RECLAIM_EVERY_MS) {
+      lastReclaim = Date.now();
+      await reclaim().catch((err) => console.error('[ingest] reclaim failed:', err instanceof Error ? err.message : err));
+    }
+    const id = await claimNextManual(processWorkerId()).catch((err) => {
+      console.error('[ingest] could not read the queue:', err instanceof Error ? err.message : err);
+      return undefined;
+    });
     if (!id) {
       await new Promise<void>((resolve) => {
         wake = resolve;
@@ -70,13 +65,14 @@ async function main() {
       });
       continue;
     }
-    const summary = await ingestManual(id);
+    const summary = await ingestManual(id, {}, undefined, { claimed: true });
     if (summary) {
       console.log(
         `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
       );
     }
   }
+  await forgetWorker(me.id).catch(() => undefined);
   await shutdownOcrEngine();
   process.exit(0);
 }

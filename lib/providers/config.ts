@@ -28,6 +28,10 @@ export type RerankerProvider = 'none' | 'transformers';
 export interface AppConfig {
   port: number;
   dataDir: string;
+  /** Page images, thumbnails and uploaded PDFs: FILES_DIR, default DATA_DIR (a shared volume for several machines). */
+  filesDir: string;
+  /** Where the state lives: the embedded SQLite file under DATA_DIR, or Postgres at DATABASE_URL. */
+  database: { dialect: 'sqlite' } | { dialect: 'postgres'; url: string };
   upload: { maxBytes: number; maxPages: number };
   vectorDb: RoleConfig<VectorDbProvider> & { url?: string; apiKey?: string };
   embeddings: RoleConfig<EmbeddingsProvider> & { model: string; modelDir?: string };
@@ -98,6 +102,8 @@ const envSchema = z.object({
     z.coerce.number({ message: 'must be a number' }).int().min(1, 'must be 1–65535').max(65535, 'must be 1–65535').default(3000),
   ),
   DATA_DIR: optionalString,
+  FILES_DIR: optionalString,
+  DATABASE_URL: optionalString,
   MAX_UPLOAD_MB: positiveInt(200),
   MAX_PAGES: positiveInt(2000),
 
@@ -157,7 +163,7 @@ const envSchema = z.object({
 export type RawEnv = Record<string, string | undefined>;
 
 /** Variables whose values must never reach a browser, a log line or an error shown to a user. */
-export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k));
+export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k) || k === 'DATABASE_URL');
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
@@ -330,15 +336,22 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     else if (!ocrLanguages.includes(code.toLowerCase())) ocrLanguages.push(code.toLowerCase());
   }
 
+  // Only Postgres is a server database here; the embedded default is the SQLite file in DATA_DIR.
+  if (e.DATABASE_URL && !/^postgres(ql)?:\/\//i.test(e.DATABASE_URL)) {
+    problems.push('DATABASE_URL must be a postgres://user:password@host:5432/db URL (leave it unset for the embedded SQLite file)');
+  }
   const oidcSet = [e.AUTH_OIDC_ISSUER, e.AUTH_OIDC_CLIENT_ID, e.AUTH_OIDC_CLIENT_SECRET].filter(Boolean).length;
   if (oidcSet > 0 && oidcSet < 3) problems.push('single sign-on needs all of AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET');
   if (e.MC_ADMIN_PASSWORD !== undefined && e.MC_ADMIN_PASSWORD.length < 8) problems.push('MC_ADMIN_PASSWORD must be at least 8 characters');
 
   if (problems.length) throw new ConfigError(problems);
 
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.DATA_DIR ?? 'data');
   return {
     port: e.PORT,
-    dataDir: path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.DATA_DIR ?? 'data'),
+    dataDir,
+    filesDir: e.FILES_DIR ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.FILES_DIR) : dataDir,
+    database: e.DATABASE_URL ? { dialect: 'postgres', url: e.DATABASE_URL } : { dialect: 'sqlite' },
     upload: { maxBytes: e.MAX_UPLOAD_MB * 1024 * 1024, maxPages: e.MAX_PAGES },
     vectorDb,
     embeddings,
@@ -445,6 +458,8 @@ export const RUNTIME_ENV_VARS = [
   'TRANSFORMERS_OFFLINE',
   'MC_NO_SAMPLE',
   'MC_NO_WORKER',
+  'MC_JOB_LEASE_MS',
+  'MC_WORKER_HOST',
   'MC_E2E',
   'MC_REBUILD',
 ] as const;

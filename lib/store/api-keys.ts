@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { getDb } from './db';
-import { apiAudit, apiKeys } from './schema';
+import { apiAudit, apiKeys } from './tables';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ApiAuditRow = typeof apiAudit.$inferSelect;

@@ -4,7 +4,7 @@
  */
 import { asc, eq, inArray } from 'drizzle-orm';
 import { getDb } from './db';
-import { chunks, manuals, pages } from './schema';
+import { chunks, manuals, pages } from './tables';
 
 /** Ready manuals and when each last changed: the key of a cached index. */
 export async function readyManualVersions(): Promise<Array<{ id: string; title: string; fileName: string; version: number }>> {

@@ -5,7 +5,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { getDb } from './db';
 import { ADMIN_USER_ID } from './users';
-import { chunks, manuals, pages, type ManualStatus } from './schema';
+import { chunks, manuals, pages, type ManualStatus } from './tables';
 
 export type Manual = typeof manuals.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;

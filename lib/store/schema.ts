@@ -1,5 +1,6 @@
 /**
- * SQLite schema. Vectors live in the vector store; this database holds everything a
+ * SQLite schema (the embedded default); schema-pg.ts mirrors it for Postgres, column for column,
+ * so both infer the same row types. Vectors live in the vector store; this database holds everything a
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';
@@ -38,11 +39,23 @@ export const manuals = sqliteTable(
     /** Per-stage durations in ms, JSON: { parsing: 120, ocr: 4000, … }. */
     timings: text('timings', { mode: 'json' }).$type<Record<string, number>>(),
     ownerId: text('owner_id'),
+    /** The worker running the job (see workers) and until when its lease holds; null when no job runs. */
+    workerId: text('worker_id'),
+    leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('manuals_sha256_idx').on(t.sha256)],
+  (t) => [uniqueIndex('manuals_sha256_idx').on(t.sha256), index('manuals_status_idx').on(t.status, t.createdAt)],
 );
+
+/** Ingest workers, any machine: a heartbeat row each, so /api/health can list them and their jobs. */
+export const workers = sqliteTable('workers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
+  lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }).notNull(),
+});
 
 export const pages = sqliteTable(
   'pages',

@@ -6,7 +6,7 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { getDb } from './db';
-import { chunks, feedback, messages, sessions, shares } from './schema';
+import { chunks, feedback, messages, sessions, shares } from './tables';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { getDb } from './db';
-import { users, type UserRole } from './schema';
+import { users, type UserRole } from './tables';
 
 export const ADMIN_USER_ID = 'admin';
 

@@ -1,5 +1,5 @@
 import { requireActor, requireReader } from '@/lib/auth/access';
-import { dataDir } from '@/lib/data-dir';
+import { filesDir } from '@/lib/ingest/paths';
 import { errorResponse } from '@/lib/http';
 import { assertRoomFor } from '@/lib/ingest/upload';
 import { acceptUpload, listManualViews } from '@/lib/library';
@@ -33,7 +33,7 @@ export async function POST(request: Request) {
     // Foreign origin (403), address over its limit (429), no room (507), no cookie or sign-in
     // (401): all before any byte is read.
     guardWrite(request, 'upload');
-    assertRoomFor(dataDir(), declaredBytes ?? 0);
+    assertRoomFor(filesDir(), declaredBytes ?? 0);
     const { id: owner } = await requireActor();
     const allowed = rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);

@@ -1,0 +1,187 @@
+/**
+ * The Postgres schema: a mirror of schema.ts, table for table and column for column, chosen so
+ * each column infers the same TypeScript type (timestamps as Date, JSON as values, booleans), which
+ * lets every query in lib/store run unchanged on either database (see tables.ts). Change both
+ * files together and run `npm run db:generate`; schema-pg.test.ts checks they agree.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { BBox } from '../providers/types';
+import { MANUAL_STATUSES, USER_ROLES } from './schema';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
+const createdAt = () => ts('created_at').notNull().default(sql`now()`);
+
+export const manuals = pgTable(
+  'manuals',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    fileName: text('file_name').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    pageCount: integer('page_count'),
+    status: text('status', { enum: MANUAL_STATUSES }).notNull().default('queued'),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    error: text('error'),
+    errorCode: text('error_code'),
+    password: text('password'),
+    ocrPages: integer('ocr_pages').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    timings: jsonb('timings').$type<Record<string, number>>(),
+    ownerId: text('owner_id'),
+    workerId: text('worker_id'),
+    leaseUntil: ts('lease_until'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [uniqueIndex('manuals_sha256_idx').on(t.sha256), index('manuals_status_idx').on(t.status, t.createdAt)],
+);
+
+export const workers = pgTable('workers', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: ts('started_at').notNull(),
+  lastSeenAt: ts('last_seen_at').notNull(),
+});
+
+export const pages = pgTable(
+  'pages',
+  {
+    manualId: text('manual_id')
+      .notNull()
+      .references(() => manuals.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    width: doublePrecision('width').notNull(),
+    height: doublePrecision('height').notNull(),
+    text: text('text').notNull().default(''),
+    ocr: boolean('ocr').notNull().default(false),
+    ocrText: text('ocr_text'),
+    imagePath: text('image_path'),
+    thumbPath: text('thumb_path'),
+  },
+  (t) => [uniqueIndex('pages_manual_number_idx').on(t.manualId, t.number)],
+);
+
+export const chunks = pgTable(
+  'chunks',
+  {
+    id: text('id').primaryKey(),
+    manualId: text('manual_id')
+      .notNull()
+      .references(() => manuals.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    heading: text('heading').notNull().default(''),
+    text: text('text').notNull(),
+    ocr: boolean('ocr').notNull().default(false),
+    bboxes: jsonb('bboxes').$type<BBox[]>().notNull(),
+  },
+  (t) => [index('chunks_manual_page_idx').on(t.manualId, t.page)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    title: text('title').notNull().default('New chat'),
+    scope: jsonb('scope').$type<string[] | null>(),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at'),
+  },
+  (t) => [index('sessions_owner_idx').on(t.ownerId)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull().default(''),
+    events: jsonb('events').$type<unknown[]>(),
+    sources: jsonb('sources').$type<unknown[]>(),
+    metrics: jsonb('metrics').$type<Record<string, unknown>>(),
+    audit: jsonb('audit').$type<unknown[]>(),
+    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
+);
+
+export const shares = pgTable(
+  'shares',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    snapshot: jsonb('snapshot').$type<{ title: string; messages: unknown[] }>().notNull(),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('shares_session_idx').on(t.sessionId)],
+);
+
+export const feedback = pgTable(
+  'feedback',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('feedback_message_owner_idx').on(t.messageId, t.ownerId)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_owner_idx').on(t.ownerId)],
+);
+
+export const apiAudit = pgTable(
+  'api_audit',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    keyId: text('key_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    tool: text('tool').notNull(),
+    at: createdAt(),
+    ms: integer('ms').notNull(),
+    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    message: text('message'),
+  },
+  (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: USER_ROLES }).notNull().default('member'),
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);

@@ -1,0 +1,9 @@
+// The store contract on the embedded default: the SQLite file in this test file's DATA_DIR.
+import { afterAll } from 'vitest';
+
+delete process.env.DATABASE_URL;
+const { storeContract } = await import('./store.contract');
+const { closeDb } = await import('./db');
+
+afterAll(closeDb);
+storeContract('sqlite');
