@@ -64,7 +64,11 @@ export function Chat(props: ChatProps) {
   const pinned = useRef(true);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (!el || !pinned.current) return;
+    // Follow the answer, but never scroll its question out of view: a long answer is read from the top.
+    const question = el.querySelector<HTMLElement>('[data-testid="turn"]:last-child [data-testid="question"]');
+    const questionTop = question ? question.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - 12 : Infinity;
+    el.scrollTop = Math.min(el.scrollHeight, questionTop);
   }, [turns]);
   useEffect(() => {
     // A new question always brings the view to the bottom.

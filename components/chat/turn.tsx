@@ -2,6 +2,7 @@
 
 import { useCallback, useMemo, useState } from 'react';
 import { followUps } from '@/lib/chat/suggestions';
+import { citationNumbers, renumberAnswer, sourcesInOrder } from '@/lib/chat/citations';
 import { citationTargets, errorEvents, fellBackToExtractive, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
 import { Icon } from './icons';
@@ -31,7 +32,15 @@ export function Turn({
   actions?: TurnActions;
 }) {
   const running = turn.status === 'running';
-  const targets = useMemo(() => citationTargets(turn), [turn]);
+  // Sources are shown as 1..n in the order this answer first cites them (the agent's own reference
+  // numbers run across its searches); targets carry the shown number, keyed by the agent's.
+  const numbers = useMemo(() => citationNumbers(turn.answer, turn.sources), [turn.answer, turn.sources]);
+  const targets = useMemo(() => {
+    const out = new Map<number, CitationTarget>();
+    for (const [ref, t] of citationTargets(turn)) out.set(ref, { ...t, ref: numbers.get(ref) ?? ref });
+    return out;
+  }, [turn, numbers]);
+  const sources = useMemo(() => sourcesInOrder(turn.sources, numbers), [turn.sources, numbers]);
   const open = useCallback(
     (ref: number) => {
       const target = targets.get(ref);
@@ -56,8 +65,6 @@ export function Turn({
       </div>
 
       <div className="space-y-2">
-        <Trail turn={turn} defaultOpen={isLast} onOpenRef={open} />
-
         {(turn.answer || !running) && (
           <div data-testid="answer" data-status={turn.status} className="min-h-6">
             {turn.answer ? (
@@ -81,7 +88,7 @@ export function Turn({
           </Notice>
         )}
         {!running && !degraded && errors.length > 0 && turn.status === 'done' && (
-          <Notice tone="warn">Some search steps failed (see the steps above); the answer may be incomplete.</Notice>
+          <Notice tone="warn">Some search steps failed (see the steps below); the answer may be incomplete.</Notice>
         )}
         {turn.unsupported.length > 0 && !running && (
           <Notice tone="warn" testId="unsupported-note">
@@ -90,17 +97,18 @@ export function Turn({
           </Notice>
         )}
 
-        {turn.sources.length > 0 && (
+        {sources.length > 0 && (
           <ul className="flex flex-wrap gap-1.5 pt-1" aria-label="Sources">
-            {turn.sources.map((s) => (
+            {sources.map((s) => (
               <li key={s.ref}>
                 <button
                   type="button"
                   data-testid="source-item"
-                  onClick={() => onOpenSource({ ...s })}
+                  data-ref={numbers.get(s.ref) ?? s.ref}
+                  onClick={() => onOpenSource({ ...s, ref: numbers.get(s.ref) ?? s.ref })}
                   className="flex max-w-[280px] items-center gap-1.5 rounded-lg border border-zinc-200 px-2 py-1 text-left text-xs text-zinc-600 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:text-zinc-400 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
                 >
-                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{s.ref}</span>
+                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{numbers.get(s.ref) ?? s.ref}</span>
                   <span className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${s.heading ? ` — ${s.heading}` : ''}`}>
                     p.{s.page} · {s.heading?.split('>').at(-1)?.trim() || s.manualTitle || 'Manual'}
                   </span>
@@ -110,7 +118,9 @@ export function Turn({
           </ul>
         )}
 
-        {!running && <TurnToolbar turn={turn} isLast={isLast} readOnly={readOnly} actions={actions} />}
+        <Trail turn={turn} onOpenRef={open} />
+
+        {!running && <TurnToolbar turn={turn} copyText={renumberAnswer(turn.answer, numbers)} isLast={isLast} readOnly={readOnly} actions={actions} />}
 
         {suggestions.length > 0 && actions.onAsk && (
           <div className="flex flex-wrap gap-2 pt-1" aria-label="Follow-up questions">
@@ -164,7 +174,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLast: boolean; readOnly?: boolean; actions: TurnActions }) {
+function TurnToolbar({ turn, copyText: answerText, isLast, readOnly, actions }: { turn: TurnView; copyText: string; isLast: boolean; readOnly?: boolean; actions: TurnActions }) {
   const [copied, setCopied] = useState(false);
   const btn =
     'inline-flex h-7 items-center gap-1 rounded-md px-1.5 text-zinc-500 transition-colors hover:bg-zinc-100 hover:text-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100';
@@ -179,7 +189,7 @@ function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLa
           data-testid="copy-answer"
           title="Copy the answer (markdown)"
           onClick={async () => {
-            if (await copyText(turn.answer)) {
+            if (await copyText(answerText)) {
               setCopied(true);
               setTimeout(() => setCopied(false), 1500);
             }
@@ -219,7 +229,6 @@ function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLa
           <span className="sr-only sm:not-sr-only">Retry</span>
         </button>
       )}
-      {turn.metrics && <span className="ml-2 text-zinc-400 dark:text-zinc-500">{(turn.metrics.total_ms / 1000).toFixed(1)} s</span>}
     </div>
   );
 }
