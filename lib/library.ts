@@ -9,6 +9,7 @@ import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
 import { pokeIngestWorker } from './ingest/worker-client';
 import { openPdf } from './ingest/pdf';
 import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
+import { titleFromPages, usableTitle } from './manual-title';
 import type { ManualView } from './manual-view';
 import { getConfig } from './providers/config';
 import { getVectorStore } from './providers/vectorstore';
@@ -41,27 +42,33 @@ export async function listManualViews(ownerId: string | null): Promise<ManualVie
   return (await listManuals()).map((m) => toManualView(m, ownerId));
 }
 
-/** Pages count, or the password problem, of a PDF on disk; other problems throw IngestError. */
-async function inspectPdf(file: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
+export { usableTitle };
+
+/**
+ * Pages count and title, or the password problem, of a PDF on disk; other problems throw
+ * IngestError. The title is the PDF's own when it is not junk, else the largest text on the first
+ * pages' text layer (a scan has none: the ingest pipeline looks again after OCR).
+ */
+async function inspectPdf(file: string, fileName: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
   const bytes = new Uint8Array(await fs.promises.readFile(file));
   try {
     const doc = await openPdf(bytes, { password });
-    const pages = doc.numPages;
-    const title = doc.info.title;
-    await doc.close();
-    return { pages, title };
+    try {
+      const pages = doc.numPages;
+      let title = usableTitle(doc.info.title, fileName);
+      if (!title) {
+        const first = [];
+        for (let n = 1; n <= Math.min(2, pages); n++) first.push(await doc.extractPage(n));
+        title = titleFromPages(first);
+      }
+      return { pages, title };
+    } finally {
+      await doc.close();
+    }
   } catch (err) {
     if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
     throw err;
   }
-}
-
-/** The PDF's own title when it names the document (not "Microsoft Word - x.doc" or "untitled"). */
-export function usableTitle(title: string | undefined): string | undefined {
-  const t = title?.replace(/\s+/g, ' ').trim();
-  if (!t || t.length < 4 || t.length > 160) return undefined;
-  if (/^(untitled|microsoft \w+ - )/i.test(t) || /\.(docx?|pdf|indd|odt|tex|dvi)$/i.test(t)) return undefined;
-  return t;
 }
 
 export interface AcceptedUpload {
@@ -88,13 +95,13 @@ export async function acceptUpload(
     if (existing && existing.status !== 'failed') {
       return { manual: toManualView(existing, ownerId), duplicate: true };
     }
-    const inspected = await inspectPdf(saved.tmpPath);
+    const inspected = await inspectPdf(saved.tmpPath, rawFileName);
     const id = existing?.id ?? randomUUID();
     fs.mkdirSync(manualDir(id), { recursive: true });
     fs.renameSync(saved.tmpPath, manualSourcePath(id));
     const fileName = safeFileName(rawFileName);
     if (!existing) {
-      const title = ('title' in inspected && usableTitle(inspected.title)) || titleFromFileName(fileName);
+      const title = ('title' in inspected && inspected.title) || titleFromFileName(fileName);
       await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
     }
     if ('passwordError' in inspected) {
@@ -140,7 +147,7 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
   if (m.errorCode !== 'password_required' && m.errorCode !== 'password_incorrect') {
     throw new LibraryError(409, 'This manual does not need a password.');
   }
-  const inspected = await inspectPdf(manualSourcePath(id), password);
+  const inspected = await inspectPdf(manualSourcePath(id), m.fileName, password);
   if ('passwordError' in inspected) {
     const err = inspected.passwordError.code === 'password_required' ? ingestErrors.passwordIncorrect() : inspected.passwordError;
     await updateManual(id, { error: err.message, errorCode: err.code });
@@ -148,5 +155,19 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
   }
   await updateManual(id, { status: 'queued', error: null, errorCode: null, password, pageCount: inspected.pages, attempts: 0 });
   pokeIngestWorker();
+  return toManualView((await getManual(id))!, ownerId);
+}
+
+/** A title as a person types it: one line, 1–160 characters. */
+export function cleanTitle(raw: string): string {
+  const title = raw.replace(/\s+/g, ' ').trim();
+  if (!title || title.length > 160) throw new LibraryError(422, 'A title needs 1 to 160 characters.');
+  return title;
+}
+
+/** Renames a manual (whoever may change it: see canModify). New answers, the library and the scope picker use the new title. */
+export async function renameManual(id: string, rawTitle: string, ownerId: string | null): Promise<ManualView> {
+  await requireModifiable(id, ownerId);
+  await updateManual(id, { title: cleanTitle(rawTitle) });
   return toManualView((await getManual(id))!, ownerId);
 }

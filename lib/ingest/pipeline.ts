@@ -9,7 +9,9 @@
 import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '../providers';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { clearPagesAndChunks, getManual, replacePagesAndChunks, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { titleFromPages } from '../manual-title';
+import { titleFromFileName } from './upload';
 import { claimManual } from '../store/jobs';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
@@ -17,7 +19,7 @@ import { type OcrEngine, createTesseractEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
 import { createNativeTesseractEngine } from './ocr-native';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
-import { openPdf } from './pdf';
+import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
 import path from 'node:path';
 
@@ -132,6 +134,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
       let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick));
       pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick));
       const { ocrFlags, ocrTexts } = pass;
+      await titleFromFirstPages(manual, pages);
       ocrPages = ocrFlags.size;
       await stage('rendering', pageCount, (tick) => pass.images(tick));
       timings.draw = Math.round(pass.drawMs);
@@ -207,6 +210,17 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
     await updateManual(manualId, { status: 'failed', error: message, errorCode, progressDone: 0, progressTotal: 0, password: null, timings });
     return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: message, errorCode, timings, ms: Math.round(performance.now() - t0) };
   }
+}
+
+/**
+ * A manual still named after its file (no usable PDF title, no text layer on the cover at upload)
+ * gets the title printed on its first pages, OCR text included. A rename is never overwritten.
+ */
+async function titleFromFirstPages(manual: Manual, pages: Array<Pick<PageContent, 'lines'>>): Promise<void> {
+  const fallback = titleFromFileName(manual.fileName);
+  if (manual.title !== fallback) return;
+  const title = titleFromPages(pages);
+  if (title && title !== fallback) await replaceTitleIf(manual.id, fallback, title);
 }
 
 /**
