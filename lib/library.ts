@@ -13,9 +13,11 @@ import { titleFromPages, usableTitle } from './manual-title';
 import type { ManualView } from './manual-view';
 import { getConfig } from './providers/config';
 import { getVectorStore } from './providers/vectorstore';
+import { queuedManualIds } from './store/jobs';
 import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
 
-export function toManualView(m: Manual, ownerId: string | null): ManualView {
+export function toManualView(m: Manual, ownerId: string | null, queuePosition: number | null = null): ManualView {
+  const mine = canModify(m, ownerId);
   return {
     id: m.id,
     title: m.title,
@@ -29,7 +31,9 @@ export function toManualView(m: Manual, ownerId: string | null): ManualView {
     error: m.error,
     errorCode: m.errorCode,
     createdAt: m.createdAt.getTime(),
-    canDelete: canModify(m, ownerId),
+    canDelete: mine,
+    lockedReason: mine ? null : 'Added from another browser: only the person who uploaded it can rename or delete it.',
+    queuePosition,
   };
 }
 
@@ -39,7 +43,8 @@ export function canModify(m: Manual, ownerId: string | null): boolean {
 }
 
 export async function listManualViews(ownerId: string | null): Promise<ManualView[]> {
-  return (await listManuals()).map((m) => toManualView(m, ownerId));
+  const [manuals, queue] = await Promise.all([listManuals(), queuedManualIds()]);
+  return manuals.map((m) => toManualView(m, ownerId, m.status === 'queued' ? queue.indexOf(m.id) + 1 || null : null));
 }
 
 export { usableTitle };

@@ -57,6 +57,7 @@ export function Chat(props: ChatProps) {
   const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
+  const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
   const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask }), [rate, retry, scope, ask]);
 
   // Follow the answer while it streams, unless the reader scrolled up.
@@ -130,7 +131,7 @@ export function Chat(props: ChatProps) {
         {hasTurns ? (
           <div className="mx-auto w-full max-w-3xl space-y-10 px-4 pb-10 pt-6" data-testid="chat-messages">
             {turns.map((t, i) => (
-              <Turn key={t.id} turn={t} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
+              <Turn key={t.id} turn={t} titles={titles} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
             ))}
           </div>
         ) : (

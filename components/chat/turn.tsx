@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { followUps } from '@/lib/chat/suggestions';
 import { citationNumbers, renumberAnswer, sourcesInOrder } from '@/lib/chat/citations';
-import { citationTargets, errorEvents, fellBackToExtractive, type CitationTarget, type TurnView } from '@/lib/chat/view';
+import { citationTargets, errorEvents, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
 import { Icon } from './icons';
 import { Trail } from './trail';
@@ -15,8 +15,11 @@ export interface TurnActions {
 }
 
 /** One question and its answer: trail, markdown with citations, sources, notes and actions. */
+const NO_TITLES: ReadonlyMap<string, string> = new Map();
+
 export function Turn({
-  turn,
+  turn: storedTurn,
+  titles = NO_TITLES,
   isLast,
   readOnly,
   asked,
@@ -24,6 +27,8 @@ export function Turn({
   actions = {},
 }: {
   turn: TurnView;
+  /** Current manual titles by id (renames apply to earlier answers too). */
+  titles?: ReadonlyMap<string, string>;
   isLast: boolean;
   readOnly?: boolean;
   /** Questions already asked in the chat (follow-ups skip them). */
@@ -31,6 +36,7 @@ export function Turn({
   onOpenSource: (target: CitationTarget) => void;
   actions?: TurnActions;
 }) {
+  const turn = useMemo(() => withCurrentTitles(storedTurn, titles), [storedTurn, titles]);
   const running = turn.status === 'running';
   // Sources are shown as 1..n in the order this answer first cites them (the agent's own reference
   // numbers run across its searches); targets carry the shown number, keyed by the agent's.

@@ -61,6 +61,14 @@ const DOING: Record<IngestStage | 'store', string> = {
   indexing: 'indexing',
 };
 
+let indexingQueue: Promise<unknown> = Promise.resolve();
+/** Runs `work` after every indexing started before it in this process (vector store writes one manual at a time). */
+function indexingTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = indexingQueue.then(work, work);
+  indexingQueue = run.catch(() => {});
+  return run;
+}
+
 let sharedOcr: OcrEngine | undefined;
 /** One OCR pool per process, created on first need (native tesseract when on PATH, else tesseract.js). */
 export function processOcrEngine(): OcrEngine {
@@ -93,7 +101,13 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
   let chunkCount = 0;
   let current: IngestStage | 'store' = 'store';
 
-  const stage = async <T>(name: IngestStage, total: number, work: (tick: (done: number) => Promise<void>) => Promise<T>): Promise<T> => {
+  const stage = async <T>(
+    name: IngestStage,
+    total: number,
+    work: (tick: (done: number) => Promise<void>) => Promise<T>,
+    /** More progress to report with each tick (e.g. how many pages need OCR, found as parsing goes). */
+    more: () => Pick<Manual, 'ocrPages'> | object = () => ({}),
+  ): Promise<T> => {
     signal?.throwIfAborted();
     if (!(await getManual(manualId))) throw new ManualGone();
     current = name;
@@ -109,7 +123,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
         // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
         // not at the end of a stage that can last many minutes on a long manual.
         if (!(await getManual(manualId))) throw new ManualGone();
-        await updateManual(manualId, { progressDone: done, progressTotal: total });
+        await updateManual(manualId, { progressDone: done, progressTotal: total, ...more() });
       }
     };
     const result = await work(tick);
@@ -131,7 +145,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
       // ocr and rendering wait for what is still running in the OCR workers and the encoder.
-      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick));
+      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick), () => ({ ocrPages: pass.ocrTotal }));
       pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick));
       const { ocrFlags, ocrTexts } = pass;
       await titleFromFirstPages(manual, pages);
@@ -157,7 +171,8 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
       // 5. indexing: vector store first (clean slate for this manual), then SQLite in one transaction.
       // Page multi-vectors (up to ~200 kB a page) are embedded and written a batch at a time, so a
       // 2,000-page manual never holds them all in memory.
-      await stage('indexing', pageCount + 2, async (tick) => {
+      // Two manuals may be processed at once (worker.ts); their index writes take turns.
+      await indexingTurn(() => stage('indexing', pageCount + 2, async (tick) => {
         await store.deleteManual(manualId);
         const chunkRecords: ChunkRecord[] = chunks.map((c, i) => ({ ...toChunkRecord(c), vector: chunkVectors[i] }));
         await store.upsertChunks(chunkRecords);
@@ -183,7 +198,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, sign
         const chunkRows: ChunkRow[] = chunks.map((c) => ({ ...toChunkRecord(c) }));
         await replacePagesAndChunks(manualId, pageRows, chunkRows);
         await tick(pageCount + 2);
-      });
+      }));
     } finally {
       // Nothing in flight may touch the document or write page images after this point.
       await pass.settle();

@@ -1,7 +1,8 @@
 /**
  * The ingest worker process (started by the web server, see lib/ingest/worker-client.ts):
- * recovers jobs a crash left behind, then runs queued manuals one at a time. A lock file makes
- * it the only worker of its DATA_DIR.
+ * recovers jobs a crash left behind, then runs queued manuals, two at a time so that a short
+ * manual is not stuck behind a long scan (the queue hands out the smallest first; the pipeline
+ * writes to the index one manual at a time). A lock file makes it the only worker of its DATA_DIR.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { recoverInterruptedJobs } from './recovery';
 import { nextQueuedManualId } from '@/lib/store/jobs';
 
 const POLL_MS = 1000;
+/** Manuals processed at once: a second slot keeps small manuals moving while a long one runs (2 cores here). */
+const CONCURRENT_JOBS = 2;
 let wake: (() => void) | undefined;
 let stopping = false;
 
@@ -61,22 +64,30 @@ async function main() {
   for (const r of recovered) console.log(`[ingest] recovered interrupted job ${r.id}: ${r.outcome}`);
   process.send?.('healthy');
 
+  const running = new Map<string, Promise<void>>();
   while (!stopping) {
-    const id = await nextQueuedManualId();
+    const id = running.size < CONCURRENT_JOBS ? await nextQueuedManualId([...running.keys()]) : undefined;
     if (!id) {
       await new Promise<void>((resolve) => {
         wake = resolve;
+        for (const job of running.values()) void job.then(resolve);
         setTimeout(resolve, POLL_MS).unref();
       });
       continue;
     }
-    const summary = await ingestManual(id);
-    if (summary) {
-      console.log(
-        `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
-      );
-    }
+    const job = ingestManual(id)
+      .then((summary) => {
+        if (summary) {
+          console.log(
+            `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
+          );
+        }
+      })
+      .catch((err) => console.error('[ingest] job crashed', id, err))
+      .finally(() => running.delete(id));
+    running.set(id, job);
   }
+  await Promise.allSettled(running.values());
   await shutdownOcrEngine();
   process.exit(0);
 }

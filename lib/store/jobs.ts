@@ -2,7 +2,7 @@
  * The ingest job queue is the manuals table itself: `queued` rows are jobs; a worker claims one
  * with an atomic update, so two processes (the server's worker and the CLI) never run the same job.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './db';
 import { manuals } from './schema';
 
@@ -19,10 +19,22 @@ export async function claimManual(id: string): Promise<boolean> {
   return claimed.length === 1;
 }
 
-export async function nextQueuedManualId(): Promise<string | undefined> {
+/**
+ * The queue's order: fewest pages first (a 19-page guide does not wait for a 300-page scan), then
+ * oldest first. A long manual still starts as soon as a slot is free and no shorter one waits.
+ */
+export async function queuedManualIds(): Promise<string[]> {
   const db = await getDb();
-  const [row] = await db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'queued')).orderBy(asc(manuals.createdAt)).limit(1);
-  return row?.id;
+  const rows = await db
+    .select({ id: manuals.id })
+    .from(manuals)
+    .where(eq(manuals.status, 'queued'))
+    .orderBy(sql`coalesce(${manuals.pageCount}, 0)`, asc(manuals.createdAt));
+  return rows.map((r) => r.id);
+}
+
+export async function nextQueuedManualId(skip: string[] = []): Promise<string | undefined> {
+  return (await queuedManualIds()).find((id) => !skip.includes(id));
 }
 
 /**
