@@ -14,7 +14,7 @@ export function ThumbnailGrid({ manualId, pages }: { manualId: string; pages: Ar
             {/* eslint-disable-next-line @next/next/no-img-element -- served by our own cached route */}
             <img
               src={`/manuals/${manualId}/pages/${p.number}/thumb`}
-              alt=
+              alt=""
               loading="lazy"
               width={240}
               height={Math.round((240 * p.height) / p.width)}
