@@ -96,3 +96,8 @@ export function formatBytes(bytes: number): string {
 export function formatDate(ms: number): string {
   return new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 }
+
+/** "23 Nov 2026, 14:05" in the same style. */
+export function formatDateTime(ms: number): string {
+  return `${formatDate(ms)}, ${new Date(ms).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
+}

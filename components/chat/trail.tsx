@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { AgentEvent, EventHit, EventOf } from '@/lib/agent/events';
 import type { TurnView } from '@/lib/chat/view';
 import { Icon, Spinner, type IconName } from './icons';
-import { plainNow, plainSteps, plainSummary } from '@/lib/chat/plain-trail';
+import { plainNow, plainSteps, plainSummaryParts } from '@/lib/chat/plain-trail';
 import { DECIDER_LABELS, seconds, toolLabel } from './tool-labels';
 
 const VISIBLE_HITS = 3;
@@ -22,6 +22,7 @@ export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: n
   if (!events.length && !running) return null;
   const lastIndex = events.length - 1;
   const steps = plainSteps(turn.events);
+  const summary = plainSummaryParts(turn);
   const detailsId = `trail-details-${turn.id}`;
 
   return (
@@ -35,8 +36,15 @@ export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: n
         className="group flex w-full items-center gap-2 rounded-md py-1 text-left text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
       >
         {running ? <Spinner className="h-3.5 w-3.5 text-brand-600" /> : <Icon name="route" className="h-4 w-4" />}
-        <span className="min-w-0 truncate font-medium" data-testid="trail-summary" aria-live={running ? 'polite' : undefined}>
-          {running ? plainNow(turn.events) : plainSummary(turn)}
+        <span className="flex min-w-0 font-medium" data-testid="trail-summary" aria-live={running ? 'polite' : undefined}>
+          {running ? (
+            <span className="truncate">{plainNow(turn.events)}</span>
+          ) : (
+            <>
+              <span className="truncate">{summary.what}</span>
+              <span className="shrink-0 whitespace-pre">{summary.rest.map((p) => ` · ${p}`).join('')}</span>
+            </>
+          )}
         </span>
         <Icon name={open ? 'chevronDown' : 'chevronRight'} className="h-3.5 w-3.5 shrink-0 opacity-70 group-hover:opacity-100" />
       </button>

@@ -1,5 +1,6 @@
 'use client';
 
+import { formatDateTime } from '@/lib/manual-view';
 import { useState, useTransition } from 'react';
 import { createKey, revokeApiKeyAction } from '@/app/actions/api-keys';
 import type { ApiKeyView } from '@/lib/api/keys';
@@ -13,7 +14,7 @@ export interface AuditView {
   outcome: string;
 }
 
-const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : 'never');
+const when = (ms: number | null) => (ms ? formatDateTime(ms) : 'never');
 
 /** Create (shown once), list and revoke API keys; the latest audited calls below. */
 export function ApiKeys({ initial, audit }: { initial: ApiKeyView[]; audit: AuditView[] }) {

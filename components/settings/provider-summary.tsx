@@ -65,7 +65,9 @@ export async function ProviderSummary() {
             <div key={role} className="min-w-0" data-testid={`provider-${role}`}>
               <dt className="font-medium text-zinc-800 dark:text-zinc-200">
                 {ROLES[role].label}
-                <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-400">{p.mode === 'cloud' ? 'cloud' : 'on this computer'}</span>
+                {p.provider !== 'none' && (
+                  <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-400">{p.mode === 'cloud' ? 'cloud' : p.mode === 'local' ? 'your server' : 'on this computer'}</span>
+                )}
               </dt>
               <dd className="min-w-0 text-zinc-700 dark:text-zinc-300">
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">{ROLES[role].does}</span>

@@ -6,13 +6,13 @@
 import type { AgentEvent, EventHit } from '@/lib/agent/events';
 
 /** What each tool did, said plainly. Unknown tools get a neutral phrase. */
-const DOING: Record<string, { done: string; running: string }> = {
-  fast_vector_search: { done: 'Searched the text', running: 'Searching the text…' },
-  hybrid_search: { done: 'Searched the text and tables', running: 'Searching the text and tables…' },
-  colqwen_search: { done: 'Looked through the page images', running: 'Looking through the page images…' },
-  visual_interpretation: { done: 'Read a page image', running: 'Reading a page image…' },
-  summarize: { done: 'Summarized what was found', running: 'Summarizing what was found…' },
-  text_response: { done: 'Wrote the answer', running: 'Writing the answer…' },
+const DOING: Record<string, { done: string; running: string; noun: string }> = {
+  fast_vector_search: { done: 'Searched the text', running: 'Searching the text…', noun: 'The text search' },
+  hybrid_search: { done: 'Searched the text and tables', running: 'Searching the text and tables…', noun: 'The text and table search' },
+  colqwen_search: { done: 'Looked through the page images', running: 'Looking through the page images…', noun: 'The page image search' },
+  visual_interpretation: { done: 'Read a page image', running: 'Reading a page image…', noun: 'Reading the page image' },
+  summarize: { done: 'Summarized what was found', running: 'Summarizing what was found…', noun: 'Summarizing' },
+  text_response: { done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
 };
 
 export function plainAction(tool: string, running = false): string {
@@ -61,7 +61,7 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
         text:
           e.tool === 'agent'
             ? 'Something went wrong while answering.'
-            : `${plainAction(e.tool)} did not work${e.recoverable ? '; tried another way' : ''}.`,
+            : `${DOING[e.tool]?.noun ?? 'A step'} did not work${e.recoverable ? '; tried another way' : ''}.`,
       });
     }
   }
@@ -83,17 +83,26 @@ export function formatSeconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
+type SummaryInput = { events: AgentEvent[]; sources: Array<{ manualId: string; page: number }>; status: string; metrics: { total_ms: number } | null };
+
 /** "Searched DP800 User's Guide · 3 pages · 0.8 s" (cited pages when the answer cites any). */
-export function plainSummary(turn: { events: AgentEvent[]; sources: Array<{ manualId: string; page: number }>; status: string; metrics: { total_ms: number } | null }): string {
+export function plainSummary(turn: SummaryInput): string {
+  const { what, rest } = plainSummaryParts(turn);
+  return [what, ...rest].join(' · ');
+}
+
+/** The summary as what was searched (long manual titles may be cut on screen) and the rest (never cut). */
+export function plainSummaryParts(turn: SummaryInput): { what: string; rest: string[] } {
   const cited = new Set(turn.sources.map((s) => `${s.manualId}:${s.page}`));
   const found = new Set(turn.events.flatMap((e) => (e.type === 'result' ? e.hits.map((h) => `${h.manualId}:${h.page}`) : [])));
-  const parts = [`Searched ${searchedWhat(turn.events)}`];
+  const what = `Searched ${searchedWhat(turn.events)}`;
+  const parts: string[] = [];
   if (cited.size) parts.push(`cited ${plural(cited.size, 'page')}`);
   else parts.push(found.size ? `looked at ${plural(found.size, 'page')}` : 'nothing found');
   if (turn.metrics) parts.push(formatSeconds(turn.metrics.total_ms));
   if (turn.status === 'cancelled') parts.push('stopped');
   if (turn.events.some((e) => e.type === 'error')) parts.push('a step failed');
-  return parts.join(' · ');
+  return { what, rest: parts };
 }
 
 /** The live line while a turn runs: what the agent is doing now, plainly. */
