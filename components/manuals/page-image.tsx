@@ -45,6 +45,7 @@ export function PageImage({
   const firstBox = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<Record<string, boolean>>({});
   const [dpr, setDpr] = useState(1);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the screen's pixel density is only known in the browser
   useEffect(() => setDpr(window.devicePixelRatio || 1), []);
   useEffect(() => {
     firstBox.current?.scrollIntoView({ block: 'center', inline: 'center', behavior: 'smooth' });

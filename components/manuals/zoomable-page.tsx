@@ -60,8 +60,11 @@ export function ZoomablePage({
   // "Readable": print size or a little more (the text of a manual page at the size it was printed), or the full width when wider.
   const readable = Math.max(ACTUAL * 1.05, fitWidth);
   const scale = 'fit' in zoom ? { page: fitPage, width: fitWidth, readable }[zoom.fit] : zoom.scale;
+  // Event handlers (wheel, pinch, keys) read the current scale without re-subscribing.
   const scaleRef = useRef(scale);
-  scaleRef.current = scale;
+  useLayoutEffect(() => {
+    scaleRef.current = scale;
+  });
 
   const zoomBy = useCallback((factor: number) => setZoom({ scale: Math.min(MAX, Math.max(MIN, scaleRef.current * factor)) }), []);
 
