@@ -106,7 +106,7 @@ test.describe('keyboard only', () => {
     await tabTo(page, '[data-testid="citation"]');
     await page.keyboard.press('Enter');
     await expect(chat.preview()).toBeVisible();
-    await tabTo(page, chat.preview().getByTestId('open-in-viewer'), { max: 6 });
+    await tabTo(page, chat.preview().getByTestId('open-in-viewer'), { max: 9 });
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/manuals\/[^/?]+\?page=\d+&hl=/);
     const indicator = page.getByTestId('page-indicator');

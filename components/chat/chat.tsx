@@ -114,7 +114,7 @@ export function Chat(props: ChatProps) {
             {shownTitle ?? 'New chat'}
           </h1>
         ) : (
-          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500">New chat</span>
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500 dark:text-zinc-400">New chat</span>
         )}
         {hasTurns && <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />}
       </div>

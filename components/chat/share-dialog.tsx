@@ -121,7 +121,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
           <div className="mt-5 space-y-3">
             <div className="flex items-center gap-2">
               <div className="flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 outline-offset-2 outline-brand-500 has-[input:focus-visible]:outline-2 dark:border-zinc-700 dark:bg-zinc-950">
-                <Icon name="link" className="h-3.5 w-3.5 text-zinc-400" />
+                <Icon name="link" className="h-3.5 w-3.5 text-zinc-600 dark:text-zinc-400" />
                 <input
                   ref={linkInput}
                   data-testid="share-link"

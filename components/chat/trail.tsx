@@ -155,7 +155,7 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
       return (
         <Row icon={icon(name)} tone="strong" t={e.t} testId="trail-event" type={e.type}>
           <span className="font-medium">{label}</span>
-          <span className="ml-1.5 rounded bg-zinc-100 px-1 py-px text-[10.5px] font-medium uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+          <span className="ml-1.5 rounded bg-zinc-100 px-1 py-px text-[10.5px] font-medium uppercase tracking-wide text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
             {DECIDER_LABELS[e.decider] ?? e.decider}
           </span>
           <p className="text-zinc-500 dark:text-zinc-400">{e.reason}</p>
@@ -239,7 +239,7 @@ function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenR
                 // eslint-disable-next-line @next/next/no-img-element -- our own cached thumbnail route
                 <img src={h.thumbnailUrl} alt="" loading="lazy" className="h-20 w-auto bg-white" />
               ) : (
-                <span className="flex h-20 w-14 items-center justify-center text-zinc-400">{icon('image')}</span>
+                <span className="flex h-20 w-14 items-center justify-center text-zinc-600 dark:text-zinc-400">{icon('image')}</span>
               )}
               <span className="border-t border-zinc-200 px-1.5 py-px text-center text-[10.5px] text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
                 <span className="font-mono">[{h.ref}]</span> p.{h.page}
@@ -262,7 +262,7 @@ function HitRow({ hit: h, onOpenRef }: { hit: EventHit; onOpenRef?: (ref: number
         className="flex w-full min-w-0 items-baseline gap-1.5 rounded px-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800/70"
         title={h.text}
       >
-        <span className="font-mono text-[11px] text-zinc-400">[{h.ref}]</span>
+        <span className="font-mono text-[11px] text-zinc-600 dark:text-zinc-400">[{h.ref}]</span>
         <span className="min-w-0 truncate text-zinc-600 dark:text-zinc-300">
           {leaf || h.text?.slice(0, 80) || 'Passage'}
           <span className="text-zinc-600 dark:text-zinc-400">
@@ -270,7 +270,7 @@ function HitRow({ hit: h, onOpenRef }: { hit: EventHit; onOpenRef?: (ref: number
             · {h.manualTitle ?? 'manual'} · p.{h.page}
           </span>
         </span>
-        <span className="ml-auto shrink-0 font-mono text-[11px] tabular-nums text-zinc-400">{h.score.toFixed(2)}</span>
+        <span className="ml-auto shrink-0 font-mono text-[11px] tabular-nums text-zinc-600 dark:text-zinc-400">{h.score.toFixed(2)}</span>
       </button>
     </li>
   );

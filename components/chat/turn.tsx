@@ -78,7 +78,7 @@ export function Turn({
             ) : turn.clientError ? (
               <Notice tone="error">{turn.clientError}</Notice>
             ) : turn.status === 'cancelled' ? (
-              <p className="text-sm italic text-zinc-500">Stopped before an answer was written.</p>
+              <p className="text-sm italic text-zinc-500 dark:text-zinc-400">Stopped before an answer was written.</p>
             ) : turn.status === 'failed' ? (
               <Notice tone="error">{fatal ? `The answer could not be completed: ${fatal.message}` : 'The answer could not be completed.'}</Notice>
             ) : null}
@@ -86,7 +86,7 @@ export function Turn({
           </div>
         )}
 
-        {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500">Stopped — the answer above is incomplete.</p>}
+        {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>}
         {!running && turn.answer && turn.clientError && <Notice tone="error">{turn.clientError}</Notice>}
         {degraded && (
           <Notice tone="warn" testId="degraded-note">

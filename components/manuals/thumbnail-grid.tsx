@@ -1,7 +1,7 @@
 import Link from 'next/link';
 
 export function ThumbnailGrid({ manualId, pages }: { manualId: string; pages: Array<{ number: number; width: number; height: number; ocr: boolean }> }) {
-  if (pages.length === 0) return <p className="text-sm text-zinc-500">This manual has no pages.</p>;
+  if (pages.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">This manual has no pages.</p>;
   return (
     <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6" data-testid="thumbnail-grid">
       {pages.map((p) => (

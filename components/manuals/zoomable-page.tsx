@@ -138,6 +138,10 @@ export function ZoomablePage({
         ref={box}
         className="min-h-0 flex-1 touch-pan-x touch-pan-y overflow-auto rounded-lg bg-zinc-100 p-2 dark:bg-zinc-950"
         data-testid="page-scroller"
+        // Focusable so the keyboard can scroll a zoomed page (arrow keys, Page Up/Down).
+        tabIndex={0}
+        role="region"
+        aria-label={`Page ${page}`}
         onPointerDown={(e) => {
           if (e.pointerType !== 'touch') return;
           pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
