@@ -240,8 +240,8 @@ for (const vp of VIEWPORTS) {
 
       // Zoom in: larger, and a sharper render replaces the stored image.
       const before = Number(await viewer.getAttribute('data-scale'));
-      for (let i = 0; i < 4; i++) await page.getByTestId('zoom-in').click();
-      expect(Number(await viewer.getAttribute('data-scale'))).toBeGreaterThan(before * 2);
+      for (let i = 0; i < 6; i++) await page.getByTestId('zoom-in').click();
+      expect(Number(await viewer.getAttribute('data-scale'))).toBeGreaterThan(before * 3);
       const sharp = page.getByTestId('page-image-sharp');
       await expect(sharp).toHaveAttribute('src', /\/zoom\?scale=(3|4\.5)$/);
       await expect.poll(() => sharp.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(1200);

@@ -69,3 +69,12 @@ describe('manual titles', () => {
     }
   });
 });
+
+describe('a cover with a big model name', () => {
+  it('joins the model name and the product line under it', () => {
+    const cover = {
+      lines: [line('ACME INDUSTRIAL CONTROLS', 15), line('HX-200', 54), line('Hydraulic Press Controller', 24), line('Installation, Operation and Service Manual', 14)],
+    };
+    expect(titleFromPages([cover])).toBe('HX-200 Hydraulic Press Controller');
+  });
+});

@@ -44,18 +44,20 @@ function onlyGeneric(text: string): boolean {
 function titleLike(text: string): boolean {
   const t = text.trim();
   if (t.length < 3 || t.length > 120) return false;
-  if (!/[a-z]{3}/i.test(t)) return false;
+  // Words, or a model name such as "HX-200" (letters and digits).
+  const model = /^[a-z]{1,6}-?\d[\w.-]*$/i.test(t);
+  if (!/[a-z]{3}/i.test(t) && !model) return false;
   if (/^(?:page\s*)?\d+(?:\s*(?:of|\/)\s*\d+)?$/i.test(t) || /https?:|www\.|@|©|\(c\)|copyright|all rights reserved/i.test(t)) return false;
-  if (PLACEHOLDER.test(t) || /^(?:table of )?contents$/i.test(t)) return false;
+  if (PLACEHOLDER.test(t) || /^(?:table of )?contents\b/i.test(t)) return false;
   // OCR noise: mostly symbols or single letters.
   const letters = (t.match(/[a-z]/gi) ?? []).length;
-  return letters / t.replace(/\s/g, '').length >= 0.6;
+  return model || letters / t.replace(/\s/g, '').length >= 0.6;
 }
 
 /**
  * The title printed on the first pages: the largest-font lines of the first page that has any
- * title-like text, in page order. When those are only generic words ("User Manual"), the next
- * size down joins them ("Olimex ESP32-POE" + "User Manual"), up to three sizes.
+ * title-like text, in page order. When those are only generic words ("User Manual") or fewer than
+ * three words ("HX-200"), the next size down joins them, up to three sizes.
  */
 export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages = 2): string | undefined {
   for (const page of pages.slice(0, maxPages)) {
@@ -76,7 +78,9 @@ export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages
       }
       const title = words.join(' ').slice(0, 160).trim();
       if (title.length > 120) break; // that size is body text, not a title
-      if (title.length >= 4 && !onlyGeneric(title)) return title;
+      // A lone model name ("HX-200") or one word takes the next size down too ("Hydraulic Press Controller").
+      const short = title.split(' ').length < 3 && tier + 1 < Math.min(3, tiers.length) && tiers[tier + 1] >= tiers[tier] * 0.4;
+      if (title.length >= 4 && !onlyGeneric(title) && !short) return title;
     }
   }
   return undefined;
