@@ -185,14 +185,24 @@ for (const vp of VIEWPORTS) {
       const percents: number[] = [];
       let smallReadyWhileBigWorking = false;
       const deadline = Date.now() + 400_000;
+      // One snapshot of both rows per tick, read in the page (a locator would wait for a vanished element).
+      const snapshot = () =>
+        page.evaluate(
+          ([bigName, smallName]) => {
+            const row = (name: string) => [...document.querySelectorAll('[data-testid="manual-row"]')].find((r) => r.textContent?.includes(name));
+            const big = row(bigName);
+            const text = (id: string) => big?.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? null;
+            return { big: big?.getAttribute('data-status') ?? '', small: row(smallName)?.getAttribute('data-status') ?? '', stage: text('manual-stage'), progress: text('manual-progress') };
+          },
+          [path.basename(big), small.fileName],
+        );
       while (Date.now() < deadline) {
-        const status = (await bigRow.getAttribute('data-status')) ?? '';
-        if (status === 'ready' || status === 'failed') break;
-        const stage = bigRow.getByTestId('manual-stage');
-        if (await stage.isVisible()) labels.add((await stage.innerText()).trim());
-        const progress = (await bigRow.getByTestId('manual-progress').innerText().catch(() => '')).match(/(\d+)%/);
-        if (progress) percents.push(Number(progress[1]));
-        if ((await smallRow.getAttribute('data-status')) === 'ready') smallReadyWhileBigWorking = true;
+        const now = await snapshot();
+        if (now.small === 'ready' && now.big !== 'ready') smallReadyWhileBigWorking = true;
+        if (now.big === 'ready' || now.big === 'failed') break;
+        if (now.stage) labels.add(now.stage);
+        const pct = now.progress?.match(/(\d+)%/);
+        if (pct) percents.push(Number(pct[1]));
         await page.waitForTimeout(250);
       }
       await manuals.expectReady(bigRow);

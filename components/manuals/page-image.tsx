@@ -55,15 +55,19 @@ export function PageImage({
   const baseLoaded = !!loaded[baseUrl];
   return (
     <div
-      className={`relative w-full shadow ${baseLoaded ? 'bg-white' : 'animate-pulse bg-zinc-200 dark:bg-zinc-800'}`}
+      className="relative w-full bg-white shadow"
       style={{ aspectRatio: `${width} / ${height}` }}
       data-testid="page-frame"
       data-loaded={baseLoaded || loaded[sharpUrl] ? 'true' : 'false'}
     >
       {!baseLoaded && !loaded[sharpUrl] && (
-        <p role="status" className="absolute inset-x-0 top-1/3 text-center text-sm text-zinc-700 dark:text-zinc-300" data-testid="page-loading">
-          Loading page {page}…
-        </p>
+        <>
+          {/* The pulse is on the backdrop only: pulsing the words would make them too faint to read. */}
+          <div aria-hidden className="absolute inset-0 animate-pulse bg-zinc-200 dark:bg-zinc-800" />
+          <p role="status" className="absolute inset-x-0 top-1/3 text-center text-sm text-zinc-800 dark:text-zinc-200" data-testid="page-loading">
+            Loading page {page}…
+          </p>
+        </>
       )}
       {/* eslint-disable-next-line @next/next/no-img-element -- served by our own cached route */}
       <img
