@@ -179,7 +179,6 @@ for (const vp of VIEWPORTS) {
       await manuals.goto();
       await manuals.upload(big, small.path);
       const bigRow = manuals.row(path.basename(big));
-      const smallRow = manuals.row(small.fileName);
 
       const labels = new Set<string>();
       const percents: number[] = [];
