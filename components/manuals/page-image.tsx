@@ -55,7 +55,7 @@ export function PageImage({
   const baseLoaded = !!loaded[baseUrl];
   return (
     <div
-      className="relative w-full bg-white shadow"
+      className={`relative w-full shadow ${baseLoaded ? 'bg-white' : 'bg-zinc-100 dark:bg-zinc-900'}`}
       style={{ aspectRatio: `${width} / ${height}` }}
       data-testid="page-frame"
       data-loaded={baseLoaded || loaded[sharpUrl] ? 'true' : 'false'}
