@@ -297,7 +297,7 @@ for (const vp of VIEWPORTS) {
       await chat.expectLastTurn('cancelled', 15_000);
       await expect(page.getByTestId('chat-title')).toHaveText(question);
       if (vp.phone) await page.getByTestId('open-sidebar').click();
-      await expect(chat.sessionItems().filter({ hasText: question }).first()).toBeVisible();
+      await expect(chat.sessionItems().filter({ hasText: question, visible: true })).toHaveCount(1);
       if (vp.phone) await page.getByTestId('close-sidebar').click();
 
       // Share asks before making anything public.
