@@ -19,5 +19,5 @@ export const config = {
   // Not for responses that are never HTML pages (speed: page thumbnails come by the dozen): build
   // output and dev resources (_next/, incl. the HMR socket), API routes, page images, the icon.
   // They keep the nonce-less CSP of next.config.mjs and check access themselves.
-  matcher: ['/((?!_next/|api/|icon\\.svg|favicon\\.ico|manuals/[^/]+/pages/[^/]+/(?:image|thumb)$).*)'],
+  matcher: ['/((?!_next/|api/|icon\\.svg|favicon\\.ico|manuals/[^/]+/pages/[^/]+/(?:image|thumb|zoom)$).*)'],
 };

@@ -13,9 +13,7 @@ test.describe('app shell', () => {
     expect(await shell.isDark()).toBe(false);
     const lightBg = await shell.backgroundColor();
 
-    // system → light → dark
-    await shell.themeToggle().click();
-    await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'light');
+    // The first click on a light system shows dark at once (issue 17: it used to pick "light").
     await shell.themeToggle().click();
     await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'dark');
     expect(await shell.isDark()).toBe(true);
@@ -33,9 +31,10 @@ test.describe('app shell', () => {
     await expect(page).toHaveURL(/\/$/);
     await shell.expectTitle('Ask your manuals');
 
-    // Back to following the system, which now says dark.
+    // Back to light, which is what the system shows: the page follows the system again (now dark).
     await shell.themeToggle().click();
     await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'system');
+    expect(await shell.isDark()).toBe(false);
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => shell.isDark()).toBe(true);
     await page.emulateMedia({ colorScheme: 'light' });
@@ -44,8 +43,8 @@ test.describe('app shell', () => {
 
   test('the manuals page shows which provider serves each role', async ({ page }) => {
     await page.goto('/manuals');
-    await expect(page.getByTestId('provider-vectorDb')).toContainText('lancedb');
-    await expect(page.getByTestId('provider-llm')).toContainText('none');
+    await expect(page.getByTestId('provider-vectorDb')).toContainText('LanceDB');
+    await expect(page.getByTestId('provider-llm')).toContainText('None');
   });
 
   test('health reports version, storage and providers', async ({ request }) => {

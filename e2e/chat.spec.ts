@@ -88,7 +88,7 @@ test.describe('chat', () => {
     await chat.goto('/');
     await chat.ask('What IP rating does the HX-200 enclosure have?');
     await expect(chat.stopButton()).toBeVisible();
-    await expect(chat.trailEvents(chat.lastTurn()).first()).toBeVisible();
+    await expect(chat.trailEvents(chat.lastTurn()).first()).toBeAttached();
     await chat.stopButton().click();
     await chat.expectLastTurn('cancelled', 10_000);
     await expect(chat.stopButton()).toBeHidden();
@@ -97,7 +97,7 @@ test.describe('chat', () => {
 
     // Esc stops too.
     await chat.ask('How much does the HX-200 weigh?');
-    await expect(chat.trailEvents(chat.lastTurn()).first()).toBeVisible();
+    await expect(chat.trailEvents(chat.lastTurn()).first()).toBeAttached();
     await page.keyboard.press('Escape');
     await chat.expectLastTurn('cancelled', 10_000);
 

@@ -92,6 +92,9 @@ test.describe('keyboard only', () => {
     await tabTo(page, chat.shareButton(), { shift: true });
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('share-dialog')).toBeVisible();
+    // The link is made only on confirmation, which has the focus: Enter confirms.
+    await expect(page.getByTestId('create-share-link')).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(chat.shareLink()).toHaveValue(/\/share\/[A-Za-z0-9_-]{22}$/);
     await expect(chat.shareLink()).toBeFocused();
     await expectFocusTrapped(page, page.getByTestId('share-dialog'), { times: 6 });
@@ -103,7 +106,7 @@ test.describe('keyboard only', () => {
     await tabTo(page, '[data-testid="citation"]');
     await page.keyboard.press('Enter');
     await expect(chat.preview()).toBeVisible();
-    await tabTo(page, chat.preview().getByTestId('open-in-viewer'), { max: 6 });
+    await tabTo(page, chat.preview().getByTestId('open-in-viewer'), { max: 9 });
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/manuals\/[^/?]+\?page=\d+&hl=/);
     const indicator = page.getByTestId('page-indicator');

@@ -106,6 +106,7 @@ test.describe('375 px wide', () => {
 
     // /share/[id], opened by someone else.
     await chat.shareButton().click();
+    await page.getByTestId('create-share-link').click();
     await expect(chat.shareLink()).toHaveValue(/\/share\/[A-Za-z0-9_-]{22}$/);
     await expectWithinWidth(page.getByTestId('share-dialog'), 'share dialog');
     await expectWithinWidth(page.getByTestId('copy-share-link'), 'copy link');

@@ -21,13 +21,13 @@ test.skip(!process.env.SCREENSHOTS, 'writes docs/screenshots/*.png; run with SCR
 test.use({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
 
 /** Saves a 1280×800 PNG: lossless at best compression, or palette-quantised if that is still too big. */
-async function save(page: Page, name: string) {
+async function save(page: Page, name: string, size: [number, number] = [1280, 800]) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const raw = await page.screenshot({ animations: 'disabled', caret: 'hide' });
   let png = await sharp(raw).png({ compressionLevel: 9, effort: 10 }).toBuffer();
   if (png.length > MAX_BYTES) png = await sharp(raw).png({ compressionLevel: 9, effort: 10, palette: true, quality: 90, dither: 0.5 }).toBuffer();
   const meta = await sharp(png).metadata();
-  expect([meta.width, meta.height], name).toEqual([1280, 800]);
+  expect([meta.width, meta.height], name).toEqual(size);
   expect(png.length, `${name} size`).toBeLessThan(MAX_BYTES);
   fs.writeFileSync(path.join(OUT, name), png);
 }
@@ -62,6 +62,8 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await chat.ask(QUESTION);
   await chat.expectLastTurn('done');
   const id = await chat.chatId();
+  // The trail opened once: its plain steps under the answer.
+  await chat.lastTurn().getByTestId('trail-toggle').click();
   await scrollChatToTop(page);
   await imagesLoaded(page);
   await save(page, 'chat-light.png');
@@ -86,4 +88,15 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await imagesLoaded(page);
   await page.waitForTimeout(600);
   await save(page, 'preview-dark.png');
+  await page.keyboard.press('Escape');
+
+  // The same citation on a phone: the page at print size, scrolled to the highlight.
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await chat.goto(`/chat/${id}`);
+  await chat.citations().first().click();
+  await expect(chat.highlights().first()).toBeVisible();
+  await imagesLoaded(page);
+  await page.waitForTimeout(800);
+  await save(page, 'preview-phone.png', [390, 844]);
 });

@@ -94,6 +94,7 @@ test.describe('security', () => {
     await chat.expectLastTurn('done');
     const chatUrl = `/chat/${await chat.chatId()}`;
     await chat.shareButton().click();
+    await page.getByTestId('create-share-link').click();
     await expect(chat.shareLink()).toHaveValue(/\/share\/[A-Za-z0-9_-]{22}$/);
     const shareUrl = new URL(await chat.shareLink().inputValue()).pathname;
     await page.keyboard.press('Escape');

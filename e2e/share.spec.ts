@@ -18,6 +18,10 @@ test.describe('sharing', () => {
     const ownerAnswer = await owner.answer().innerText();
 
     await owner.shareButton().click();
+    // Nothing is public until the owner confirms.
+    await expect(page.getByTestId('share-confirm')).toBeVisible();
+    await expect(owner.shareLink()).toHaveCount(0);
+    await page.getByTestId('create-share-link').click();
     await expect(owner.shareLink()).toHaveValue(/\/share\/[A-Za-z0-9_-]{22}$/);
     const url = await owner.shareLink().inputValue();
     // The snapshot is taken now: a later question is not in it.
@@ -35,7 +39,8 @@ test.describe('sharing', () => {
     await expect(viewerPage.getByTestId('read-only-note')).toContainText('read-only');
     await expect(viewer.turns()).toHaveCount(1);
     await expect(viewer.answer()).toHaveText(ownerAnswer);
-    await expect(viewer.trailEvents(viewer.lastTurn()).first()).toBeVisible();
+    await expect(viewer.trailEvents(viewer.lastTurn()).first()).toBeAttached();
+    await expect(viewer.lastTurn().getByTestId('trail-summary')).toContainText('Searched');
     // No way to change anything: no composer, feedback, retry, share or sidebar.
     for (const id of ['chat-input', 'send-button', 'feedback-up', 'feedback-down', 'retry-button', 'share-button', 'session-item', 'follow-up']) {
       await expect(viewerPage.getByTestId(id)).toHaveCount(0);

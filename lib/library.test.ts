@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usableTitle } from './library';
+import { usableTitle } from './manual-title';
 import { safeFileName, titleFromFileName } from './ingest/upload';
 
 describe('manual titles and names from untrusted input', () => {

@@ -8,15 +8,18 @@ import { manualDir, manualSourcePath } from './ingest/paths';
 import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
 import { pokeIngestWorker } from './ingest/worker-client';
 import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
+import { usableTitle } from './manual-title';
 import type { ManualView } from './manual-view';
 import { inspectPdfFile } from './pdf-worker/pool';
 import { getConfig } from './providers/config';
 import { stripBidiControls } from './security/text';
 import { type Actor, actorFor } from './auth/roles';
 import { getVectorStore } from './providers/vectorstore';
+import { queuedManualIds } from './store/jobs';
 import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
 
-export function toManualView(m: Manual, actor: Actor | null): ManualView {
+export function toManualView(m: Manual, actor: Actor | null, queuePosition: number | null = null): ManualView {
+  const mine = canModify(m, actor);
   return {
     id: m.id,
     title: m.title,
@@ -30,7 +33,9 @@ export function toManualView(m: Manual, actor: Actor | null): ManualView {
     error: m.error,
     errorCode: m.errorCode,
     createdAt: m.createdAt.getTime(),
-    canDelete: canModify(m, actor),
+    canDelete: mine,
+    lockedReason: mine ? null : 'Only the person who uploaded this manual, or an administrator, can rename or delete it.',
+    queuePosition,
   };
 }
 
@@ -41,29 +46,26 @@ export function canModify(m: Manual, actor: Actor | null): boolean {
 
 export async function listManualViews(ownerId: string | null): Promise<ManualView[]> {
   const actor = await actorFor(ownerId);
-  return (await listManuals()).map((m) => toManualView(m, actor));
+  const [manuals, queue] = await Promise.all([listManuals(), queuedManualIds()]);
+  return manuals.map((m) => toManualView(m, actor, m.status === 'queued' ? queue.indexOf(m.id) + 1 || null : null));
 }
 
+export { usableTitle };
+
 /**
- * Pages count, or the password problem, of a PDF on disk; other problems throw IngestError.
- * pdf.js runs in a bounded worker process (lib/pdf-worker), never on the web server's thread.
+ * Pages count and title, or the password problem, of a PDF on disk; other problems throw IngestError.
+ * pdf.js runs in a bounded worker process (lib/pdf-worker), never on the web server's thread. The
+ * title is the PDF's own when it is not junk; otherwise the pipeline takes one from the first pages.
  */
-async function inspectPdf(file: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
+async function inspectPdf(file: string, fileName: string, password?: string): Promise<{ pages: number; title?: string } | { passwordError: IngestError }> {
   const { maxBytes, maxPages } = getConfig().upload;
   try {
-    return await inspectPdfFile(file, { password, maxBytes, maxPages });
+    const inspected = await inspectPdfFile(file, { password, maxBytes, maxPages });
+    return 'pages' in inspected ? { pages: inspected.pages, title: usableTitle(inspected.title, fileName) } : inspected;
   } catch (err) {
     if (isIngestError(err, 'password_required') || isIngestError(err, 'password_incorrect')) return { passwordError: err };
     throw err;
   }
-}
-
-/** The PDF's own title when it names the document (not "Microsoft Word - x.doc" or "untitled"). */
-export function usableTitle(title: string | undefined): string | undefined {
-  const t = title && stripBidiControls(title).replace(/\s+/g, ' ').trim();
-  if (!t || t.length < 4 || t.length > 160) return undefined;
-  if (/^(untitled|microsoft \w+ - )/i.test(t) || /\.(docx?|pdf|indd|odt|tex|dvi)$/i.test(t)) return undefined;
-  return t;
 }
 
 export interface AcceptedUpload {
@@ -90,13 +92,13 @@ export async function acceptUpload(
     if (existing && existing.status !== 'failed') {
       return { manual: toManualView(existing, await actorFor(ownerId)), duplicate: true };
     }
-    const inspected = await inspectPdf(saved.tmpPath);
+    const inspected = await inspectPdf(saved.tmpPath, rawFileName);
     const id = existing?.id ?? randomUUID();
     fs.mkdirSync(manualDir(id), { recursive: true });
     fs.renameSync(saved.tmpPath, manualSourcePath(id));
     const fileName = safeFileName(stripBidiControls(rawFileName));
     if (!existing) {
-      const title = ('title' in inspected && usableTitle(inspected.title)) || titleFromFileName(fileName);
+      const title = ('title' in inspected && inspected.title) || titleFromFileName(fileName);
       await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
     }
     if ('passwordError' in inspected) {
@@ -144,7 +146,7 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
   if (m.errorCode !== 'password_required' && m.errorCode !== 'password_incorrect') {
     throw new LibraryError(409, 'This manual does not need a password.');
   }
-  const inspected = await inspectPdf(manualSourcePath(id), password);
+  const inspected = await inspectPdf(manualSourcePath(id), m.fileName, password);
   if ('passwordError' in inspected) {
     const err = inspected.passwordError.code === 'password_required' ? ingestErrors.passwordIncorrect() : inspected.passwordError;
     await updateManual(id, { error: err.message, errorCode: err.code });
@@ -152,5 +154,19 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
   }
   await updateManual(id, { status: 'queued', error: null, errorCode: null, password, pageCount: inspected.pages, attempts: 0 });
   pokeIngestWorker();
+  return toManualView((await getManual(id))!, actor);
+}
+
+/** A title as a person types it: one line, 1–160 characters. */
+export function cleanTitle(raw: string): string {
+  const title = raw.replace(/\s+/g, ' ').trim();
+  if (!title || title.length > 160) throw new LibraryError(422, 'A title needs 1 to 160 characters.');
+  return title;
+}
+
+/** Renames a manual (whoever may change it: see canModify). New answers, the library and the scope picker use the new title. */
+export async function renameManual(id: string, rawTitle: string, ownerId: string | null): Promise<ManualView> {
+  const { actor } = await requireModifiable(id, ownerId);
+  await updateManual(id, { title: cleanTitle(rawTitle) });
   return toManualView((await getManual(id))!, actor);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { asAction, ChatError, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
-import { deleteChat, renameChat, type SessionSummary } from '@/lib/chat/service';
+import { deleteChat, listChatSessions, renameChat, type SessionSummary } from '@/lib/chat/service';
 
 const renameSchema = z.object({ sessionId: z.string().regex(ID_PATTERN), title: z.string().trim().min(1).max(120) });
 
@@ -24,5 +24,17 @@ export async function deleteSession(input: z.input<typeof deleteSchema>): Promis
     if (!parsed.success) throw new ChatError('bad_request:chat');
     await deleteChat(await currentOwnerId(), parsed.data.sessionId);
     return undefined;
+  });
+}
+
+const findSchema = z.object({ sessionId: z.string().regex(ID_PATTERN) });
+
+/** The owner's chat summary, or null: a question stopped before the server answered may or may not have been stored. */
+export async function findSession(input: z.input<typeof findSchema>): Promise<ActionResult<SessionSummary | null>> {
+  return asAction(async () => {
+    const parsed = findSchema.safeParse(input);
+    if (!parsed.success) throw new ChatError('bad_request:chat');
+    const sessions = await listChatSessions(await currentOwnerId());
+    return sessions.find((s) => s.id === parsed.data.sessionId) ?? null;
   });
 }

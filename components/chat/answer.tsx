@@ -19,19 +19,21 @@ const CitationContext = createContext<CitationContextValue>({ targets: new Map()
 function CitationChip({ refNumber }: { refNumber: number }) {
   const { targets, open } = useContext(CitationContext);
   const target = targets.get(refNumber);
+  const shown = target?.ref ?? refNumber;
   const label = target ? `${target.manualTitle ?? 'Manual'}, page ${target.page}${target.heading ? ` — ${target.heading.split('>').at(-1)?.trim()}` : ''}` : 'Source not found';
   return (
     <button
       type="button"
       data-testid="citation"
-      data-ref={refNumber}
+      data-ref={shown}
+      data-agent-ref={refNumber}
       disabled={!target}
       onClick={() => open(refNumber)}
       title={label}
-      aria-label={`Source ${refNumber}: ${label}`}
+      aria-label={`Source ${shown}: ${label}`}
       className="mx-0.5 inline-flex h-[1.15rem] min-w-[1.15rem] translate-y-[-1px] items-center justify-center rounded-md bg-brand-50 px-1 align-middle font-mono text-[11px] font-semibold text-brand-700 ring-1 ring-brand-100 transition-colors hover:bg-brand-100 disabled:cursor-not-allowed disabled:bg-zinc-100 disabled:text-zinc-400 disabled:ring-zinc-200 dark:bg-brand-500/15 dark:text-brand-100 dark:ring-brand-500/30 dark:hover:bg-brand-500/25 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500 dark:disabled:ring-zinc-700"
     >
-      {refNumber}
+      {shown}
     </button>
   );
 }

@@ -57,6 +57,7 @@ export function Chat(props: ChatProps) {
   const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
+  const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
   const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask }), [rate, retry, scope, ask]);
 
   // Follow the answer while it streams, unless the reader scrolled up.
@@ -64,7 +65,11 @@ export function Chat(props: ChatProps) {
   const pinned = useRef(true);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (!el || !pinned.current) return;
+    // Follow the answer, but never scroll its question out of view: a long answer is read from the top.
+    const question = el.querySelector<HTMLElement>('[data-testid="turn"]:last-child [data-testid="question"]');
+    const questionTop = question ? question.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - 12 : Infinity;
+    el.scrollTop = Math.min(el.scrollHeight, questionTop);
   }, [turns]);
   useEffect(() => {
     // A new question always brings the view to the bottom.
@@ -109,7 +114,7 @@ export function Chat(props: ChatProps) {
             {shownTitle ?? 'New chat'}
           </h1>
         ) : (
-          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500">New chat</span>
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500 dark:text-zinc-400">New chat</span>
         )}
         {hasTurns && <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />}
       </div>
@@ -126,7 +131,7 @@ export function Chat(props: ChatProps) {
         {hasTurns ? (
           <div className="mx-auto w-full max-w-3xl space-y-10 px-4 pb-10 pt-6" data-testid="chat-messages">
             {turns.map((t, i) => (
-              <Turn key={t.id} turn={t} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
+              <Turn key={t.id} turn={t} titles={titles} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
             ))}
           </div>
         ) : (

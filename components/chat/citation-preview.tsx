@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { getPagePreview } from '@/app/actions/chat';
-import { PageImage, type Highlight } from '@/components/manuals/page-image';
+import type { Highlight } from '@/components/manuals/page-image';
+import { ZoomablePage } from '@/components/manuals/zoomable-page';
 import type { PagePreview } from '@/lib/chat/service';
 import type { CitationTarget } from '@/lib/chat/view';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
@@ -54,7 +55,7 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
       }}
       data-testid="page-preview"
       aria-label={target ? `Source ${target.ref}: page ${target.page}` : 'Source preview'}
-      className="m-auto h-[min(92dvh,1100px)] w-[min(96vw,860px)] overflow-hidden rounded-2xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-[2px] dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      className="m-0 h-dvh max-h-none w-screen max-w-none overflow-hidden border-zinc-200 sm:m-auto sm:h-[min(92dvh,1100px)] sm:w-[min(96vw,860px)] sm:rounded-2xl sm:border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-[2px] dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
     >
       {target && (
         <div className="flex h-full flex-col">
@@ -64,7 +65,7 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
             </span>
             <div className="min-w-0 flex-1">
               <h2 className="truncate font-semibold">{preview?.manualTitle ?? target.manualTitle ?? 'Manual'}</h2>
-              <p className="truncate text-sm text-zinc-500 dark:text-zinc-400">
+              <p className="truncate text-sm text-zinc-600 dark:text-zinc-400">
                 Page {target.page}
                 {heading ? ` · ${heading}` : ''}
               </p>
@@ -77,7 +78,7 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
               {/* Narrow screens: the icon only (the words stay the link's name). */}
               <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
             </Link>
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+            <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
               <Icon name="x" />
             </button>
           </header>
@@ -86,15 +87,14 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
               <span className="line-clamp-3">{target.snippet}</span>
             </blockquote>
           )}
-          <div className="min-h-0 flex-1 overflow-y-auto bg-zinc-100 p-2 sm:p-4 dark:bg-zinc-950">
+          <div className="flex min-h-0 flex-1 flex-col bg-zinc-100 p-2 sm:p-3 dark:bg-zinc-950">
             {preview ? (
-              <div className="mx-auto max-w-[720px]">
-                <PageImage manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} />
-              </div>
+              // Text at print size or larger, scrolled to the highlight: readable on a phone without zooming the browser.
+              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} start="readable" className="flex-1" />
             ) : current?.error ? (
-              <p className="p-8 text-center text-sm text-zinc-500">{current.error}</p>
+              <p className="p-8 text-center text-sm text-zinc-700 dark:text-zinc-300">{current.error}</p>
             ) : (
-              <div className="flex h-full items-center justify-center gap-2 text-sm text-zinc-500">
+              <div role="status" className="flex h-full items-center justify-center gap-2 text-sm text-zinc-700 dark:text-zinc-300" data-testid="page-loading">
                 <Spinner /> Loading page {target.page}…
               </div>
             )}

@@ -124,7 +124,7 @@ export const Composer = forwardRef<
           </div>
         </div>
       </form>
-      {footnote && <div className="mt-2 text-center text-[11.5px] text-zinc-400 dark:text-zinc-500">{footnote}</div>}
+      {footnote && <div className="mt-2 text-center text-[11.5px] text-zinc-600 dark:text-zinc-400">{footnote}</div>}
     </div>
   );
 });

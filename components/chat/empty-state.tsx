@@ -51,9 +51,16 @@ export function EmptyState({
               </button>
             ))}
           </div>
-          <p className="text-xs text-zinc-500 dark:text-zinc-500">
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {manuals.length === 1 ? `Searching “${manuals[0].title}”.` : `Searching ${manuals.length} ready manuals.`}
             {processing.length > 0 && ` ${processing.length} more ${processing.length === 1 ? 'is' : 'are'} still being processed.`}
+          </p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="add-manuals-hint">
+            To ask about your own equipment,{' '}
+            <Link href="/manuals" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-100" data-testid="add-manuals-link">
+              add its PDF manuals
+            </Link>{' '}
+            (scanned ones too).
           </p>
         </div>
       ) : (
@@ -66,17 +73,17 @@ export function EmptyState({
             <ul className="mb-4 space-y-1" data-testid="processing-manuals">
               {processing.map((m) => (
                 <li key={m.title}>
-                  “{m.title}” is being processed: {m.stage.toLowerCase()} ({m.percent}%). You can ask as soon as it is ready.
+                  “{m.title}”: {m.stage.charAt(0).toLowerCase() + m.stage.slice(1)}{m.percent ? ` (${m.percent}%)` : ''}. You can ask as soon as it is ready.
                 </li>
               ))}
             </ul>
           ) : (
             <p className="mb-4">
-              {failedCount > 0 ? 'The uploaded manuals could not be processed. ' : ''}Upload a PDF manual; it becomes searchable in a minute or two.
+              {failedCount > 0 ? 'The uploaded manuals could not be processed. ' : ''}Add your manuals (PDF, scanned ones too) on the Manuals page; each becomes searchable in a minute or two.
             </p>
           )}
-          <Link href="/manuals" className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
-            Go to Manuals
+          <Link href="/manuals" data-testid="add-manuals-link" className="inline-flex items-center rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600">
+            Add manuals
           </Link>
         </div>
       )}

@@ -90,7 +90,7 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
           data-testid="scope-panel"
           className="absolute bottom-full left-0 z-30 mb-2 w-72 max-w-[calc(100vw-3rem)] overflow-hidden rounded-xl border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
         >
-          <p className="px-2.5 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">Search in</p>
+          <p className="px-2.5 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Search in</p>
           <label className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
             <input type="radio" checked={chosen === null} onChange={() => onChange('all')} className="accent-brand-600" data-testid="scope-all" />
             All ready manuals

@@ -4,10 +4,12 @@ import { useEffect, useRef, useState } from 'react';
 import { revokeShare, shareSession, updateShare } from '@/app/actions/share';
 import type { ShareInfo } from '@/lib/chat/service';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
+import { formatDateTime } from '@/lib/manual-view';
 import { Icon, Spinner } from './icons';
 
 /**
- * Share: the button creates (or shows) a read-only link to a snapshot of the chat as of now. The
+ * Share: the button opens a dialog that says what sharing does; the link is made only when the
+ * owner confirms (it is public to anyone who gets it). Then it shows the read-only link to a snapshot of the chat as of now. The
  * owner can copy it, update the snapshot, or revoke it (the link then answers 404); sharing again
  * after a revoke makes a new link.
  */
@@ -33,6 +35,11 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
   useEffect(() => {
     if (open && shareId) linkInput.current?.focus();
   }, [open, shareId]);
+  // Before a link exists, the confirm button has the focus: Enter creates it.
+  const createButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open && !shareId && !revoked) createButton.current?.focus();
+  }, [open, shareId, revoked]);
   // After a revoke the focused button is gone: move on to the one that makes a new link.
   useEffect(() => {
     if (open && revoked) newLinkButton.current?.focus();
@@ -49,10 +56,10 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
     } else setError(r.message);
   };
 
-  const onShareClick = async () => {
+  const onShareClick = () => {
     setOpen(true);
     setCopied(false);
-    await create();
+    setError(null);
   };
 
   const url = share ? `${origin}/share/${share.id}` : '';
@@ -89,7 +96,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
               Anyone with the link sees a read-only copy of the chat as it is now, with its steps and sources. Later messages are not included.
             </p>
           </div>
-          <button type="button" onClick={() => setOpen(false)} aria-label="Close" className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          <button type="button" onClick={() => setOpen(false)} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
             <Icon name="x" />
           </button>
         </div>
@@ -104,7 +111,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
               type="button"
               onClick={create}
               disabled={busy !== null}
-              className="inline-flex items-center gap-2 rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
+              className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-600 disabled:opacity-50"
             >
               {busy === 'share' && <Spinner />}
               Create a new link
@@ -114,7 +121,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
           <div className="mt-5 space-y-3">
             <div className="flex items-center gap-2">
               <div className="flex min-w-0 flex-1 items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 outline-offset-2 outline-brand-500 has-[input:focus-visible]:outline-2 dark:border-zinc-700 dark:bg-zinc-950">
-                <Icon name="link" className="h-3.5 w-3.5 text-zinc-400" />
+                <Icon name="link" className="h-3.5 w-3.5 text-zinc-600 dark:text-zinc-400" />
                 <input
                   ref={linkInput}
                   data-testid="share-link"
@@ -136,14 +143,14 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
                     setError('Copy is not available here: select the link and copy it.');
                   }
                 }}
-                className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-brand-600 px-3 text-sm font-medium text-white hover:bg-brand-700"
+                className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg bg-brand-700 px-3 text-sm font-medium text-white hover:bg-brand-600"
               >
                 <Icon name={copied ? 'check' : 'copy'} className="h-3.5 w-3.5" />
                 {copied ? 'Copied' : 'Copy'}
               </button>
             </div>
-            <p className="text-xs text-zinc-500 dark:text-zinc-400">
-              Snapshot of {share.messageCount} message{share.messageCount === 1 ? '' : 's'}, taken {new Date(share.createdAt).toLocaleString()}.
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              Snapshot of {share.messageCount} message{share.messageCount === 1 ? '' : 's'}, taken {formatDateTime(share.createdAt)}.
             </p>
             <div className="flex flex-wrap items-center gap-2 pt-1">
               <button
@@ -183,11 +190,31 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
             </div>
           </div>
         ) : (
-          busy === 'share' && (
-            <div className="mt-6 flex items-center gap-2 text-sm text-zinc-500">
-              <Spinner /> Creating the link…
+          <div className="mt-5 space-y-3" data-testid="share-confirm">
+            <p className="text-sm text-zinc-700 dark:text-zinc-300">
+              The link is public: whoever has it can read this chat without signing in. You can revoke it at any time.
+            </p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <button
+                type="button"
+                onClick={() => setOpen(false)}
+                className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                Cancel
+              </button>
+              <button
+                type="button"
+                ref={createButton}
+                data-testid="create-share-link"
+                onClick={create}
+                disabled={busy !== null}
+                className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-600 disabled:opacity-50"
+              >
+                {busy === 'share' && <Spinner />}
+                Create public link
+              </button>
             </div>
-          )
+          </div>
         )}
         {error && <p className="mt-3 text-sm text-red-700 dark:text-red-400">{error}</p>}
       </dialog>

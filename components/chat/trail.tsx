@@ -4,64 +4,96 @@ import { useState } from 'react';
 import type { AgentEvent, EventHit, EventOf } from '@/lib/agent/events';
 import type { TurnView } from '@/lib/chat/view';
 import { Icon, Spinner, type IconName } from './icons';
+import { plainNow, plainSteps, plainSummaryParts } from '@/lib/chat/plain-trail';
 import { DECIDER_LABELS, seconds, toolLabel } from './tool-labels';
 
 const VISIBLE_HITS = 3;
 
 /**
- * The live trail of a turn: each decision (tool + reason), status line, result (text hits with
- * manual, page and score; page hits as thumbnails), error (and what happens next) and the answer
- * check, with timings. Expanded while the turn runs; collapsible afterwards.
+ * The trail of a turn, collapsed to one plain line ("Searched DP800 User's Guide · cited 3 pages ·
+ * 0.8 s", or what the agent is doing now while it runs). It opens into plain steps; the technical
+ * detail (tools, deciders, reasons, scores, timings) is one more click away.
  */
-export function Trail({ turn, defaultOpen, onOpenRef }: { turn: TurnView; defaultOpen: boolean; onOpenRef?: (ref: number) => void }) {
+export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: number) => void }) {
   const running = turn.status === 'running';
-  const [openChoice, setOpen] = useState<boolean | null>(null);
-  const open = running || (openChoice ?? defaultOpen);
+  const [open, setOpen] = useState(false);
+  const [technical, setTechnical] = useState(false);
   const events = turn.events.filter((e) => e.type !== 'response' && e.type !== 'done' && e.type !== 'metrics');
   if (!events.length && !running) return null;
   const lastIndex = events.length - 1;
+  const steps = plainSteps(turn.events);
+  const summary = plainSummaryParts(turn);
+  const detailsId = `trail-details-${turn.id}`;
 
   return (
     <section data-testid="trail" data-state={running ? 'running' : 'done'} className="text-[13px]">
       <button
         type="button"
-        onClick={() => !running && setOpen(!open)}
+        onClick={() => setOpen(!open)}
         aria-expanded={open}
+        aria-controls={detailsId}
         data-testid="trail-toggle"
-        className="group flex w-full items-center gap-2 rounded-md py-1 text-left text-zinc-500 hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200"
+        className="group flex w-full items-center gap-2 rounded-md py-1 text-left text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
       >
         {running ? <Spinner className="h-3.5 w-3.5 text-brand-600" /> : <Icon name="route" className="h-4 w-4" />}
-        <span className="font-medium">{running ? 'Working on it…' : summaryOf(turn)}</span>
-        {!running && <Icon name={open ? 'chevronDown' : 'chevronRight'} className="h-3.5 w-3.5 opacity-60 group-hover:opacity-100" />}
+        <span className="flex min-w-0 font-medium" data-testid="trail-summary" aria-live={running ? 'polite' : undefined}>
+          {running ? (
+            <span className="truncate">{plainNow(turn.events)}</span>
+          ) : (
+            <>
+              <span className="truncate">{summary.what}</span>
+              <span className="shrink-0 whitespace-pre">{summary.rest.map((p) => ` · ${p}`).join('')}</span>
+            </>
+          )}
+        </span>
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} className="h-3.5 w-3.5 shrink-0 opacity-70 group-hover:opacity-100" />
       </button>
-      <ol hidden={!open} className="mt-1 space-y-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-800">
-        {events.map((e, i) => (
-          <TrailItem key={i} event={e} live={running && i === lastIndex} onOpenRef={onOpenRef} />
-        ))}
-        {turn.metrics && !running && (
-          <li className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-[12px] text-zinc-400 dark:text-zinc-500" data-testid="trail-metrics">
-            <span>Total {seconds(turn.metrics.total_ms)}</span>
-            {turn.metrics.first_response_ms !== null && <span>first words after {seconds(turn.metrics.first_response_ms)}</span>}
-            <span>
-              {turn.metrics.iterations} step{turn.metrics.iterations === 1 ? '' : 's'}
-            </span>
-            {turn.metrics.tokens && <span>{turn.metrics.tokens.total.toLocaleString()} tokens</span>}
-          </li>
-        )}
-      </ol>
+      <div id={detailsId} hidden={!open} className="mt-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
+        <ol className="space-y-1" data-testid="trail-steps">
+          {steps.map((step, i) => (
+            <li key={i} data-testid="trail-step" data-kind={step.kind} className={`flex items-start gap-2 ${step.kind === 'problem' ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-700 dark:text-zinc-300'}`}>
+              <span className="mt-[3px] flex h-3.5 w-3.5 shrink-0 items-center justify-center">
+                {icon(step.kind === 'problem' ? 'alert' : step.kind === 'answer' ? 'file' : 'search')}
+              </span>
+              <div className="min-w-0">
+                {step.text}
+                {step.pages && step.pages.length > 0 && (
+                  <p className="text-zinc-600 dark:text-zinc-400">
+                    {step.pages.map((p) => `${p.manualTitle}: ${p.pages.length === 1 ? 'page' : 'pages'} ${p.pages.join(', ')}`).join(' · ')}
+                  </p>
+                )}
+              </div>
+            </li>
+          ))}
+          {running && steps.length === 0 && <li className="text-zinc-600 dark:text-zinc-400">{plainNow(turn.events)}</li>}
+        </ol>
+        <button
+          type="button"
+          onClick={() => setTechnical(!technical)}
+          aria-expanded={technical}
+          data-testid="trail-details-toggle"
+          className="mt-1 text-[12px] text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400"
+        >
+          {technical ? 'Hide technical details' : 'Technical details'}
+        </button>
+        <ol hidden={!technical} data-testid="trail-technical" className="mt-1 space-y-0.5">
+          {events.map((e, i) => (
+            <TrailItem key={i} event={e} live={running && i === lastIndex} onOpenRef={onOpenRef} />
+          ))}
+          {turn.metrics && !running && (
+            <li className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-[12px] text-zinc-600 dark:text-zinc-400" data-testid="trail-metrics">
+              <span>Total {seconds(turn.metrics.total_ms)}</span>
+              {turn.metrics.first_response_ms !== null && <span>first words after {seconds(turn.metrics.first_response_ms)}</span>}
+              <span>
+                {turn.metrics.iterations} step{turn.metrics.iterations === 1 ? '' : 's'}
+              </span>
+              {turn.metrics.tokens && <span>{turn.metrics.tokens.total.toLocaleString()} tokens</span>}
+            </li>
+          )}
+        </ol>
+      </div>
     </section>
   );
-}
-
-function summaryOf(turn: TurnView): string {
-  const decisions = turn.events.filter((e) => e.type === 'decision').length;
-  const found = new Set(turn.events.flatMap((e) => (e.type === 'result' ? e.refs : []))).size;
-  const errors = turn.events.filter((e) => e.type === 'error').length;
-  const parts = [`${decisions} step${decisions === 1 ? '' : 's'}`, `${found} passage${found === 1 ? '' : 's'} found`];
-  if (errors) parts.push(`${errors} problem${errors === 1 ? '' : 's'}`);
-  if (turn.metrics) parts.push(seconds(turn.metrics.total_ms));
-  if (turn.status === 'cancelled') parts.push('stopped');
-  return parts.join(' · ');
 }
 
 function Row({
@@ -92,7 +124,7 @@ function Row({
     <li data-testid={testId} data-type={type} className={`flex items-start gap-2 py-0.5 ${indent ? 'pl-5' : ''} ${toneClass}`}>
       <span className="mt-[3px] flex h-3.5 w-3.5 items-center justify-center">{icon}</span>
       <div className="min-w-0 flex-1">{children}</div>
-      <span className="shrink-0 pt-px font-mono text-[11px] tabular-nums text-zinc-400 dark:text-zinc-500" title="Time since the question">
+      <span className="shrink-0 pt-px font-mono text-[11px] tabular-nums text-zinc-600 dark:text-zinc-400" title="Time since the question">
         {(t / 1000).toFixed(2)}s
       </span>
     </li>
@@ -115,7 +147,7 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
       return (
         <Row icon={icon('sparkle')} t={e.t} testId="trail-skill" type={e.type}>
           Workflow <span className="font-medium text-zinc-700 dark:text-zinc-300">{e.name}</span>
-          <span className="text-zinc-400 dark:text-zinc-500"> — {e.description}</span>
+          <span className="text-zinc-600 dark:text-zinc-400"> — {e.description}</span>
         </Row>
       );
     case 'decision': {
@@ -123,7 +155,7 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
       return (
         <Row icon={icon(name)} tone="strong" t={e.t} testId="trail-event" type={e.type}>
           <span className="font-medium">{label}</span>
-          <span className="ml-1.5 rounded bg-zinc-100 px-1 py-px text-[10.5px] font-medium uppercase tracking-wide text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+          <span className="ml-1.5 rounded bg-zinc-100 px-1 py-px text-[10.5px] font-medium uppercase tracking-wide text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
             {DECIDER_LABELS[e.decider] ?? e.decider}
           </span>
           <p className="text-zinc-500 dark:text-zinc-400">{e.reason}</p>
@@ -179,7 +211,7 @@ function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenR
       <span className="text-zinc-700 dark:text-zinc-300">
         Found {e.count} {e.count === 1 ? noun.replace(/s$/, '') : noun}
       </span>
-      <span className="text-zinc-400 dark:text-zinc-500"> · {seconds(e.time_ms)}</span>
+      <span className="text-zinc-600 dark:text-zinc-400"> · {seconds(e.time_ms)}</span>
       {shown.length > 0 && (
         <ul className="mt-0.5 space-y-px">
           {shown.map((h) => (
@@ -205,9 +237,9 @@ function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenR
             >
               {h.thumbnailUrl ? (
                 // eslint-disable-next-line @next/next/no-img-element -- our own cached thumbnail route
-                <img src={h.thumbnailUrl} alt={`Page ${h.page}`} loading="lazy" className="h-20 w-auto bg-white" />
+                <img src={h.thumbnailUrl} alt="" loading="lazy" className="h-20 w-auto bg-white" />
               ) : (
-                <span className="flex h-20 w-14 items-center justify-center text-zinc-400">{icon('image')}</span>
+                <span className="flex h-20 w-14 items-center justify-center text-zinc-600 dark:text-zinc-400">{icon('image')}</span>
               )}
               <span className="border-t border-zinc-200 px-1.5 py-px text-center text-[10.5px] text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
                 <span className="font-mono">[{h.ref}]</span> p.{h.page}
@@ -230,15 +262,15 @@ function HitRow({ hit: h, onOpenRef }: { hit: EventHit; onOpenRef?: (ref: number
         className="flex w-full min-w-0 items-baseline gap-1.5 rounded px-1 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800/70"
         title={h.text}
       >
-        <span className="font-mono text-[11px] text-zinc-400">[{h.ref}]</span>
+        <span className="font-mono text-[11px] text-zinc-600 dark:text-zinc-400">[{h.ref}]</span>
         <span className="min-w-0 truncate text-zinc-600 dark:text-zinc-300">
           {leaf || h.text?.slice(0, 80) || 'Passage'}
-          <span className="text-zinc-400 dark:text-zinc-500">
+          <span className="text-zinc-600 dark:text-zinc-400">
             {' '}
             · {h.manualTitle ?? 'manual'} · p.{h.page}
           </span>
         </span>
-        <span className="ml-auto shrink-0 font-mono text-[11px] tabular-nums text-zinc-400">{h.score.toFixed(2)}</span>
+        <span className="ml-auto shrink-0 font-mono text-[11px] tabular-nums text-zinc-600 dark:text-zinc-400">{h.score.toFixed(2)}</span>
       </button>
     </li>
   );

@@ -2,7 +2,8 @@
 
 import { useCallback, useMemo, useState } from 'react';
 import { followUps } from '@/lib/chat/suggestions';
-import { citationTargets, errorEvents, fellBackToExtractive, type CitationTarget, type TurnView } from '@/lib/chat/view';
+import { citationNumbers, renumberAnswer, sourcesInOrder } from '@/lib/chat/citations';
+import { citationTargets, errorEvents, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
 import { Icon } from './icons';
 import { Trail } from './trail';
@@ -14,8 +15,11 @@ export interface TurnActions {
 }
 
 /** One question and its answer: trail, markdown with citations, sources, notes and actions. */
+const NO_TITLES: ReadonlyMap<string, string> = new Map();
+
 export function Turn({
-  turn,
+  turn: storedTurn,
+  titles = NO_TITLES,
   isLast,
   readOnly,
   asked,
@@ -23,6 +27,8 @@ export function Turn({
   actions = {},
 }: {
   turn: TurnView;
+  /** Current manual titles by id (renames apply to earlier answers too). */
+  titles?: ReadonlyMap<string, string>;
   isLast: boolean;
   readOnly?: boolean;
   /** Questions already asked in the chat (follow-ups skip them). */
@@ -30,8 +36,17 @@ export function Turn({
   onOpenSource: (target: CitationTarget) => void;
   actions?: TurnActions;
 }) {
+  const turn = useMemo(() => withCurrentTitles(storedTurn, titles), [storedTurn, titles]);
   const running = turn.status === 'running';
-  const targets = useMemo(() => citationTargets(turn), [turn]);
+  // Sources are shown as 1..n in the order this answer first cites them (the agent's own reference
+  // numbers run across its searches); targets carry the shown number, keyed by the agent's.
+  const numbers = useMemo(() => citationNumbers(turn.answer, turn.sources), [turn.answer, turn.sources]);
+  const targets = useMemo(() => {
+    const out = new Map<number, CitationTarget>();
+    for (const [ref, t] of citationTargets(turn)) out.set(ref, { ...t, ref: numbers.get(ref) ?? ref });
+    return out;
+  }, [turn, numbers]);
+  const sources = useMemo(() => sourcesInOrder(turn.sources, numbers), [turn.sources, numbers]);
   const open = useCallback(
     (ref: number) => {
       const target = targets.get(ref);
@@ -56,8 +71,6 @@ export function Turn({
       </div>
 
       <div className="space-y-2">
-        <Trail turn={turn} defaultOpen={isLast} onOpenRef={open} />
-
         {(turn.answer || !running) && (
           <div data-testid="answer" data-status={turn.status} className="min-h-6">
             {turn.answer ? (
@@ -65,7 +78,7 @@ export function Turn({
             ) : turn.clientError ? (
               <Notice tone="error">{turn.clientError}</Notice>
             ) : turn.status === 'cancelled' ? (
-              <p className="text-sm italic text-zinc-500">Stopped before an answer was written.</p>
+              <p className="text-sm italic text-zinc-500 dark:text-zinc-400">Stopped before an answer was written.</p>
             ) : turn.status === 'failed' ? (
               <Notice tone="error">{fatal ? `The answer could not be completed: ${fatal.message}` : 'The answer could not be completed.'}</Notice>
             ) : null}
@@ -73,7 +86,7 @@ export function Turn({
           </div>
         )}
 
-        {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500">Stopped — the answer above is incomplete.</p>}
+        {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>}
         {!running && turn.answer && turn.clientError && <Notice tone="error">{turn.clientError}</Notice>}
         {degraded && (
           <Notice tone="warn" testId="degraded-note">
@@ -81,7 +94,7 @@ export function Turn({
           </Notice>
         )}
         {!running && !degraded && errors.length > 0 && turn.status === 'done' && (
-          <Notice tone="warn">Some search steps failed (see the steps above); the answer may be incomplete.</Notice>
+          <Notice tone="warn">Some search steps failed (see the steps below); the answer may be incomplete.</Notice>
         )}
         {turn.unsupported.length > 0 && !running && (
           <Notice tone="warn" testId="unsupported-note">
@@ -90,17 +103,18 @@ export function Turn({
           </Notice>
         )}
 
-        {turn.sources.length > 0 && (
+        {sources.length > 0 && (
           <ul className="flex flex-wrap gap-1.5 pt-1" aria-label="Sources">
-            {turn.sources.map((s) => (
+            {sources.map((s) => (
               <li key={s.ref}>
                 <button
                   type="button"
                   data-testid="source-item"
-                  onClick={() => onOpenSource({ ...s })}
+                  data-ref={numbers.get(s.ref) ?? s.ref}
+                  onClick={() => onOpenSource({ ...s, ref: numbers.get(s.ref) ?? s.ref })}
                   className="flex max-w-[280px] items-center gap-1.5 rounded-lg border border-zinc-200 px-2 py-1 text-left text-xs text-zinc-600 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:text-zinc-400 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
                 >
-                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{s.ref}</span>
+                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{numbers.get(s.ref) ?? s.ref}</span>
                   <span className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${s.heading ? ` — ${s.heading}` : ''}`}>
                     p.{s.page} · {s.heading?.split('>').at(-1)?.trim() || s.manualTitle || 'Manual'}
                   </span>
@@ -110,7 +124,9 @@ export function Turn({
           </ul>
         )}
 
-        {!running && <TurnToolbar turn={turn} isLast={isLast} readOnly={readOnly} actions={actions} />}
+        <Trail turn={turn} onOpenRef={open} />
+
+        {!running && <TurnToolbar turn={turn} copyText={renumberAnswer(turn.answer, numbers)} isLast={isLast} readOnly={readOnly} actions={actions} />}
 
         {suggestions.length > 0 && actions.onAsk && (
           <div className="flex flex-wrap gap-2 pt-1" aria-label="Follow-up questions">
@@ -164,7 +180,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLast: boolean; readOnly?: boolean; actions: TurnActions }) {
+function TurnToolbar({ turn, copyText: answerText, isLast, readOnly, actions }: { turn: TurnView; copyText: string; isLast: boolean; readOnly?: boolean; actions: TurnActions }) {
   const [copied, setCopied] = useState(false);
   const btn =
     'inline-flex h-7 items-center gap-1 rounded-md px-1.5 text-zinc-500 transition-colors hover:bg-zinc-100 hover:text-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100';
@@ -179,7 +195,7 @@ function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLa
           data-testid="copy-answer"
           title="Copy the answer (markdown)"
           onClick={async () => {
-            if (await copyText(turn.answer)) {
+            if (await copyText(answerText)) {
               setCopied(true);
               setTimeout(() => setCopied(false), 1500);
             }
@@ -219,7 +235,6 @@ function TurnToolbar({ turn, isLast, readOnly, actions }: { turn: TurnView; isLa
           <span className="sr-only sm:not-sr-only">Retry</span>
         </button>
       )}
-      {turn.metrics && <span className="ml-2 text-zinc-400 dark:text-zinc-500">{(turn.metrics.total_ms / 1000).toFixed(1)} s</span>}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { cancelTurn, rateTurn } from '@/app/actions/chat';
+import { findSession } from '@/app/actions/sessions';
 import { messageText, storedToMessages, turnFromMessages, type ChatUIMessage, type SessionStarted } from '@/lib/chat/protocol';
 import type { StoredTurn, TurnStatus, TurnView } from '@/lib/chat/view';
 
@@ -136,8 +137,18 @@ export function useManualChat({ sessionId, initialTurns, onStarted }: { sessionI
     setHeld(false);
     // The dropped request aborts the server's loop; the cancel action makes sure even behind a proxy.
     if (liveMessageId.current) void cancelTurn({ messageId: liveMessageId.current });
-    void stopChat();
-  }, [busy, stopChat]);
+    const started = !!liveMessageId.current;
+    void stopChat().then(async () => {
+      // Stopped before the server said which chat this is: ask whether it stored the question, so
+      // the header and the chat list show it like any other.
+      if (started) return;
+      for (const wait of [300, 1200]) {
+        await new Promise((r) => setTimeout(r, wait));
+        const found = await findSession({ sessionId });
+        if (found.ok && found.data) return onStartedRef.current?.({ sessionId: found.data.id, title: found.data.title, createdSession: true });
+      }
+    });
+  }, [busy, stopChat, sessionId]);
 
   const rate = useCallback(
     async (id: string, rating: 1 | -1 | null) => {

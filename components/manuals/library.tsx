@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ManualView } from '@/lib/manual-view';
 import { ManualList } from './manual-list';
 import { TimeLeftEstimator } from './time-left';
@@ -11,7 +11,7 @@ export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes
   const [manuals, setManuals] = useState(initial);
   const [loadError, setLoadError] = useState<string | null>(null);
   const estimator = useRef(new TimeLeftEstimator());
-  const [timeLeft, setTimeLeft] = useState<Record<string, number | null>>({});
+  const [progress, setProgress] = useState<Record<string, { percent: number; leftMs: number | null }>>({});
 
   const refresh = useCallback(async () => {
     try {
@@ -19,13 +19,14 @@ export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const list = (await res.json()).manuals as ManualView[];
       setManuals(list);
-      setTimeLeft(estimator.current.observe(list, Date.now()));
+      setProgress(estimator.current.observe(list, Date.now()));
       setLoadError(null);
     } catch (err) {
       setLoadError(`Could not refresh the library (${(err as Error).message}). Retrying…`);
     }
   }, []);
 
+  const settled = useMemo(() => new Set(manuals.filter((m) => m.status === 'ready' || m.status === 'failed').map((m) => m.id)), [manuals]);
   const busy = manuals.some((m) => m.status !== 'ready' && m.status !== 'failed');
   useEffect(() => {
     if (!busy) return;
@@ -35,13 +36,13 @@ export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes
 
   return (
     <div className="space-y-6">
-      <UploadZone onUploaded={refresh} maxBytes={maxBytes} />
+      <UploadZone onUploaded={refresh} maxBytes={maxBytes} settledIds={settled} />
       {loadError && (
         <p role="status" className="text-sm text-amber-700 dark:text-amber-300">
           {loadError}
         </p>
       )}
-      <ManualList manuals={manuals} onChanged={refresh} timeLeft={timeLeft} />
+      <ManualList manuals={manuals} onChanged={refresh} progress={progress} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { formatBytes, overallPercent, STAGE_LABEL, type ManualView } from '@/lib/manual-view';
+import { formatBytes, formatDate, overallPercent, stageLabel, type ManualView } from '@/lib/manual-view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatTimeLeft } from './time-left';
 
@@ -12,8 +12,17 @@ const STATUS_STYLE: Record<string, string> = {
   active: 'bg-amber-50 text-amber-800 ring-amber-200 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-900',
 };
 
-export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: ManualView[]; onChanged: () => void; timeLeft?: Record<string, number | null> }) {
+export function ManualList({
+  manuals,
+  onChanged,
+  progress = {},
+}: {
+  manuals: ManualView[];
+  onChanged: () => void;
+  progress?: Record<string, { percent: number; leftMs: number | null }>;
+}) {
   const [confirming, setConfirming] = useState<ManualView | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const [rowError, setRowError] = useState<Record<string, string>>({});
 
   if (manuals.length === 0) {
@@ -38,6 +47,14 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
     onChanged();
   };
 
+  const rename = async (m: ManualView, title: string) => {
+    const res = await fetch(`/api/manuals/${m.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    const body = await res.json().catch(() => ({}));
+    setRowError((e) => ({ ...e, [m.id]: res.ok ? '' : (body.error ?? `Could not rename (HTTP ${res.status}).`) }));
+    if (res.ok) setRenaming(null);
+    onChanged();
+  };
+
   const retryWithPassword = async (m: ManualView, password: string) => {
     const res = await fetch(`/api/manuals/${m.id}/password`, {
       method: 'POST',
@@ -53,7 +70,7 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
     <>
       <div className="overflow-hidden rounded-xl border border-zinc-200 dark:border-zinc-800">
         <table className="w-full text-left text-sm">
-          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500 dark:bg-zinc-900">
+          <thead className="bg-zinc-50 text-xs uppercase tracking-wide text-zinc-600 dark:bg-zinc-900 dark:text-zinc-400">
             <tr>
               <th className="px-3 py-2 font-medium sm:px-4">Manual</th>
               <th className="hidden px-4 py-2 font-medium sm:table-cell">Pages</th>
@@ -68,28 +85,34 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
           <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {manuals.map((m) => {
               const active = m.status !== 'ready' && m.status !== 'failed';
-              const pct = overallPercent(m);
+              const pct = progress[m.id]?.percent ?? overallPercent(m);
+              const left = progress[m.id]?.leftMs ?? null;
+              const label = stageLabel(m);
               return (
                 <tr key={m.id} data-testid="manual-row" data-manual-id={m.id} data-status={m.status} className="align-top">
                   <td className="max-w-xs px-3 py-3 sm:px-4">
-                    {m.status === 'ready' ? (
+                    {renaming === m.id ? (
+                      <RenameForm initial={m.title} onSubmit={(t) => rename(m, t)} onCancel={() => setRenaming(null)} />
+                    ) : m.status === 'ready' ? (
                       <Link href={`/manuals/${m.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
                         {m.title}
                       </Link>
                     ) : (
-                      <span className="font-medium">{m.title}</span>
+                      <span className="font-medium" data-testid="manual-title">
+                        {m.title}
+                      </span>
                     )}
                     {/* Narrow screens: the name wraps, anywhere if it must (a nowrap name would widen the table past the screen). */}
-                    <div className="text-xs text-zinc-500 wrap-anywhere sm:truncate" title={m.fileName}>
+                    <div className="text-xs text-zinc-600 wrap-anywhere sm:truncate dark:text-zinc-400" title={m.fileName}>
                       {m.fileName}
                     </div>
                     {/* Narrow screens: pages and size, whose columns are hidden there. */}
-                    <div className="text-xs text-zinc-500 tabular-nums sm:hidden" data-testid="manual-meta">
+                    <div className="text-xs text-zinc-600 tabular-nums sm:hidden dark:text-zinc-400" data-testid="manual-meta">
                       {m.pageCount !== null ? `${m.pageCount} page${m.pageCount === 1 ? '' : 's'} · ` : ''}
                       {formatBytes(m.sizeBytes)}
                     </div>
                     {(m.error || rowError[m.id]) && (
-                      <p role="alert" data-testid="manual-error" className="mt-1 text-xs text-red-600 dark:text-red-400">
+                      <p role="alert" data-testid="manual-error" className="mt-1 text-xs text-red-700 dark:text-red-400">
                         {rowError[m.id] || m.error}
                       </p>
                     )}
@@ -99,14 +122,14 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
                   </td>
                   <td className="hidden px-4 py-3 tabular-nums sm:table-cell">
                     {m.pageCount ?? '—'}
-                    {m.ocrPages > 0 && <div className="text-xs text-zinc-500">{m.ocrPages} OCR</div>}
+                    {m.ocrPages > 0 && <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.ocrPages} OCR</div>}
                   </td>
                   <td className="min-w-28 px-3 py-3 sm:min-w-44 sm:px-4">
                     <span
                       data-testid="manual-status"
                       className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[active ? 'active' : m.status]}`}
                     >
-                      {STAGE_LABEL[m.status]}
+                      {m.status === 'queued' || !active ? label : STAGE_LABEL_SHORT}
                     </span>
                     {active && (
                       <div className="mt-2">
@@ -116,32 +139,50 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
                           aria-valuenow={pct}
                           aria-valuemin={0}
                           aria-valuemax={100}
-                          aria-label={`${m.title}: ${STAGE_LABEL[m.status]}`}
+                          aria-label={`${m.title}: ${label}`}
                         >
                           <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
                         </div>
-                        <div className="mt-1 text-xs text-zinc-500 tabular-nums" data-testid="manual-progress">
-                          {m.progressTotal > 0 ? `${m.progressDone} / ${m.progressTotal} · ` : ''}
-                          {pct}%
-                          {timeLeft[m.id] != null && <span data-testid="manual-time-left"> · {formatTimeLeft(timeLeft[m.id]!)}</span>}
+                        <div className="mt-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="manual-stage">
+                          {label}
+                        </div>
+                        <div className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="manual-progress">
+                          {m.status === 'queued' ? 'Starts when a slot is free' : `${pct}%`}
+                          {left != null && <span data-testid="manual-time-left"> · {formatTimeLeft(left)}</span>}
                         </div>
                       </div>
                     )}
                   </td>
                   <td className="hidden px-4 py-3 tabular-nums sm:table-cell">{formatBytes(m.sizeBytes)}</td>
-                  <td className="hidden px-4 py-3 text-zinc-500 md:table-cell">
-                    <time dateTime={new Date(m.createdAt).toISOString()}>{new Date(m.createdAt).toLocaleDateString()}</time>
+                  <td className="hidden px-4 py-3 text-zinc-600 md:table-cell dark:text-zinc-400">
+                    <time dateTime={new Date(m.createdAt).toISOString()}>{formatDate(m.createdAt)}</time>
                   </td>
                   <td className="px-2 py-3 text-right sm:px-4">
-                    {m.canDelete && (
-                      <button
-                        type="button"
-                        data-testid="delete-manual"
-                        onClick={() => setConfirming(m)}
-                        className="rounded px-2 py-1 text-xs text-zinc-500 hover:bg-red-50 hover:text-red-700 dark:hover:bg-red-950 dark:hover:text-red-300"
-                      >
-                        Delete
-                      </button>
+                    {m.canDelete ? (
+                      <span className="inline-flex flex-col items-end gap-0.5 sm:flex-row">
+                        <button
+                          type="button"
+                          data-testid="rename-manual"
+                          onClick={() => setRenaming(m.id)}
+                          aria-label={`Rename ${m.title}`}
+                          className="rounded px-2 py-1 text-xs text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                        >
+                          Rename
+                        </button>
+                        <button
+                          type="button"
+                          data-testid="delete-manual"
+                          onClick={() => setConfirming(m)}
+                          aria-label={`Delete ${m.title}`}
+                          className="rounded px-2 py-1 text-xs text-zinc-600 hover:bg-red-50 hover:text-red-700 dark:text-zinc-400 dark:hover:bg-red-950 dark:hover:text-red-300"
+                        >
+                          Delete
+                        </button>
+                      </span>
+                    ) : (
+                      <span data-testid="manual-locked" title={m.lockedReason ?? undefined} className="inline-block max-w-32 text-left text-xs text-zinc-600 dark:text-zinc-400">
+                        Only its uploader can change it
+                      </span>
                     )}
                   </td>
                 </tr>
@@ -159,6 +200,38 @@ export function ManualList({ manuals, onChanged, timeLeft = {} }: { manuals: Man
         onCancel={() => setConfirming(null)}
       />
     </>
+  );
+}
+
+const STAGE_LABEL_SHORT = 'Processing';
+
+function RenameForm({ initial, onSubmit, onCancel }: { initial: string; onSubmit: (title: string) => void; onCancel: () => void }) {
+  const [title, setTitle] = useState(initial);
+  return (
+    <form
+      className="flex flex-wrap gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (title.trim()) onSubmit(title);
+      }}
+    >
+      <input
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+        maxLength={160}
+        autoFocus
+        aria-label="Manual title"
+        data-testid="rename-input"
+        className="min-w-0 flex-1 rounded border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+      />
+      <button type="submit" data-testid="rename-save" className="rounded bg-brand-700 px-2 py-1 text-xs font-medium text-white hover:bg-brand-600">
+        Save
+      </button>
+      <button type="button" onClick={onCancel} className="rounded px-2 py-1 text-xs text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
+        Cancel
+      </button>
+    </form>
   );
 }
 
@@ -181,7 +254,7 @@ function PasswordForm({ onSubmit }: { onSubmit: (password: string) => void }) {
         data-testid="pdf-password"
         className="w-40 rounded border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
       />
-      <button type="submit" className="rounded bg-brand-600 px-2 py-1 text-xs font-medium text-white hover:bg-brand-700">
+      <button type="submit" className="rounded bg-brand-700 px-2 py-1 text-xs font-medium text-white hover:bg-brand-600">
         Open
       </button>
     </form>

@@ -2,12 +2,11 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
-import { PageImage, type Highlight } from './page-image';
+import { useCallback, useEffect } from 'react';
+import type { Highlight } from './page-image';
+import { ZoomablePage } from './zoomable-page';
 
-const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
-
-/** Full page viewer: zoom, previous/next (buttons and ← →), highlight boxes of a cited passage. */
+/** Full page viewer: the whole page first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
 export function PageViewer({
   manualId,
   pages,
@@ -20,7 +19,6 @@ export function PageViewer({
   highlight: Highlight | null;
 }) {
   const router = useRouter();
-  const [zoomIndex, setZoomIndex] = useState(2);
   const info = pages[page - 1];
   const go = useCallback((n: number) => router.push(`/manuals/${manualId}?page=${n}`), [manualId, router]);
 
@@ -31,14 +29,12 @@ export function PageViewer({
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === 'ArrowLeft' && page > 1) go(page - 1);
       if (e.key === 'ArrowRight' && page < pages.length) go(page + 1);
-      if (e.key === '+' || e.key === '=') setZoomIndex((z) => Math.min(ZOOMS.length - 1, z + 1));
-      if (e.key === '-') setZoomIndex((z) => Math.max(0, z - 1));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [go, page, pages.length]);
 
-  const btn = 'rounded-md border border-zinc-200 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-800 dark:hover:bg-zinc-900';
+  const btn = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-900';
   return (
     <div className="space-y-3" data-testid="page-viewer">
       <div className="flex flex-wrap items-center gap-2">
@@ -54,27 +50,23 @@ export function PageViewer({
         <button type="button" className={btn} onClick={() => go(page + 1)} disabled={page >= pages.length} aria-label="Next page" data-testid="next-page">
           →
         </button>
-        <span className="ml-auto flex items-center gap-1">
-          <button type="button" className={btn} onClick={() => setZoomIndex((z) => Math.max(0, z - 1))} aria-label="Zoom out">
-            −
-          </button>
-          <span className="w-12 text-center text-sm tabular-nums">{Math.round(ZOOMS[zoomIndex] * 100)}%</span>
-          <button type="button" className={btn} onClick={() => setZoomIndex((z) => Math.min(ZOOMS.length - 1, z + 1))} aria-label="Zoom in">
-            +
-          </button>
-        </span>
       </div>
       {highlight && (
-        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100">
+        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100" data-testid="highlight-note">
           Highlighted: {highlight.heading ? `${highlight.heading} — ` : ''}
           <span className="italic">{highlight.text.slice(0, 160)}{highlight.text.length > 160 ? '…' : ''}</span>
         </p>
       )}
-      <div className="overflow-auto rounded-lg border border-zinc-200 bg-zinc-100 p-4 dark:border-zinc-800 dark:bg-zinc-900">
-        <div style={{ width: `${ZOOMS[zoomIndex] * 100}%` }} className="mx-auto max-w-none">
-          <PageImage manualId={manualId} page={page} width={info.width} height={info.height} highlight={highlight} />
-        </div>
-      </div>
+      <ZoomablePage
+        key={page}
+        manualId={manualId}
+        page={page}
+        width={info.width}
+        height={info.height}
+        highlight={highlight}
+        keyboard
+        className="h-[calc(100dvh-15rem)] min-h-[420px]"
+      />
     </div>
   );
 }

@@ -2,16 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { ManualView } from '@/lib/manual-view';
 import { TimeLeftEstimator, formatTimeLeft } from './time-left';
 
-const m = (status: ManualView['status'], progressDone: number, progressTotal = 2000) => ({ id: 'a', status, progressDone, progressTotal }) as ManualView;
+const m = (status: ManualView['status'], progressDone: number, progressTotal = 100, ocrPages = 0) =>
+  ({ id: 'a', status, progressDone, progressTotal, pageCount: 100, ocrPages, queuePosition: null }) as ManualView;
 
 describe('time left', () => {
-  it('extrapolates the rate seen in the current stage and restarts with each stage', () => {
+  it('extrapolates the whole manual’s weighted progress, across stages, and never shows less than before', () => {
     const e = new TimeLeftEstimator();
-    expect(e.observe([m('parsing', 100)], 0)).toEqual({ a: null });
-    // 100 pages in 10 s → 1,800 to go take 180 s.
-    expect(e.observe([m('parsing', 200)], 10_000)).toEqual({ a: 180_000 });
-    expect(e.observe([m('ocr', 1, 50)], 11_000)).toEqual({ a: null });
-    expect(e.observe([m('ocr', 1, 50)], 12_000)).toEqual({ a: null });
+    expect(e.observe([m('parsing', 10)], 0).a.leftMs).toBeNull();
+    const later = e.observe([m('parsing', 40)], 10_000).a;
+    expect(later.leftMs).not.toBeNull();
+    expect(later.leftMs!).toBeGreaterThan(10_000);
+    // An OCR page found late makes the estimate of the share of OCR bigger: the bar does not go back.
+    const shifted = e.observe([m('parsing', 41, 100, 5)], 11_000).a;
+    expect(shifted.percent).toBeGreaterThanOrEqual(later.percent);
+    // Queued and finished manuals have no estimate.
+    expect(e.observe([m('queued', 0)], 12_000).a).toBeUndefined();
   });
 
   it('formats seconds, minutes and hours', () => {

@@ -1,23 +1,31 @@
-import type { ManualView } from '@/lib/manual-view';
+import { overallPercent, type ManualView } from '@/lib/manual-view';
 
 /**
- * Time left in each manual's current stage, estimated from the progress seen since the stage was
- * first observed (pages done per ms so far × pages to go). Null until there is a rate.
+ * Time left for each manual being processed, from its overall (cost-weighted) progress: the rate
+ * seen since it was first seen working × what is left. The percentage shown never goes back
+ * (an estimate of the OCR share can shift while pages are read). Null until there is a rate.
  */
 export class TimeLeftEstimator {
-  private readonly seen = new Map<string, { status: string; done: number; at: number }>();
+  private readonly seen = new Map<string, { pct: number; at: number; shown: number }>();
 
-  observe(manuals: ManualView[], now: number): Record<string, number | null> {
-    const out: Record<string, number | null> = {};
+  observe(manuals: ManualView[], now: number): Record<string, { percent: number; leftMs: number | null }> {
+    const out: Record<string, { percent: number; leftMs: number | null }> = {};
     for (const m of manuals) {
-      const first = this.seen.get(m.id);
-      if (!first || first.status !== m.status || m.progressDone < first.done) {
-        this.seen.set(m.id, { status: m.status, done: m.progressDone, at: now });
-        out[m.id] = null;
+      const active = m.status !== 'ready' && m.status !== 'failed' && m.status !== 'queued';
+      if (!active) {
+        this.seen.delete(m.id);
         continue;
       }
-      const rate = (m.progressDone - first.done) / Math.max(1, now - first.at);
-      out[m.id] = rate > 0 && m.progressTotal > m.progressDone ? (m.progressTotal - m.progressDone) / rate : null;
+      const pct = overallPercent(m);
+      const first = this.seen.get(m.id);
+      if (!first) {
+        this.seen.set(m.id, { pct, at: now, shown: pct });
+        out[m.id] = { percent: pct, leftMs: null };
+        continue;
+      }
+      first.shown = Math.max(first.shown, pct);
+      const rate = (first.shown - first.pct) / Math.max(1, now - first.at);
+      out[m.id] = { percent: first.shown, leftMs: rate > 0 && now - first.at >= 2000 ? (100 - first.shown) / rate : null };
     }
     return out;
   }

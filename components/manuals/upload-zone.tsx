@@ -10,10 +10,12 @@ interface UploadItem {
   sent: number;
   state: 'uploading' | 'done' | 'duplicate' | 'error';
   message?: string;
+  /** The manual the upload became (its row in the list below takes over from here). */
+  manualId?: string;
 }
 
 /** Sends one file as the raw request body, reporting upload progress (fetch cannot). */
-function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ status: number; body: { error?: string; duplicate?: boolean } }> {
+function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ status: number; body: { error?: string; duplicate?: boolean; manual?: { id: string } } }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/manuals');
@@ -32,11 +34,16 @@ function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ s
   });
 }
 
-export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; maxBytes: number }) {
+/**
+ * The drop zone and the uploads of this visit. An uploaded file's line goes once its manual is
+ * ready or failed: from then on its row in the library says everything.
+ */
+export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: () => void; maxBytes: number; settledIds: Set<string> }) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [dragging, setDragging] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
+  const shownElsewhere = (it: UploadItem) => it.state === 'done' && !!it.manualId && settledIds.has(it.manualId);
   const patch = (key: string, p: Partial<UploadItem>) => setItems((prev) => prev.map((it) => (it.key === key ? { ...it, ...p } : it)));
 
   const handleFiles = useCallback(
@@ -54,7 +61,12 @@ export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; m
         }
         const res = await uploadFile(file, (sent) => patch(key, { sent }));
         if (res.status >= 200 && res.status < 300) {
-          patch(key, { state: res.body.duplicate ? 'duplicate' : 'done', sent: file.size, message: res.body.duplicate ? 'Already in the library.' : undefined });
+          patch(key, {
+            state: res.body.duplicate ? 'duplicate' : 'done',
+            sent: file.size,
+            manualId: res.body.manual?.id,
+            message: res.body.duplicate ? 'Already in the library.' : undefined,
+          });
         } else {
           patch(key, { state: 'error', message: res.body.error ?? `Upload failed (HTTP ${res.status}).` });
         }
@@ -83,7 +95,7 @@ export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; m
         }`}
       >
         <span className="text-sm font-medium">Drop PDF manuals here, or click to choose files</span>
-        <span className="text-xs text-zinc-500">Up to {formatBytes(maxBytes)} each. Scanned pages are read with OCR.</span>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">Up to {formatBytes(maxBytes)} each. Scanned pages are read with OCR.</span>
         <input
           ref={inputRef}
           type="file"
@@ -97,9 +109,9 @@ export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; m
           }}
         />
       </label>
-      {items.length > 0 && (
+      {items.some((it) => !shownElsewhere(it)) && (
         <ul className="space-y-1 text-sm" aria-live="polite">
-          {items.map((it) => (
+          {items.filter((it) => !shownElsewhere(it)).map((it) => (
             <li key={it.key} data-testid="upload-item" data-state={it.state} className="flex items-center gap-3 rounded-md bg-zinc-50 px-3 py-2 dark:bg-zinc-900">
               <span className="min-w-0 flex-1 truncate" title={it.name}>
                 {it.name}
@@ -111,9 +123,9 @@ export function UploadZone({ onUploaded, maxBytes }: { onUploaded: () => void; m
               ) : (
                 <span
                   data-testid="upload-message"
-                  className={it.state === 'error' ? 'text-red-600 dark:text-red-400' : 'text-zinc-500'}
+                  className={it.state === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}
                 >
-                  {it.state === 'done' ? 'Uploaded — processing below' : it.message}
+                  {it.state === 'done' ? 'Uploaded: processing in the list below' : it.message}
                 </span>
               )}
             </li>

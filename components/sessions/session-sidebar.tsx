@@ -82,17 +82,17 @@ export function SessionSidebar({ className = '', onNavigate, onClose }: { classN
             onClick={onClose}
             aria-label="Close chats"
             data-testid="close-sidebar"
-            className="rounded-md p-2 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+            className="rounded-md p-2 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800 dark:text-zinc-400"
           >
             <Icon name="x" />
           </button>
         )}
       </div>
       <nav aria-label="Chat history" className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
-        {sessions.length === 0 && <p className="px-3 py-2 text-[13px] text-zinc-500 dark:text-zinc-500">Your chats appear here.</p>}
+        {sessions.length === 0 && <p className="px-3 py-2 text-[13px] text-zinc-500 dark:text-zinc-400">Your chats appear here.</p>}
         {groups.map(([label, list]) => (
           <div key={label} className="mb-3">
-            <p className="px-3 pb-1 pt-2 text-[11px] font-medium uppercase tracking-wide text-zinc-400 dark:text-zinc-500">{label}</p>
+            <p className="px-3 pb-1 pt-2 text-[11px] font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</p>
             <ul className="space-y-px">
               {list.map((s) => (
                 <li key={s.id} data-testid="session-item" data-session-id={s.id} className="group relative">
@@ -139,7 +139,7 @@ export function SessionSidebar({ className = '', onNavigate, onClose }: { classN
                           data-testid="session-rename"
                           onClick={() => setEditing(s.id)}
                           aria-label={`Rename “${s.title}”`}
-                          className="rounded p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-800 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
+                          className="rounded p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-800 dark:hover:bg-zinc-700 dark:hover:text-zinc-100 dark:text-zinc-400"
                         >
                           <Icon name="pencil" className="h-3.5 w-3.5" />
                         </button>
@@ -148,7 +148,7 @@ export function SessionSidebar({ className = '', onNavigate, onClose }: { classN
                           data-testid="session-delete"
                           onClick={() => setConfirming(s)}
                           aria-label={`Delete “${s.title}”`}
-                          className="rounded p-1 text-zinc-500 hover:bg-zinc-200 hover:text-red-700 dark:hover:bg-zinc-700 dark:hover:text-red-400"
+                          className="rounded p-1 text-zinc-500 hover:bg-zinc-200 hover:text-red-700 dark:hover:bg-zinc-700 dark:hover:text-red-400 dark:text-zinc-400"
                         >
                           <Icon name="trash" className="h-3.5 w-3.5" />
                         </button>

@@ -1,5 +1,6 @@
 'use client';
 
+import { formatDateTime } from '@/lib/manual-view';
 import { useState, useTransition } from 'react';
 import { createKey, revokeApiKeyAction } from '@/app/actions/api-keys';
 import type { ApiKeyView } from '@/lib/api/keys';
@@ -13,7 +14,7 @@ export interface AuditView {
   outcome: string;
 }
 
-const when = (ms: number | null) => (ms ? new Date(ms).toLocaleString() : 'never');
+const when = (ms: number | null) => (ms ? formatDateTime(ms) : 'never');
 
 /** Create (shown once), list and revoke API keys; the latest audited calls below. `cannotCreate`: why this user may not create keys. */
 export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[]; audit: AuditView[]; cannotCreate?: string | null }) {
@@ -88,19 +89,19 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
         </div>
       )}
       {keys.length === 0 ? (
-        <p className="text-sm text-zinc-500">No keys yet.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No keys yet.</p>
       ) : (
         <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {keys.map((k) => (
             <li key={k.id} className="flex items-center gap-3 px-3 py-2 text-sm" data-testid="api-key-item" data-revoked={k.revokedAt ? 'true' : 'false'}>
               <div className="min-w-0 flex-1">
                 <div className="font-medium">{k.name}</div>
-                <div className="text-xs text-zinc-500">
+                <div className="text-xs text-zinc-500 dark:text-zinc-400">
                   <code>{k.prefix}…</code> · created {when(k.createdAt)} · last used {when(k.lastUsedAt)}
                 </div>
               </div>
               {k.revokedAt ? (
-                <span className="text-xs text-zinc-500">revoked {when(k.revokedAt)}</span>
+                <span className="text-xs text-zinc-500 dark:text-zinc-400">revoked {when(k.revokedAt)}</span>
               ) : (
                 <button type="button" className="rounded-md px-2 py-1 text-xs text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" disabled={pending} onClick={() => revoke(k.id)} data-testid="revoke-api-key">
                   Revoke
@@ -112,10 +113,10 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
       )}
       <h2 className="pt-4 text-lg font-medium">Recent API calls</h2>
       {audit.length === 0 ? (
-        <p className="text-sm text-zinc-500">None yet.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">None yet.</p>
       ) : (
         <table className="w-full text-left text-xs" data-testid="api-audit">
-          <thead className="text-zinc-500">
+          <thead className="text-zinc-500 dark:text-zinc-400">
             <tr>
               <th className="py-1">When</th>
               <th>Key</th>

@@ -3,16 +3,18 @@
 import { useEffect, useState } from 'react';
 import { applyTheme, THEME_STORAGE_KEY, type ThemeChoice } from './theme';
 
-const NEXT: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' };
-const LABEL: Record<ThemeChoice, string> = { system: 'System theme', light: 'Light theme', dark: 'Dark theme' };
-const ICON: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
+const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
+const isDark = (choice: ThemeChoice) => choice === 'dark' || (choice === 'system' && systemDark());
 
 function readChoice(): ThemeChoice {
   const saved = typeof window === 'undefined' ? null : window.localStorage.getItem(THEME_STORAGE_KEY);
   return saved === 'light' || saved === 'dark' ? saved : 'system';
 }
 
-/** Cycles system → light → dark; "system" keeps following the OS setting live. */
+/**
+ * Switches between light and dark: every click changes what you see. Choosing the look the system
+ * has anyway stores "system", so the page follows the OS setting again from then on.
+ */
 export function ThemeToggle() {
   const [choice, setChoice] = useState<ThemeChoice>('system');
 
@@ -30,24 +32,30 @@ export function ThemeToggle() {
     return () => media.removeEventListener('change', onChange);
   }, [choice]);
 
-  const cycle = () => {
-    const next = NEXT[choice];
-    window.localStorage.setItem(THEME_STORAGE_KEY, next);
+  const toggle = () => {
+    const wantDark = !isDark(choice);
+    const next: ThemeChoice = wantDark === systemDark() ? 'system' : wantDark ? 'dark' : 'light';
+    if (next === 'system') window.localStorage.removeItem(THEME_STORAGE_KEY);
+    else window.localStorage.setItem(THEME_STORAGE_KEY, next);
     applyTheme(next);
     setChoice(next);
   };
+  // Before hydration the choice is unknown: label the button for the common case (light).
+  const [dark, setDark] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- matchMedia is not readable during SSR
+  useEffect(() => setDark(isDark(choice)), [choice]);
 
   return (
     <button
       type="button"
-      onClick={cycle}
+      onClick={toggle}
       data-testid="theme-toggle"
       data-theme-choice={choice}
-      aria-label={`${LABEL[choice]} (click for ${LABEL[NEXT[choice]].toLowerCase()})`}
-      title={LABEL[choice]}
+      aria-label={dark ? 'Switch to light theme' : 'Switch to dark theme'}
+      title={dark ? 'Switch to light theme' : 'Switch to dark theme'}
       className="inline-flex h-9 w-9 items-center justify-center rounded-md border border-zinc-200 text-lg text-zinc-700 hover:bg-zinc-100 dark:border-zinc-800 dark:text-zinc-200 dark:hover:bg-zinc-900"
     >
-      <span aria-hidden>{ICON[choice]}</span>
+      <span aria-hidden>{dark ? '☀' : '☾'}</span>
     </button>
   );
 }

@@ -4,7 +4,8 @@
  * and whether a language model is configured.
  */
 import 'server-only';
-import { overallPercent, STAGE_LABEL } from '@/lib/manual-view';
+import { overallPercent, stageLabel } from '@/lib/manual-view';
+import { queuedManualIds } from '@/lib/store/jobs';
 import { getConfig } from '@/lib/providers/config';
 import { listManuals } from '@/lib/store/manuals';
 import { manualHeadings } from '@/lib/store/sessions';
@@ -21,11 +22,14 @@ export interface ChatPageContext {
 }
 
 export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
-  const [sessions, all] = await Promise.all([listChatSessions(ownerId), listManuals()]);
+  const [sessions, all, queue] = await Promise.all([listChatSessions(ownerId), listManuals(), queuedManualIds()]);
   const ready = all.filter((m) => m.status === 'ready').map((m) => ({ id: m.id, title: m.title }));
   const processing = all
     .filter((m) => m.status !== 'ready' && m.status !== 'failed')
-    .map((m) => ({ title: m.title, stage: STAGE_LABEL[m.status], percent: overallPercent(m) }));
+    .map((m) => {
+      const view = { ...m, queuePosition: queue.indexOf(m.id) + 1 || null };
+      return { title: m.title, stage: stageLabel(view), percent: overallPercent(view) };
+    });
   const examples = opts.examples === false || !ready.length ? [] : exampleQuestions(ready, await manualHeadings(ready.map((m) => m.id)));
   let offline = true;
   try {

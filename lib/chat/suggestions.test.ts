@@ -79,3 +79,35 @@ describe('suggestions', () => {
     expect(rephrased.some((q) => /supply voltage/i.test(q))).toBe(false);
   });
 });
+
+describe('follow-ups read as real questions', () => {
+  it('asks how for task headings, what for topics, and nothing for labels and fragments', async () => {
+    const { headingQuestion } = await import('./suggestions');
+    expect(headingQuestion('To Set the LAN Parameters')).toBe('How do I set the LAN parameters?');
+    expect(headingQuestion('Setting the Output Voltage')).toBe('How do I set the output voltage?');
+    expect(headingQuestion('Output Voltage Range')).toBe('What does the manual say about output voltage range?');
+    for (const junk of ['note', 'Note', 'NOTE:', 'Table of Contents', 'Figure 3', 'the unit is then', 'Press the key.', '3.2.1', 'Document Title', 'A | B']) {
+      expect(headingQuestion(junk), junk).toBeNull();
+    }
+  });
+
+  it('never offers a question the answer does not ground', () => {
+    const result: AgentEvent = {
+      type: 'result',
+      tool: 'hybrid_search',
+      name: 'hybrid',
+      refs: [1, 2],
+      hits: [
+        { ref: 1, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 40, heading: 'Note', text: 'Note: the output', score: 0.9 },
+        { ref: 2, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 41, heading: 'Remote Control > To Set the LAN Parameters', text: 'Press Utility', score: 0.8 },
+      ],
+      metadata: {},
+      count: 2,
+      time_ms: 5,
+      t: 5,
+    };
+    const qs = followUps('How do I set the over-voltage protection?', [result]);
+    expect(qs).toEqual(['How do I set the LAN parameters?']);
+    expect(qs.join(' ')).not.toMatch(/about note|tools and parts/i);
+  });
+});

@@ -172,36 +172,81 @@ export function followUps(question: string, events: AgentEvent[], asked: string[
     }
   };
 
-  // By the kind of question.
+  // By the kind of question, only where the question itself grounds the suggestion (an error code).
   const code = question.match(ERROR_CODE)?.[0];
   if (code) {
     add(`What should I check first to clear ${code}?`);
     if (!/wir|connector|terminal/i.test(question)) add(`Which part of the wiring is involved in ${code}?`);
-  } else if (/voltage|current|power|pressure|temperature|spec|rating|weight|dimension/i.test(question)) {
+  } else if (/^(what|which)\b/i.test(question.trim()) && /voltage|current|power|pressure|temperature|spec|rating|weight|dimension/i.test(question)) {
     add('What are the other electrical specifications?');
-  } else if (/how (do|to|can) i|procedure|steps?|replace|calibrat|install/i.test(question)) {
-    add('What tools and parts do I need for this?');
-    add('What safety precautions apply before I start?');
-  } else if (/\bwir(e|es|ing)\b|diagram|connector|pin ?out/i.test(question)) {
-    add('What wire colours does the diagram use?');
   }
 
-  // From the sections the searches found (best-ranked first), skipping the one already answered.
+  // From the sections near the answer: the pages it cites first, then the best-ranked passages.
   // Passages only (page scores use another scale), and only those close to the best one.
+  const cited = new Set(events.flatMap((e) => (e.type === 'response' ? e.sources.map((s) => `${s.manualId}:${s.page}`) : [])));
   const passages = events.flatMap((e) => (e.type === 'result' ? e.hits : [])).filter((h) => h.kind === 'chunk');
   const best = Math.max(0, ...passages.map((h) => h.score));
-  const hits = passages.filter((h) => h.score >= best * 0.4).sort((a, b) => b.score - a.score);
+  const near = (h: (typeof passages)[number]) => (cited.has(`${h.manualId}:${h.page}`) ? 1 : 0);
+  const hits = passages.filter((h) => near(h) || h.score >= best * 0.4).sort((a, b) => near(b) - near(a) || b.score - a.score);
   const questionTerms = new Set(normalize(question).split(' '));
   const model = productName(hits.find((h) => h.manualTitle)?.manualTitle ?? '', hits.map((h) => h.text ?? '').join(' '));
   for (const hit of hits) {
     if (!hit.heading) continue;
     const leaf = headingLeaf(hit.heading);
-    if (leaf.length < 4 || leaf.length > 60) continue;
     const leafTerms = normalize(leaf).split(' ').filter((w) => w.length > 3);
     if (leafTerms.length && leafTerms.every((w) => questionTerms.has(w))) continue;
     const template = TEMPLATES.find((t) => t.match.test(leaf));
-    add(template ? template.question({ leaf, text: hit.text ?? '', model }) : `What does the manual say about ${leaf.charAt(0).toLowerCase()}${leaf.slice(1)}?`);
+    const q = template ? template.question({ leaf, text: hit.text ?? '', model }) : headingQuestion(leaf);
+    if (q) add(q);
     if (out.length >= max) break;
   }
   return out.slice(0, max);
+}
+
+/** Headings that name no topic a technician would ask about. */
+const GENERIC_HEADING =
+  /^(notes?|cautions?|warnings?|danger|notice|important|attention|tips?|remarks?|hints?|contents|table of contents|index|appendix(?: [a-z0-9]+)?|preface|foreword|general|overview|introduction|description|continued|(?:figure|fig\.|table)s?(?: [\d.-]+)?|chapter \d+|section \d+|page \d+|about this (?:manual|guide|document)|document title|untitled)$/i;
+
+/** Verbs a task heading starts with ("Set the LAN Parameters", "Setting the clock"), as "How do I …?" takes them. */
+const TASK_VERBS: Record<string, string> = Object.fromEntries(
+  [
+    'set', 'configure', 'connect', 'disconnect', 'install', 'uninstall', 'replace', 'remove', 'check', 'adjust', 'clean', 'calibrate',
+    'enable', 'disable', 'change', 'select', 'use', 'update', 'upgrade', 'reset', 'restore', 'save', 'load', 'turn', 'switch', 'measure',
+    'mount', 'open', 'close', 'start', 'stop', 'run', 'create', 'delete', 'edit', 'view', 'read', 'operate', 'program', 'test', 'assemble',
+    'disassemble', 'lubricate', 'inspect', 'store', 'transport', 'unpack', 'power', 'wire', 'zero', 'fill', 'drain', 'tighten', 'align',
+  ].flatMap((v) => {
+    const stem = v.endsWith('e') && !v.endsWith('ee') ? v.slice(0, -1) : v;
+    const doubled = /^(set|run|stop|program|plan)$/.test(v) ? v + v.at(-1) : stem;
+    return [
+      [v, v],
+      [`${doubled}ing`, v],
+    ];
+  }),
+);
+
+/** "Output Voltage Range" → "output voltage range"; acronyms and model names keep their case. */
+function sentenceCase(words: string[]): string {
+  return words.map((w) => (/^[A-Z][a-z]+$/.test(w) ? w.toLowerCase() : w)).join(' ');
+}
+
+/**
+ * A well-formed question about a section, or null when its heading does not make one: a task
+ * heading ("To Set the LAN Parameters") asks how; a topic heading ("Output voltage range") asks
+ * what the manual says; fragments, generic labels ("Note"), numbers and sentences give none.
+ */
+export function headingQuestion(leaf: string): string | null {
+  const clean = leaf.replace(/[\s:]+$/, '').replace(/\s+/g, ' ').trim();
+  if (clean.length < 4 || clean.length > 60 || GENERIC_HEADING.test(clean)) return null;
+  // A heading starts with a capital letter or a digit-free acronym; lower case means a cut sentence.
+  if (!/^[A-Z]/.test(clean) || /[.;,!?]$/.test(clean) || /[|=<>{}[\]]/.test(clean)) return null;
+  let words = clean.split(' ');
+  if (words.length > 8 || !words.some((w) => /^[A-Za-z]{3,}$/.test(w))) return null;
+  if (/^to$/i.test(words[0])) words = words.slice(1);
+  const verb = TASK_VERBS[words[0]?.toLowerCase() ?? ''];
+  if (verb) {
+    if (words.length < 2) return null;
+    return `How do I ${verb} ${sentenceCase(words.slice(1))}?`;
+  }
+  if (words.length === 1 && !/[A-Z].*\d|\d.*[A-Z]/.test(words[0]) && words[0].length < 5) return null;
+  return `What does the manual say about ${sentenceCase(words)}?`;
 }

@@ -151,3 +151,22 @@ export function titleFromQuestion(question: string, maxChars = 60): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > maxChars * 0.5 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/, '')}…`;
 }
+
+/**
+ * The turn with each manual's current title (a manual renamed after the answer shows its new name
+ * in the citations and the trail). Manuals not in `titles` keep the title stored with the turn.
+ */
+export function withCurrentTitles(turn: TurnView, titles: ReadonlyMap<string, string>): TurnView {
+  if (!titles.size) return turn;
+  const retitle = <H extends { manualId: string; manualTitle?: string }>(h: H): H => {
+    const title = titles.get(h.manualId);
+    return title && title !== h.manualTitle ? { ...h, manualTitle: title } : h;
+  };
+  return {
+    ...turn,
+    sources: turn.sources.map(retitle),
+    events: turn.events.map((e) =>
+      e.type === 'result' ? { ...e, hits: e.hits.map(retitle) } : e.type === 'response' ? { ...e, sources: e.sources.map(retitle) } : e,
+    ),
+  };
+}

@@ -9,8 +9,10 @@
 import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '../providers';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { clearPagesAndChunks, getManual, replacePagesAndChunks, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease, jobLeaseMs, renewLease } from '../store/jobs';
+import { titleFromPages } from '../manual-title';
+import { titleFromFileName } from './upload';
 import { processWorkerId } from './worker-id';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
@@ -18,7 +20,7 @@ import { type OcrEngine, createTesseractEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
 import { createNativeTesseractEngine } from './ocr-native';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
-import { openPdf } from './pdf';
+import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
 import path from 'node:path';
 
@@ -71,6 +73,14 @@ const DOING: Record<IngestStage | 'store', string> = {
   embedding: 'embedding',
   indexing: 'indexing',
 };
+
+let indexingQueue: Promise<unknown> = Promise.resolve();
+/** Runs `work` after every indexing started before it in this process (vector store writes one manual at a time). */
+function indexingTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = indexingQueue.then(work, work);
+  indexingQueue = run.catch(() => {});
+  return run;
+}
 
 let sharedOcr: OcrEngine | undefined;
 /** One OCR pool per process, created on first need (native tesseract when on PATH, else tesseract.js). */
@@ -128,7 +138,13 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
   let chunkCount = 0;
   let current: IngestStage | 'store' = 'store';
 
-  const stage = async <T>(name: IngestStage, total: number, work: (tick: (done: number) => Promise<void>) => Promise<T>): Promise<T> => {
+  const stage = async <T>(
+    name: IngestStage,
+    total: number,
+    work: (tick: (done: number) => Promise<void>) => Promise<T>,
+    /** More progress to report with each tick (e.g. how many pages need OCR, found as parsing goes). */
+    more: () => Pick<Manual, 'ocrPages'> | object = () => ({}),
+  ): Promise<T> => {
     signal?.throwIfAborted();
     if (!(await getManual(manualId))) throw new ManualGone();
     current = name;
@@ -144,7 +160,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
         // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
         // not at the end of a stage that can last many minutes on a long manual.
         if (!(await getManual(manualId))) throw new ManualGone();
-        await updateManual(manualId, { progressDone: done, progressTotal: total });
+        await updateManual(manualId, { progressDone: done, progressTotal: total, ...more() });
       }
     };
     const result = await work(tick);
@@ -166,9 +182,10 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
       // ocr and rendering wait for what is still running in the OCR workers and the encoder.
-      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick));
+      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick), () => ({ ocrPages: pass.ocrTotal }));
       pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick));
       const { ocrFlags, ocrTexts } = pass;
+      await titleFromFirstPages(manual, pages);
       ocrPages = ocrFlags.size;
       await stage('rendering', pageCount, (tick) => pass.images(tick));
       timings.draw = Math.round(pass.drawMs);
@@ -191,7 +208,8 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // 5. indexing: vector store first (clean slate for this manual), then SQLite in one transaction.
       // Page multi-vectors (up to ~200 kB a page) are embedded and written a batch at a time, so a
       // 2,000-page manual never holds them all in memory.
-      await stage('indexing', pageCount + 2, async (tick) => {
+      // Two manuals may be processed at once (worker.ts); their index writes take turns.
+      await indexingTurn(() => stage('indexing', pageCount + 2, async (tick) => {
         await store.deleteManual(manualId);
         const chunkRecords: ChunkRecord[] = chunks.map((c, i) => ({ ...toChunkRecord(c), vector: chunkVectors[i] }));
         await store.upsertChunks(chunkRecords);
@@ -217,7 +235,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
         const chunkRows: ChunkRow[] = chunks.map((c) => ({ ...toChunkRecord(c) }));
         await replacePagesAndChunks(manualId, pageRows, chunkRows);
         await tick(pageCount + 2);
-      });
+      }));
     } finally {
       // Nothing in flight may touch the document or write page images after this point.
       await pass.settle();
@@ -249,6 +267,17 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     await updateManual(manualId, { status: 'failed', error: message, errorCode, progressDone: 0, progressTotal: 0, password: null, timings });
     return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: message, errorCode, timings, ms: Math.round(performance.now() - t0) };
   }
+}
+
+/**
+ * A manual still named after its file (no usable PDF title, no text layer on the cover at upload)
+ * gets the title printed on its first pages, OCR text included. A rename is never overwritten.
+ */
+async function titleFromFirstPages(manual: Manual, pages: Array<Pick<PageContent, 'lines'>>): Promise<void> {
+  const fallback = titleFromFileName(manual.fileName);
+  if (manual.title !== fallback) return;
+  const title = titleFromPages(pages);
+  if (title && title !== fallback) await replaceTitleIf(manual.id, fallback, title);
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * An ingest worker process: started by the web server (lib/ingest/worker-client.ts) or alone
  * with `npm run worker` (scripts/worker.ts), on any number of machines sharing one Postgres and
- * one FILES_DIR. It claims queued manuals from the shared queue (lib/store/jobs.ts) one at a
- * time under a renewed lease, and reclaims jobs whose worker died (lib/ingest/recovery.ts).
+ * one FILES_DIR. It claims queued manuals from the shared queue (lib/store/jobs.ts), each under a
+ * renewed lease, and reclaims jobs whose worker died (lib/ingest/recovery.ts). It runs two
+ * manuals at once so a short manual is not stuck behind a long scan (the queue hands out the
+ * smallest first; the pipeline writes to the index one manual at a time).
  */
 import { claimNextManual, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
@@ -12,6 +14,8 @@ import { processWorkerId, processWorkerInfo } from './worker-id';
 const POLL_MS = 1000;
 /** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */
 const RECLAIM_EVERY_MS = 5000;
+/** Manuals processed at once: a second slot keeps small manuals moving while a long one runs. */
+const CONCURRENT_JOBS = 2;
 let wake: (() => void) | undefined;
 let stopping = false;
 
@@ -45,6 +49,7 @@ async function main() {
 
   let lastReclaim = Date.now();
   let lastBeat = Date.now();
+  const running = new Map<string, Promise<void>>();
   while (!stopping) {
     if (Date.now() - lastBeat > POLL_MS * 3) {
       lastBeat = Date.now();
@@ -54,10 +59,13 @@ async function main() {
       lastReclaim = Date.now();
       await reclaim().catch((err) => console.error('[ingest] reclaim failed:', err instanceof Error ? err.message : err));
     }
-    const id = await claimNextManual(processWorkerId()).catch((err) => {
-      console.error('[ingest] could not read the queue:', err instanceof Error ? err.message : err);
-      return undefined;
-    });
+    const id =
+      running.size < CONCURRENT_JOBS
+        ? await claimNextManual(processWorkerId()).catch((err) => {
+            console.error('[ingest] could not read the queue:', err instanceof Error ? err.message : err);
+            return undefined;
+          })
+        : undefined;
     if (!id) {
       await new Promise<void>((resolve) => {
         wake = resolve;
@@ -65,13 +73,19 @@ async function main() {
       });
       continue;
     }
-    const summary = await ingestManual(id, {}, undefined, { claimed: true });
-    if (summary) {
-      console.log(
-        `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
-      );
-    }
+    const job = ingestManual(id, {}, undefined, { claimed: true })
+      .then((summary) => {
+        if (summary) {
+          console.log(
+            `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
+          );
+        }
+      })
+      .catch((err) => console.error('[ingest] job crashed', id, err))
+      .finally(() => running.delete(id));
+    running.set(id, job);
   }
+  await Promise.allSettled(running.values());
   await forgetWorker(me.id).catch(() => undefined);
   await shutdownOcrEngine();
   process.exit(0);

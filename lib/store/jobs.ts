@@ -52,10 +52,27 @@ export async function claimManual(id: string, workerId: string): Promise<boolean
   return claimed.length === 1;
 }
 
-/** Claims the oldest queued manual for `workerId`; undefined when the queue is empty. */
+/**
+ * The queue's order: fewest pages first (a 19-page guide does not wait for a 300-page scan), then
+ * oldest first. A long manual still starts as soon as a slot is free and no shorter one waits.
+ */
+const QUEUE_ORDER = [sql`coalesce(${manuals.pageCount}, 0)`, asc(manuals.createdAt)];
+
+/** Queued manuals in the order workers will take them (for "2nd in line"). */
+export async function queuedManualIds(): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: manuals.id })
+    .from(manuals)
+    .where(eq(manuals.status, 'queued'))
+    .orderBy(...QUEUE_ORDER);
+  return rows.map((r) => r.id);
+}
+
+/** Claims the next queued manual (smallest first) for `workerId`; undefined when the queue is empty. */
 export async function claimNextManual(workerId: string): Promise<string | undefined> {
   const db = await getDb();
-  const oldestQueued = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'queued')).orderBy(asc(manuals.createdAt)).limit(1));
+  const oldestQueued = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'queued')).orderBy(...QUEUE_ORDER).limit(1));
   const [row] = await db
     .update(manuals)
     .set(claimSet(workerId))

@@ -47,6 +47,17 @@ export async function updateManual(
     .where(eq(manuals.id, id));
 }
 
+/** Sets the title only while it is still `expected` (an automatic title never overwrites a rename). */
+export async function replaceTitleIf(id: string, expected: string, title: string): Promise<boolean> {
+  const db = await getDb();
+  const done = await db
+    .update(manuals)
+    .set({ title, updatedAt: new Date() })
+    .where(and(eq(manuals.id, id), eq(manuals.title, expected)))
+    .returning({ id: manuals.id });
+  return done.length === 1;
+}
+
 export async function deleteManualRow(id: string) {
   const db = await getDb();
   await db.delete(manuals).where(eq(manuals.id, id)); // pages cascade

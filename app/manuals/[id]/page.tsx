@@ -40,13 +40,13 @@ export default async function ManualPage({ params, searchParams }: Props) {
     <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="min-w-0">
-          <Link href="/manuals" className="text-sm text-zinc-500 hover:underline">
+          <Link href="/manuals" className="text-sm text-zinc-500 hover:underline dark:text-zinc-400">
             ← Manuals
           </Link>
           <h1 className="text-2xl font-semibold tracking-tight break-words sm:truncate" data-testid="page-title">
             {manual.title}
           </h1>
-          <p className="text-sm text-zinc-500">
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">
             {manual.fileName} · {manual.pageCount ?? '?'} pages{manual.ocrPages ? ` · ${manual.ocrPages} read with OCR` : ''}
           </p>
         </div>

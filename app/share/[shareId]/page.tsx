@@ -57,7 +57,7 @@ export default async function SharedChatPage({ params }: Props) {
       {shared.turns.length ? (
         <SharedChat turns={shared.turns} />
       ) : (
-        <p className="text-center text-sm text-zinc-500">This chat had no answers when it was shared.</p>
+        <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">This chat had no answers when it was shared.</p>
       )}
     </div>
   );

@@ -1,0 +1,116 @@
+/**
+ * The trail in a technician's words: one summary line ("Searched DP800 User's Guide · 3 pages ·
+ * 0.8 s") and a few plain steps. Tool ids, deciders, scores and timings stay in the technical
+ * view (components/chat/trail.tsx); nothing here names them.
+ */
+import type { AgentEvent, EventHit } from '@/lib/agent/events';
+
+/** What each tool did, said plainly. Unknown tools get a neutral phrase. */
+const DOING: Record<string, { done: string; running: string; noun: string }> = {
+  fast_vector_search: { done: 'Searched the text', running: 'Searching the text…', noun: 'The text search' },
+  hybrid_search: { done: 'Searched the text and tables', running: 'Searching the text and tables…', noun: 'The text and table search' },
+  colqwen_search: { done: 'Looked through the page images', running: 'Looking through the page images…', noun: 'The page image search' },
+  visual_interpretation: { done: 'Read a page image', running: 'Reading a page image…', noun: 'Reading the page image' },
+  summarize: { done: 'Summarized what was found', running: 'Summarizing what was found…', noun: 'Summarizing' },
+  text_response: { done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
+};
+
+export function plainAction(tool: string, running = false): string {
+  const d = DOING[tool];
+  return d ? (running ? d.running : d.done) : running ? 'Working…' : 'Looked further';
+}
+
+export interface PlainStep {
+  kind: 'search' | 'problem' | 'answer';
+  text: string;
+  /** Pages found by this step, "manual title" → page numbers (ascending). */
+  pages?: Array<{ manualTitle: string; pages: number[] }>;
+}
+
+function pagesOf(hits: EventHit[]): Array<{ manualTitle: string; pages: number[] }> {
+  const by = new Map<string, Set<number>>();
+  for (const h of hits) {
+    const title = h.manualTitle ?? 'a manual';
+    (by.get(title) ?? by.set(title, new Set()).get(title)!).add(h.page);
+  }
+  return [...by].map(([manualTitle, pages]) => ({ manualTitle, pages: [...pages].sort((a, b) => a - b) }));
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One plain step per tool call (its decision folded with its result or failure). */
+export function plainSteps(events: AgentEvent[]): PlainStep[] {
+  const steps: PlainStep[] = [];
+  let tool: string | null = null;
+  for (const e of events) {
+    if (e.type === 'decision') {
+      tool = e.tool;
+      if (e.tool === 'text_response') steps.push({ kind: 'answer', text: plainAction(e.tool) });
+    } else if (e.type === 'result') {
+      const pages = pagesOf(e.hits);
+      const pageCount = pages.reduce((n, p) => n + p.pages.length, 0);
+      const what = plainAction(tool ?? e.tool);
+      steps.push({
+        kind: 'search',
+        text: e.count ? `${what}: found ${plural(e.count, 'match', 'matches')} on ${plural(pageCount, 'page')}` : `${what}: nothing relevant found`,
+        pages,
+      });
+    } else if (e.type === 'error') {
+      steps.push({
+        kind: 'problem',
+        text:
+          e.tool === 'agent'
+            ? 'Something went wrong while answering.'
+            : `${DOING[e.tool]?.noun ?? 'A step'} did not work${e.recoverable ? '; tried another way' : ''}.`,
+      });
+    }
+  }
+  return steps;
+}
+
+/** Titles of the manuals searched: those the hits came from, else the scope's size. */
+function searchedWhat(events: AgentEvent[]): string {
+  const titles = [...new Set(events.flatMap((e) => (e.type === 'result' ? e.hits.map((h) => h.manualTitle).filter((t): t is string => !!t) : [])))];
+  if (titles.length === 1) return titles[0];
+  if (titles.length === 2) return `${titles[0]} and ${titles[1]}`;
+  if (titles.length > 2) return `${titles.length} manuals`;
+  const start = events.find((e) => e.type === 'turn_start');
+  const n = start?.type === 'turn_start' ? start.manualIds?.length : undefined;
+  return n ? plural(n, 'manual') : 'all manuals';
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+type SummaryInput = { events: AgentEvent[]; sources: Array<{ manualId: string; page: number }>; status: string; metrics: { total_ms: number } | null };
+
+/** "Searched DP800 User's Guide · 3 pages · 0.8 s" (cited pages when the answer cites any). */
+export function plainSummary(turn: SummaryInput): string {
+  const { what, rest } = plainSummaryParts(turn);
+  return [what, ...rest].join(' · ');
+}
+
+/** The summary as what was searched (long manual titles may be cut on screen) and the rest (never cut). */
+export function plainSummaryParts(turn: SummaryInput): { what: string; rest: string[] } {
+  const cited = new Set(turn.sources.map((s) => `${s.manualId}:${s.page}`));
+  const found = new Set(turn.events.flatMap((e) => (e.type === 'result' ? e.hits.map((h) => `${h.manualId}:${h.page}`) : [])));
+  const what = `Searched ${searchedWhat(turn.events)}`;
+  const parts: string[] = [];
+  if (cited.size) parts.push(`cited ${plural(cited.size, 'page')}`);
+  else parts.push(found.size ? `looked at ${plural(found.size, 'page')}` : 'nothing found');
+  if (turn.metrics) parts.push(formatSeconds(turn.metrics.total_ms));
+  if (turn.status === 'cancelled') parts.push('stopped');
+  if (turn.events.some((e) => e.type === 'error')) parts.push('a step failed');
+  return { what, rest: parts };
+}
+
+/** The live line while a turn runs: what the agent is doing now, plainly. */
+export function plainNow(events: AgentEvent[]): string {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === 'decision') return plainAction(e.tool, true);
+    if (e.type === 'turn_start') return 'Reading your question…';
+  }
+  return 'Working on it…';
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { overallPercent, stageLabel, type ManualView } from './manual-view';
+
+type P = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'>;
+const at = (p: Partial<P>): P => ({ status: 'parsing', progressDone: 0, progressTotal: 0, pageCount: 30, ocrPages: 0, queuePosition: null, ...p });
+
+describe('ingest progress as the library shows it', () => {
+  it('moves with the pages read, weighted by their cost, and never jumps back at a stage change', () => {
+    // A fully scanned 30-page manual: reading (with OCR) is nearly all of the work.
+    const scanned = [
+      at({ progressDone: 3, progressTotal: 30, ocrPages: 3 }),
+      at({ progressDone: 15, progressTotal: 30, ocrPages: 15 }),
+      at({ progressDone: 30, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'ocr', progressDone: 27, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'rendering', progressDone: 10, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'embedding', progressDone: 40, progressTotal: 80, ocrPages: 30 }),
+      at({ status: 'indexing', progressDone: 30, progressTotal: 32, ocrPages: 30 }),
+    ].map(overallPercent);
+    expect(scanned[1]).toBeGreaterThanOrEqual(40);
+    expect(scanned[1]).toBeLessThanOrEqual(50);
+    for (let i = 1; i < scanned.length; i++) expect(scanned[i]).toBeGreaterThanOrEqual(scanned[i - 1]);
+    expect(scanned.at(-1)).toBeLessThan(100);
+    // A text manual halfway through reading is a third of the way, not a sixth (stage slots).
+    expect(overallPercent(at({ progressDone: 15, progressTotal: 30 }))).toBeGreaterThan(25);
+    expect(overallPercent(at({ status: 'ready' }))).toBe(100);
+  });
+
+  it('says what is happening in words', () => {
+    expect(stageLabel(at({ status: 'queued', queuePosition: 2 }))).toBe('Waiting: 2nd in line');
+    expect(stageLabel(at({ status: 'queued', queuePosition: 1 }))).toBe('Waiting to start');
+    expect(stageLabel(at({ ocrPages: 12 }))).toBe('Reading pages (12 scanned, with OCR)');
+    expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3 }))).toBe('Reading scanned pages (OCR): 2 left');
+  });
+});
