@@ -56,5 +56,19 @@ describe('quoted boxes', () => {
     const [source] = env.sourcesFor(`The fuse is rated 2 A slow-blow [${hit.ref}].`);
     expect(source.bboxes).toEqual([{ x: 10, y: 22, w: 200, h: 10 }]);
     expect(quotedBoxes(hit, ['Nothing on this page says that.'])).toBeUndefined();
+    // a table row is quoted with its header's words: still its own line
+    const [row] = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('Supply voltage | 24 V DC\nMaximum current | 3.5 A', {
+          bboxes: [
+            { x: 1, y: 1, w: 1, h: 1 },
+            { x: 2, y: 2, w: 2, h: 2 },
+          ],
+        }),
+      ]),
+      0,
+    );
+    expect(quotedBoxes(row, ['Parameter: Supply voltage; Value: 24 V DC'])).toEqual([{ x: 1, y: 1, w: 1, h: 1 }]);
   });
 });

@@ -7,7 +7,6 @@ import type { BBox } from '@/lib/providers/types';
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
 import { bm25Scores, terms, truncate } from './text';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
-import { matchForm } from '@/lib/answer/values';
 
 export interface EnvironmentResult {
   tool: string;
@@ -213,14 +212,22 @@ export function formatHit(h: RefHit, maxChars: number): string {
 export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
   const lines = (hit.text ?? '').split('\n');
   if (!hit.bboxes?.length || lines.length !== hit.bboxes.length || quotes.length === 0) return undefined;
-  const forms = quotes.map(matchForm).filter((q) => q.length >= 3);
+  const quoted = quotes.map((q) => new Set(tokensOf(q)));
+  // Most of a line's words in a quote (a table row is quoted with its header's words added), or a
+  // short quote inside one long line.
+  const within = (a: string[], b: Set<string>) => a.length > 0 && a.filter((t) => b.has(t)).length / a.length >= QUOTED_SHARE;
   const picked = hit.bboxes.filter((_, i) => {
-    const line = matchForm(lines[i].replace(/\s*\|\s*/g, ' '));
-    // a line shorter than a few characters would match anywhere
-    return line.length >= 4 && forms.some((q) => q.includes(line) || line.includes(q) || q.includes(matchForm(lines[i])));
+    const line = tokensOf(lines[i]);
+    if (line.length < 2) return false;
+    const lineSet = new Set(line);
+    return quoted.some((q) => within(line, q) || within([...q], lineSet));
   });
   return picked.length ? picked : undefined;
 }
+
+/** Share of one side's words the other must contain for a line to count as quoted. */
+const QUOTED_SHARE = 0.8;
+const tokensOf = (text: string) => text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:\.\p{N}+)?/gu) ?? [];
 
 /** What a citation needs to open the page and highlight the passage. */
 export function toSource(hit: RefHit): Source {
