@@ -34,8 +34,9 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
 
   const current = loaded?.key === key ? loaded : null;
   const preview = current?.preview ?? null;
+  // The citation's own boxes are the lines the answer quoted; the page's chunk boxes are the whole passage.
   const highlight: Highlight | null = preview?.highlight
-    ? preview.highlight
+    ? { ...preview.highlight, ...(target?.bboxes?.length ? { bboxes: target.bboxes } : {}) }
     : target?.bboxes?.length
       ? { chunkId: target.chunkId ?? `ref-${target.ref}`, bboxes: target.bboxes, heading: target.heading, text: target.snippet }
       : null;
