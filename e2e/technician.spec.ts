@@ -116,7 +116,7 @@ for (const vp of VIEWPORTS) {
       }
     });
 
-    test('4, 8: a junk PDF title gives way to the cover; rename is used everywhere; others see why they cannot change it', async ({ page, browser }) => {
+    test('4, 8: a junk PDF title gives way to the cover; rename is used everywhere', async ({ page }) => {
       test.setTimeout(240_000);
       const manuals = new ManualsPage(page);
       const chat = new ChatPage(page);
@@ -161,17 +161,8 @@ for (const vp of VIEWPORTS) {
       await expect(chat.preview().getByRole('heading', { level: 2 })).toHaveText(title);
       await page.keyboard.press('Escape');
 
-      // Someone in another browser sees no Rename or Delete, and why.
-      const other = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
-      const otherPage = await other.newPage();
-      await otherPage.goto('/manuals');
-      const theirRow = otherPage.getByTestId('manual-row').filter({ hasText: junk.fileName });
-      await expect(theirRow.getByTestId('manual-locked')).toBeVisible();
-      await expect(theirRow.getByTestId('manual-locked')).toHaveAttribute('title', /only the person who uploaded it/);
-      await expect(theirRow.getByTestId('rename-manual')).toHaveCount(0);
-      const denied = await otherPage.request.patch(`/api/manuals/${await theirRow.getAttribute('data-manual-id')}`, { data: { title: 'hijacked' } });
-      expect(denied.status()).toBe(403);
-      await other.close();
+      // On loopback every browser is the local admin (issue 13's access model), so another browser
+      // may rename too; a member on a network may not (e2e/security-access.spec.ts, lib/library.test.ts).
     });
 
     test('5: stage labels say what is happening, % never goes back, a small manual is not stuck behind a long one', async ({ page }) => {
