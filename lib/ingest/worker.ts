@@ -6,6 +6,7 @@
  * manuals at once so a short manual is not stuck behind a long scan (the queue hands out the
  * smallest first; the pipeline writes to the index one manual at a time).
  */
+import { getConfig } from '@/lib/providers/config';
 import { claimNextManual, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
@@ -14,8 +15,13 @@ import { processWorkerId, processWorkerInfo } from './worker-id';
 const POLL_MS = 1000;
 /** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */
 const RECLAIM_EVERY_MS = 5000;
-/** Manuals processed at once: a second slot keeps small manuals moving while a long one runs. */
-const CONCURRENT_JOBS = 2;
+/**
+ * Manuals processed at once. The embedded default has one worker, so a second slot keeps small
+ * manuals moving while a long one runs. On Postgres throughput comes from more workers: each takes
+ * one job at a time, so a busy worker's lease renewals are never starved by a second job (the
+ * cluster test's short leases were lost that way).
+ */
+const CONCURRENT_JOBS = getConfig().database.dialect === 'postgres' ? 1 : 2;
 let wake: (() => void) | undefined;
 let stopping = false;
 

@@ -133,6 +133,8 @@ test('a chat started on A is shared and revoked through B', async ({ page, brows
   await page.goto(`${B}/chat/${chatId}`);
   await expect(chat.answer()).toHaveText(answer);
   await chat.shareButton().click();
+  // Issue 17: a public link is made only after a confirmation.
+  await page.getByTestId('create-share-link').click();
   await expect(chat.shareLink()).toHaveValue(/\/share\/[A-Za-z0-9_-]{22}$/);
   const shareId = new URL(await chat.shareLink().inputValue()).pathname.split('/').pop()!;
 
