@@ -74,11 +74,6 @@ async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, o
   return text.trim();
 }
 
-/** What each [n] stands for, as the value lock reads it: the passage and its heading. */
-function passageTexts(t: TreeData): Map<number, string> {
-  return new Map(t.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''}\n${h.text ?? ''}`]));
-}
-
 function valueFinding(unverified: AnswerValue[]): string {
   const lines = unverified.map((u) => `- "${u.value}" (cited ${u.refs.length ? u.refs.map((r) => `[${r}]`).join(', ') : 'nothing'})`);
   return [
@@ -113,7 +108,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         method = 'llm';
         // Value lock: a value no cited passage contains gets one rewrite with the finding; what is
         // still unverified after it is marked by the answer check, not hidden.
-        const unverified = DECLINED.test(text) ? [] : checkValues(text, passageTexts(t)).unverified;
+        const unverified = DECLINED.test(text) ? [] : checkValues(text, t.environment.citableTexts()).unverified;
         if (unverified.length) {
           const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
           yield { type: 'status', message: `${listed}: not in the cited sources; asking the model to correct the answer` };
@@ -154,7 +149,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),
-      ...(coverage !== undefined || regenerated ? { metadata: { ...(coverage !== undefined ? { coverage } : {}), ...(regenerated ? { regenerated } : {}) } } : {}),
+      ...(coverage !== undefined ? { metadata: { coverage } } : regenerated ? { metadata: { regenerated } } : {}),
     };
   },
 };

@@ -84,6 +84,11 @@ export class Environment {
     return this.hits().filter((h) => !!h.text && h.text.trim().length > 0);
   }
 
+  /** What each [n] stands for when an answer is checked against it: the passage with its heading. */
+  citableTexts(): Map<number, string> {
+    return new Map(this.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''}\n${h.text ?? ''}`]));
+  }
+
   ran(tool: string): boolean {
     return !!this.results[tool];
   }

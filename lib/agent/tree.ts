@@ -342,7 +342,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
 
   if (status === 'done' && finalResponse && !finalResponse.declined && finalResponse.text && opts.checkAnswer !== false) {
     try {
-      const texts = new Map(tree.environment.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''} ${h.text}`]));
+      const texts = tree.environment.citableTexts();
       const llm = await abortable(tree.services.llm().catch(() => null), signal);
       const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
       const values = checkValues(finalResponse.text, texts);

@@ -49,7 +49,7 @@ const numbersOf = (s: string) => s.match(/\d+/g) ?? [];
 export function whereLooked(question: string, manualTitle: string | undefined, namesDevice: boolean): string {
   if (!manualTitle || !namesDevice) return 'the manuals searched';
   const asked = new Set(numbersOf(question));
-  return numbersOf(manualTitle).every((n) => asked.has(n) || [...asked].some((a) => a.includes(n))) ? manualTitle : 'the manuals searched';
+  return numbersOf(manualTitle).every((n) => [...asked].some((a) => a.includes(n))) ? manualTitle : 'the manuals searched';
 }
 
 /** "The manuals do not say: I found no passage giving the holding torque in CL57R User Manual." */
