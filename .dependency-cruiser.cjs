@@ -11,8 +11,8 @@
  * cycle rule) skip them.
  */
 const TESTS = '(\\.test\\.tsx?$|/testing(-store)?\\.ts$|/testing/)';
-/** What tools may use of lib/agent: the contract and the text/answer toolkit, never the loop. */
-const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|text|extractive)\\.ts$';
+/** What tools may use of lib/agent: the contract and the answer toolkit, never the loop (text analysis is lib/text). */
+const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|extractive)\\.ts$';
 
 /** A layer rule: modules under `from` (tests aside) must not import modules under `to` (except `toExcept`). */
 function layer(name, comment, from, to, toExcept) {
@@ -43,6 +43,7 @@ module.exports = {
       '^lib/(providers|store)/',
       '^(lib/(agent|chat|eval|ingest|sample)|tools|app|components)/',
     ),
+    layer('text-toolkit-is-a-leaf', 'lib/text (tokenizer, stemmer, stop words, units, BM25) serves every layer and imports none of them.', '^lib/text/', '^(app|components|tools|lib/(?!text/))'),
     layer('ingest-below-agent', 'Ingestion writes what the agent reads; it never calls the agent, tools or chat.', '^lib/ingest/', '^(lib/(agent|chat|eval)|tools)/'),
   ],
   options: {

@@ -11,10 +11,9 @@
 import { z } from 'zod';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
-import { searchTerms } from '@/lib/agent/text';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
-import { words } from '@/lib/text/analyze';
+import { matchTerms, words } from '@/lib/text/analyze';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -218,7 +217,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         distinctManuals(objects)
           .map((id) => [id, questionWords.filter((w) => identity?.identityWords.get(id)?.has(w))] as const)
           .filter(([, ws]) => ws.length > 0)
-          .map(([id, ws]) => [id, searchTerms(ws.join(' '))]),
+          .map(([id, ws]) => [id, matchTerms(ws.join(' '))]),
       ),
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };

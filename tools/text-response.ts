@@ -10,7 +10,7 @@ import type { AnswerEvidence } from '@/lib/answer/decline';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { extractiveAnswer } from '@/lib/agent/extractive';
-import { truncate } from '@/lib/agent/text';
+import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
 import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
 import type { ValueCheck } from '@/lib/answer/values';
 import type { UnsupportedSentence } from './events';
-import { numbersIn, terms, truncate } from './text';
+import { terms } from '@/lib/text/analyze';
+import { numbersIn, truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
 
 export interface CheckResult {

@@ -5,7 +5,9 @@
  */
 import type { BBox } from '@/lib/providers/types';
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
-import { bm25Scores, terms, truncate } from './text';
+import { terms } from '@/lib/text/analyze';
+import { Bm25Index } from '@/lib/text/bm25';
+import { truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
 
 export interface EnvironmentResult {
@@ -168,7 +170,7 @@ export class Environment {
     for (const [ref, h] of this.byRef) {
       if (!h.text || h.text.length <= maxCharsPerHit) continue;
       const sentences = splitSentences(h.text);
-      const scores = bm25Scores(qTerms, sentences.map((s) => ({ terms: terms(s) })));
+      const scores = new Bm25Index(sentences.map((s) => terms(s))).scoreEach(qTerms);
       const order = sentences.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
       const keep = new Set<number>();
       let used = 0;

@@ -6,7 +6,7 @@
  *   first. A row is quoted whole with its table's header ("Code: E05; Meaning: …"); the header,
  *   like the heading and an FAQ question line above an answer, is context that helps a unit rank
  *   but is not quoted as the answer itself.
- * - Scoring: the question's terms (searchTerms: "3.3 V" = "3.3V", part numbers, "ten" = 10)
+ * - Scoring: the question's terms (termGroups: "3.3 V" = "3.3V", part numbers, "ten" = 10)
  *   weighted by their rarity among the units; the device or manual name (in the manual's title,
  *   or in most passages) weighs little, since it picks nothing. Units with values (numbers,
  *   codes), steps for "how do I" questions, and units from the better-ranked pages are preferred;
@@ -16,15 +16,17 @@
  *   added where a unit is useless alone: a list after its intro ("…as follows:"), the steps of a
  *   procedure, the value sentences after a topic sentence, the sentence a "This …" refers to.
  * - Declining: by how much of the question, word by word, the chosen units and the headings above
- *   them cover (the device name and generic words count little). A question about a property the
+ *   them cover (the device name counts little, a word no passage has less than a known one the
+ *   answer lacks). A question about a property the
  *   passages never state ("bandwidth" of a scope whose manual has none) is declined instead of
  *   being answered with whatever the manual says about the device.
  */
 import type { RefHit } from './hits';
 import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
 import { askedSpan, declineSentence, otherDeviceNote, whereLooked } from '@/lib/answer/wording';
+import { matchTerms, termGroups, terms, words } from '@/lib/text/analyze';
+import { Bm25Index } from '@/lib/text/bm25';
 import { askedKinds, valueKinds } from '@/lib/text/quantities';
-import { bm25Scores, GENERIC_TERMS, searchTermGroups, searchTerms, terms, words } from './text';
 import { splitSentences } from '@/lib/text/sentences';
 
 const MAX_UNITS = 3;
@@ -37,7 +39,6 @@ const MAX_ANSWER_CHARS = 900;
 const MIN_GAIN = 0.35;
 /** Coverage weights of question words. */
 const TOPIC_WEIGHT = 0.25;
-const GENERIC_WEIGHT = 0.3;
 /** A word no retrieved passage contains is often the technician's paraphrase ("tells me"). */
 const UNKNOWN_WEIGHT = 0.6;
 /** Score shares of a term found only in a unit's context: its table header or FAQ question, its heading. */
@@ -179,7 +180,7 @@ export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Un
   let context = new Set<string>();
   let answerStart: number | undefined;
   const add = (kind: UnitKind, text: string, raw = text) => {
-    const list = searchTerms(raw);
+    const list = matchTerms(raw);
     units.push({
       ref: hit.ref,
       vlm: hit.kind === 'page' && hit.textSource === 'vlm',
@@ -190,7 +191,7 @@ export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Un
       kind,
       text,
       terms: new Set(list),
-      context: kind === 'row' && header ? new Set(searchTerms(header)) : context,
+      context: kind === 'row' && header ? new Set(matchTerms(header)) : context,
       ...(answerStart !== undefined && kind !== 'question' ? { answerStart } : {}),
       length: list.length,
       hasValue: VALUE.test(raw),
@@ -217,7 +218,7 @@ export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Un
     if (/^table\s+\d/i.test(line)) header = undefined;
     // An FAQ question is the context of the answer below it, not an answer.
     if (/\?\s*$/.test(line)) {
-      context = new Set(searchTerms(line));
+      context = new Set(matchTerms(line));
       for (const s of splitSentences(line)) add('question', s);
       answerStart = units.length;
       return;
@@ -246,13 +247,13 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const passages: Passage[] = withText.map((hit, hitRank) => ({
     hit,
     units: passageUnits(hit, hitRank, pageOrder.indexOf(`${hit.manualId}#${hit.page}`)),
-    terms: new Set(searchTerms(`${hit.heading ?? ''}\n${hit.text ?? ''}`)),
-    headingTerms: new Set(searchTerms(hit.heading ?? '')),
+    terms: new Set(matchTerms(`${hit.heading ?? ''}\n${hit.text ?? ''}`)),
+    headingTerms: new Set(matchTerms(hit.heading ?? '')),
     headingSegments: new Set((hit.heading ?? '').split('>').map(normalise).filter(Boolean)),
   }));
   const units = passages.flatMap((p) => p.units);
   const known = (t: string) => passages.some((p) => p.terms.has(t));
-  const groups = searchTermGroups(question, known);
+  const groups = termGroups(question, known);
   const qTerms = [...new Set(groups.flat())];
   if (passages.length === 0 || qTerms.length === 0) return decline(question, NO_EVIDENCE);
 
@@ -260,25 +261,28 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const topics = new Map<string, Set<string>>();
   for (const p of passages) {
     if (topics.has(p.hit.manualId)) continue;
-    topics.set(p.hit.manualId, new Set([...searchTerms(p.hit.manualTitle ?? ''), ...(opts.topicTerms?.get(p.hit.manualId) ?? [])]));
+    topics.set(p.hit.manualId, new Set([...matchTerms(p.hit.manualTitle ?? ''), ...(opts.topicTerms?.get(p.hit.manualId) ?? [])]));
   }
   const isTopic = (t: string, manualId: string) => topics.get(manualId)!.has(t);
   const anyTopic = (t: string) => [...topics.values()].some((s) => s.has(t));
 
   // Term weights: rare among the units; the topic weighs little.
   // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.
-  const quoted = new Set([...question.matchAll(/['"‘“]([^'"’”]{2,40})['"’”]/g)].flatMap((m) => searchTerms(m[1])));
+  const quoted = new Set([...question.matchAll(/['"‘“]([^'"’”]{2,40})['"’”]/g)].flatMap((m) => matchTerms(m[1])));
   const n = units.length;
   const weight = new Map<string, number>();
   for (const t of qTerms) {
     const df = units.filter((u) => u.terms.has(t)).length;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    weight.set(t, idf * (anyTopic(t) ? TOPIC_SCORE_SHARE : 1) * (GENERIC_TERMS.has(t) ? 0.3 : 1) * (quoted.has(t) ? 2 : 1));
+    weight.set(t, idf * (anyTopic(t) ? TOPIC_SCORE_SHARE : 1) * (quoted.has(t) ? 2 : 1));
   }
   const avgLength = units.reduce((s, u) => s + u.length, 0) / (n || 1);
   const passageOf = new Map(passages.map((p) => [p.hit.ref, p]));
   const procedural = PROCEDURAL.test(question);
 
+  // A question whose words all name the manual's subject ("How much oil does the GX-4 gearbox
+  // take?" of a note titled "Gearbox GX-4 oil change") is matched by those words.
+  const onlyTopic = (manualId: string) => qTerms.every((t) => isTopic(t, manualId));
   const eligible = (u: Unit) => {
     if (u.kind === 'header' || u.kind === 'question') return false;
     const p = passageOf.get(u.ref)!;
@@ -286,13 +290,12 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     // A label, a title line or an OCR fragment ("3 x1 Vin", "Fuse F1", "SKR MINI E3 V2.0") is
     // not an answer; a table row can be short.
     if (u.kind !== 'row' && !isSentenceLike(u.text)) return false;
-    return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && !isTopic(t, u.manualId) && (weight.get(t) ?? 0) > 0);
+    return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && (!isTopic(t, u.manualId) || onlyTopic(u.manualId)) && (weight.get(t) ?? 0) > 0);
   };
   const candidates = units.filter(eligible);
   const norm = (u: Unit) => (K1 + 1) / (1 + K1 * (1 - B + (B * u.length) / (avgLength || 1)));
   // Values, steps for "how do I" and better-ranked pages are preferred.
   const prior = (u: Unit) => ((u.hasValue ? 1.15 : 1) * (procedural && (u.kind === 'item' || u.isIntro) ? 1.3 : 1)) / (1 + 0.15 * u.pageRank);
-  const contentGroups = groups.filter((g) => !g.every((t) => GENERIC_TERMS.has(t)));
   const score = (u: Unit, covered: Set<string>) => {
     const heading = passageOf.get(u.ref)!.headingTerms;
     let s = 0;
@@ -304,8 +307,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
       else if (heading.has(t)) s += HEADING_SHARE * w;
     }
     // Coordination: a unit that meets more of the question's words beats one rare word.
-    const met = contentGroups.filter((g) => g.some((t) => u.terms.has(t) || u.context.has(t))).length;
-    return s * Math.sqrt(met / (contentGroups.length || 1)) * norm(u) * prior(u);
+    const met = groups.filter((g) => g.some((t) => u.terms.has(t) || u.context.has(t))).length;
+    return s * Math.sqrt(met / (groups.length || 1)) * norm(u) * prior(u);
   };
 
   // Greedy coverage: the best unit, then units that answer what it leaves open.
@@ -325,7 +328,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
       if (chosen.length && u.pageRank > Math.max(1, chosen[0].pageRank)) continue;
       if (chosen.some((c) => nearDuplicate(c.terms, u.terms))) continue;
       // A further unit must itself say something the chosen ones do not: a new content word.
-      if (chosen.length && !qTerms.some((t) => u.terms.has(t) && !covered.has(t) && !GENERIC_TERMS.has(t) && !isTopic(t, u.manualId))) continue;
+      if (chosen.length && !qTerms.some((t) => u.terms.has(t) && !covered.has(t) && !isTopic(t, u.manualId))) continue;
       const s = score(u, covered);
       const earlier = best && (u.hitRank < best.hitRank || (u.hitRank === best.hitRank && u.position < best.position));
       if (s > bestScore || (s === bestScore && earlier)) {
@@ -372,8 +375,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   }
 
   // Coverage of the question, word by word, by the chosen units and the headings and context
-  // above them. The device name counts little (any passage of the manual covers it), generic
-  // words little, a word no passage has at all less than a known word the answer lacks.
+  // above them. The device name counts little (any passage of the manual covers it), a word no
+  // passage has at all less than a known word the answer lacks.
   const answerTerms = new Set<string>(covered);
   for (const u of chosen) {
     for (const t of passageOf.get(u.ref)!.headingTerms) answerTerms.add(t);
@@ -384,11 +387,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const missing: string[] = [];
   for (const g of groups) {
     const topic = g.some((t) => isTopic(t, manualId));
-    const generic = g.every((t) => GENERIC_TERMS.has(t));
-    const w = topic ? TOPIC_WEIGHT : generic ? GENERIC_WEIGHT : g.some(known) ? 1 : UNKNOWN_WEIGHT;
+    const w = topic ? TOPIC_WEIGHT : g.some(known) ? 1 : UNKNOWN_WEIGHT;
     total += w;
     if (topic || g.some((t) => answerTerms.has(t))) got += w;
-    else if (!generic) missing.push(...g);
+    else missing.push(...g);
   }
   const coverage = got / (total || 1);
   const evidence: AnswerEvidence = { coverage, quantityMissing };
@@ -505,7 +507,7 @@ export function extractiveSummary(question: string, hits: RefHit[], maxWords: nu
       if (t.length >= 2) candidates.push({ ref: h.ref, sentence, position, hitRank, terms: t });
     });
   });
-  const scores = bm25Scores(terms(question), candidates);
+  const scores = new Bm25Index(candidates.map((c) => c.terms)).scoreEach(terms(question));
   const order = candidates.map((c, i) => ({ c, score: scores[i] })).sort((a, b) => b.score - a.score || a.c.hitRank - b.c.hitRank);
   const out: string[] = [];
   let used = 0;

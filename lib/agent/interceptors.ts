@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AuditRecord, ToolOutcome } from './events';
 import { abortable } from '@/lib/abort';
 import type { AnyTool, ToolContext, ToolOutput, TreeData } from './contract';
-import { truncate } from './text';
+import { truncate } from '@/lib/text/format';
 
 /** The record the interceptors share; validation replaces `input` with the parsed value. */
 export interface ToolCall {

@@ -20,7 +20,7 @@ import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from
 import { abortable } from '@/lib/abort';
 import { chain, defaultInterceptors } from './interceptors';
 import { resolveServices, type AgentDeps } from './services';
-import { truncate } from './text';
+import { truncate } from '@/lib/text/format';
 import type { ChatTurn, DecisionRecord, TreeData } from './contract';
 
 export const DEFAULT_BUDGET = 5;

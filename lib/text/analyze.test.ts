@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charNgrams, distinctTerms, stem, terms, words } from './analyze';
+import { charNgrams, distinctTerms, isStopword, matchTerms, stem, termGroups, terms, words } from './analyze';
 import { Bm25Index } from './bm25';
 
 describe('text analysis', () => {
@@ -21,6 +21,31 @@ describe('text analysis', () => {
     expect(distinctTerms('fan fans FAN')).toEqual(['fan']);
   });
 
+  it('drops the function words of the maintained list', () => {
+    expect(distinctTerms('What is the input impedance of the ESP32-POE at 3.3 V?')).toEqual(['input', 'imped', 'esp32-poe', 'esp32', 'poe', '3.3', '3.3v']);
+    expect(isStopword('the')).toBe(true);
+    expect(isStopword('battery')).toBe(false);
+  });
+
+  it('match terms meet the way manuals write values, part numbers and counts', () => {
+    // a number and its unit, with or without the space
+    expect(matchTerms('3.3 V')).toEqual(['3.3', '3.3v']);
+    expect(matchTerms('3.3V')).toEqual(['3.3v', '3.3']);
+    expect(matchTerms('0.8 A max')).toEqual(expect.arrayContaining(['0.8a', '0.8']));
+    // compounds give their parts, codes their letter prefix
+    expect(matchTerms('ESP32-POE-ISO')).toEqual(['esp32-poe-iso', 'esp', 'esp32', 'poe', 'iso']);
+    expect(matchTerms('IP65')).toEqual(['ip65', 'ip']);
+    // number words and abbreviated numbers
+    expect(matchTerms('ten boards')).toEqual(['10', 'board']);
+    expect(matchTerms('Part no.')).toEqual(['part', 'number']);
+  });
+
+  it('a query compound the passages know is matched whole, an unknown one by its parts', () => {
+    const known = (t: string) => ['hx-200', 'hx', '200'].includes(t);
+    expect(termGroups('HX-200 fuse', known)).toEqual([['hx-200'], ['fuse']]);
+    expect(termGroups('NanoVNA-H battery', (t) => t !== 'nanovna-h')).toEqual([['nanovna'], ['batteri']]);
+  });
+
   it('gives words boundary-marked character trigrams', () => {
     expect(charNgrams('gnd')).toEqual(['^gn', 'gnd', 'nd$']);
   });
@@ -40,5 +65,6 @@ describe('BM25', () => {
     expect(index.score(q, 2)).toBeCloseTo(index.scores(q).get(2)!, 10);
     expect(index.tf('fuse', 0)).toBe(2);
     expect(index.idf('fuse')).toBeLessThan(index.idf('holder'));
+    expect(index.scoreEach(q)).toEqual([index.score(q, 0), 0, index.score(q, 2)]);
   });
 });

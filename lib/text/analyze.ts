@@ -3,14 +3,16 @@
  * stop-word list, one unit table. Nothing here is fitted to particular questions; the linguistic
  * knowledge comes from general sources:
  *   - stemming: the Porter stemmer (`stemmer`, wooorm), English;
- *   - stop words: the `stopword` package's maintained lists (English by default);
+ *   - stop words: the union of two maintained English lists, the `stopword` package's and the
+ *     Snowball project's (via `@orama/stopwords`), so "does", "not", "when" and "like", "make" all go;
  *   - units: the SI prefixes × the units electrical/mechanical specifications use (./units.ts).
  */
 import { eng } from 'stopword';
+import { stopwords as snowball } from '@orama/stopwords/english';
 import { stemmer } from 'stemmer';
 import { isUnit } from './units';
 
-const STOPWORDS: ReadonlySet<string> = new Set(eng.map((w) => w.toLowerCase().replace(/[’']/g, '')));
+const STOPWORDS: ReadonlySet<string> = new Set([...eng, ...snowball].map((w) => w.toLowerCase().replace(/[’']/g, '')));
 
 /** True for a function word of the maintained English list. */
 export function isStopword(word: string): boolean {
@@ -51,6 +53,59 @@ function isContent(word: string): boolean {
   return !STOPWORDS.has(word) && (word.length > 1 || HAS_DIGIT.test(word));
 }
 
+// The number names a technician writes for a count ("ten boards" = "10 of these boards").
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  'two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => [w, String(i + 2)]),
+);
+// "Part no." is "part number", not the stop word "no".
+const ABBREVIATED_NUMBER = /\b(part|serial|order|item|catalog(?:ue)?|model|article|drawing|document|ref(?:erence)?)\s+no\./gi;
+const COMPOUND = /[.\-+/_]/;
+const COMPOUND_SPLIT = /[.\-+/_]+/;
+const CODE_PREFIX = /^(\p{L}{2,})\d/u;
+
+interface WordOptions {
+  /** Also the letter prefix of a code ("ip65" → ip) and the bare number of a part. */
+  variants: boolean;
+  /** Is a term in the index? A compound the index knows is then kept whole, without its parts. */
+  known?: (term: string) => boolean;
+}
+
+/** The terms word `i` of `ws` gives (see `terms`). */
+function wordTerms(ws: readonly string[], i: number, opts: WordOptions): string[] {
+  const w = ws[i];
+  const out: string[] = [];
+  const bareNumber = (x: string) => {
+    const glued = x.match(GLUED_NUMBER_UNIT);
+    if (glued && isUnit(glued[2])) out.push(glued[1]);
+  };
+  const codePrefix = (x: string) => {
+    const prefix = opts.variants ? x.match(CODE_PREFIX) : null;
+    if (prefix && !STOPWORDS.has(prefix[1])) out.push(prefix[1]);
+  };
+  const glued = w.match(GLUED_NUMBER_UNIT);
+  // A value with its unit ("3.3v") is no compound to split; `terms` still splits it, as the
+  // page ranker's trained weights expect.
+  const compound = COMPOUND.test(w) && !NUMBER.test(w) && !(opts.variants && glued && isUnit(glued[2]));
+  const unknown = !opts.known || !opts.known(stem(w));
+  // A query compound the index does not know is searched by its parts only.
+  if (isContent(w) && !(opts.known && unknown && compound)) out.push(stem(w));
+  const next = ws[i + 1];
+  if (NUMBER.test(w) && next && isUnit(next)) out.push(`${w}${next}`);
+  bareNumber(w);
+  if (unknown) codePrefix(w);
+  if (compound && unknown) {
+    for (const part of w.split(COMPOUND_SPLIT)) {
+      if (!part || part === w) continue;
+      if (isContent(part)) out.push(stem(part));
+      if (opts.variants) {
+        bareNumber(part);
+        codePrefix(part);
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Index/query terms of a text, duplicates kept (term frequencies). Each word gives its stem; a
  * compound also gives its parts ("esp32-poe" → esp32-poe, esp32, poe); a number with a unit gives
@@ -59,21 +114,33 @@ function isContent(word: string): boolean {
  */
 export function terms(text: string): string[] {
   const ws = words(text);
-  const out: string[] = [];
-  for (let i = 0; i < ws.length; i++) {
-    const w = ws[i];
-    if (isContent(w)) out.push(stem(w));
-    const next = ws[i + 1];
-    if (NUMBER.test(w) && next && isUnit(next)) out.push(`${w}${next}`);
-    const glued = w.match(GLUED_NUMBER_UNIT);
-    if (glued && isUnit(glued[2])) out.push(glued[1]);
-    if (/[.\-+/_]/.test(w) && !NUMBER.test(w)) {
-      for (const part of w.split(/[.\-+/_]+/)) {
-        if (part && part !== w && isContent(part)) out.push(stem(part));
-      }
-    }
-  }
-  return out;
+  return ws.flatMap((_, i) => wordTerms(ws, i, { variants: false }));
+}
+
+/**
+ * Terms for matching a question to sentences and table rows (the answer writers): `terms` grouped
+ * by the word they come from, plus the variants a technician and a manual write differently —
+ * number names as digits ("ten" → 10), "Part no." as "part number", and a code's letter prefix
+ * ("IP65" → ip65, ip) so a partial name still matches.
+ *
+ * With `known` (is the term among the passages?), a compound or code the passages know is
+ * matched as itself only and its parts are a fallback for one they do not know, so a device name
+ * like "HX-200" counts once, not as hx-200 + hx + 200. A group is one question word: coverage
+ * counts it once.
+ */
+export function termGroups(text: string, known?: (term: string) => boolean): string[][] {
+  const ws = words(text.replace(ABBREVIATED_NUMBER, '$1 number')).map((w) => NUMBER_WORDS[w] ?? w);
+  const groups: string[][] = [];
+  ws.forEach((_, i) => {
+    const group = [...new Set(wordTerms(ws, i, { variants: true, known }))];
+    if (group.length) groups.push(group);
+  });
+  return groups;
+}
+
+/** `termGroups` flattened: the matching terms of a sentence, row or heading. */
+export function matchTerms(text: string, known?: (term: string) => boolean): string[] {
+  return termGroups(text, known).flat();
 }
 
 /** The distinct terms of a text, in order of first appearance. */

@@ -93,6 +93,13 @@ export class Bm25Index {
     return out;
   }
 
+  /** One score per document, in document order (0 where no query term occurs). */
+  scoreEach(query: readonly string[]): number[] {
+    const out = new Array<number>(this.size).fill(0);
+    for (const [doc, s] of this.scores(query)) out[doc] = s;
+    return out;
+  }
+
   /** The score of one document. */
   score(query: readonly string[], doc: number): number {
     let s = 0;

@@ -6,7 +6,7 @@
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
 import type { AnyTool } from '@/lib/agent/contract';
-import { truncate } from '../text';
+import { truncate } from '@/lib/text/format';
 import { decideByRules } from './rules';
 import { availableNames, type Decider, type DecisionContext, type ToolOption } from './types';
 

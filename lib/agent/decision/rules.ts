@@ -7,7 +7,8 @@
  */
 import { TOOL } from '@/lib/agent/contract';
 import type { TreeData } from '../contract';
-import { contentTerms, passageCoverage, words } from '../text';
+import { distinctTerms, words } from '@/lib/text/analyze';
+import { passageCoverage } from '@/lib/text/coverage';
 import { availableNames, type Decider, type Decision, type DecisionContext } from './types';
 
 export type QuestionKind = 'visual' | 'table' | 'factual' | 'general';
@@ -77,7 +78,7 @@ const FOLLOW_UP = /^(and|also|what about|how about|same for|what if)\b/i;
 export function searchQuery(tree: TreeData): string {
   const previous = tree.history.findLast((turn) => turn.role === 'user')?.content.trim();
   if (!previous) return tree.question;
-  const terse = contentTerms(tree.question).length <= 2 || FOLLOW_UP.test(tree.question.trim());
+  const terse = distinctTerms(tree.question).length <= 2 || FOLLOW_UP.test(tree.question.trim());
   return terse ? `${previous} ${tree.question}` : tree.question;
 }
 

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bm25Scores, terms } from '../text';
+import { terms } from '@/lib/text/analyze';
+import { Bm25Index } from '@/lib/text/bm25';
 
 export interface Skill {
   name: string;
@@ -62,10 +63,8 @@ export function loadSkills(dir = path.join(/*turbopackIgnore: true*/ process.cwd
 export function matchSkill(question: string, skills: Skill[], minScore = SKILL_MIN_SCORE): SkillMatch | null {
   if (skills.length === 0) return null;
   // Name and description say what the skill is for; weigh them above the body by repeating them.
-  const docs = skills.map((s) => ({
-    terms: terms(`${s.name.replace(/-/g, ' ')} ${s.description} ${s.description} ${s.steps}`),
-  }));
-  const scores = bm25Scores(terms(question), docs);
+  const docs = skills.map((s) => terms(`${s.name.replace(/-/g, ' ')} ${s.description} ${s.description} ${s.steps}`));
+  const scores = new Bm25Index(docs).scoreEach(terms(question));
   let best = -1;
   scores.forEach((s, i) => {
     if (best < 0 || s > scores[best]) best = i;
