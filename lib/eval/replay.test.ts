@@ -11,7 +11,7 @@ import { chunk, jsonResult, offlineDeps, promptText, resultOf, scriptedTool, str
 import { createLlmClient, readCassette } from '@/lib/providers/llm';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
-import { Bm25Index } from './bm25';
+import { BaselineIndex } from './baseline';
 import { agentSetup, applyLlmMode, metaFileFor } from './llm-mode';
 import type { PageRef } from './metrics';
 import { parseQa } from './qa';
@@ -56,7 +56,7 @@ function context(over: Partial<StrategyContext>): StrategyContext {
     embedder: undefined as never,
     multiVector: undefined as never,
     alpha: 0.5,
-    baseline: new Bm25Index<PageRef>([]),
+    baseline: new BaselineIndex<PageRef>([]),
     manualIds: ['pump'],
     ...over,
   };

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Bm25Index } from './bm25';
+import { BaselineIndex } from './baseline';
 import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
@@ -103,14 +103,14 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       embedder: await getEmbedder(),
       multiVector: await getMultiVectorEmbedder(),
       alpha: 0,
-      baseline: new Bm25Index<PageRef>([]),
+      baseline: new BaselineIndex<PageRef>([]),
       manualIds: ready.map((m) => m.id),
     };
     ctx.alpha = recommendedHybridAlpha(ctx.embedder);
     if (opts.strategies.includes('baseline')) {
       const docs = [];
       for (const m of ready) for (const p of await listPages(m.id)) docs.push({ key: { manualId: m.id, page: p.number }, text: p.text });
-      ctx.baseline = new Bm25Index(docs);
+      ctx.baseline = new BaselineIndex(docs);
       log(`baseline: BM25 over ${docs.length} pages of ${ready.length} manuals`);
     }
     let agentDescribe: Record<string, unknown> | undefined;

@@ -3,7 +3,7 @@
  * (and, for the agent, its answer). Retrieval strategies query the vector store directly over
  * every ingested manual (no manual filter), asking for enough chunks to fill k unique pages.
  *
- *   baseline     page-level BM25 over page text + OCR (lib/eval/bm25.ts): no product needed
+ *   baseline     page-level BM25 over page text + OCR (lib/eval/baseline.ts): no product needed
  *   bm25         VectorStore.bm25Search over chunks
  *   dense        VectorStore.denseSearch with the query embedding
  *   hybrid       VectorStore.hybridSearch (alpha = recommendedHybridAlpha(embedder))
@@ -19,7 +19,7 @@ import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';
 import type { ChunkHit, Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
-import type { Bm25Index } from './bm25';
+import type { BaselineIndex } from './baseline';
 import { rankPages, type PageRef } from './metrics';
 import type { StrategyName } from './report';
 
@@ -29,7 +29,7 @@ export interface StrategyContext {
   multiVector: MultiVectorEmbedder;
   /** Dense weight for hybridSearch. */
   alpha: number;
-  baseline: Bm25Index<PageRef>;
+  baseline: BaselineIndex<PageRef>;
   /** The agent's scope: every ready manual. */
   manualIds: string[];
   agentDeps?: AgentDeps;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, tokenize } from './bm25';
+import { BaselineIndex, tokenize } from './baseline';
 
 describe('the baseline page BM25', () => {
   it('tokenizes into lower-case letter/digit runs', () => {
@@ -12,7 +12,7 @@ describe('the baseline page BM25', () => {
       { key: 'p2', text: 'battery rating' },
       { key: 'p3', text: 'battery charge current limit' },
     ];
-    const index = new Bm25Index(docs);
+    const index = new BaselineIndex(docs);
     const avgdl = (3 + 2 + 4) / 3;
     const idf = (df: number) => Math.log(1 + (3 - df + 0.5) / (df + 0.5));
     const term = (tf: number, dl: number, df: number) => (idf(df) * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * dl) / avgdl));
@@ -23,7 +23,7 @@ describe('the baseline page BM25', () => {
   });
 
   it('counts a repeated query term once, ranks rarer terms higher, ties in document order', () => {
-    const index = new Bm25Index([
+    const index = new BaselineIndex([
       { key: 'a', text: 'pump motor' },
       { key: 'b', text: 'pump seal' },
       { key: 'c', text: 'pump motor' },
@@ -32,6 +32,6 @@ describe('the baseline page BM25', () => {
     expect(index.search('seal pump').map((h) => h.key)).toEqual(['b', 'a', 'c']);
     expect(index.search('motor', 1).map((h) => h.key)).toEqual(['a']);
     expect(index.search('nothing here')).toEqual([]);
-    expect(new Bm25Index([]).search('x')).toEqual([]);
+    expect(new BaselineIndex([]).search('x')).toEqual([]);
   });
 });
