@@ -89,6 +89,11 @@ export class Environment {
     return new Map(this.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''}\n${h.text ?? ''}`]));
   }
 
+  /** The titles of the manuals the passages come from (an answer may name them). */
+  manualTitles(): string[] {
+    return [...new Set(this.textHits().map((h) => h.manualTitle ?? ''))].filter(Boolean);
+  }
+
   ran(tool: string): boolean {
     return !!this.results[tool];
   }
