@@ -108,7 +108,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         method = 'llm';
         // Value lock: a value no cited passage contains gets one rewrite with the finding; what is
         // still unverified after it is marked by the answer check, not hidden.
-        const unverified = DECLINED.test(text) ? [] : checkValues(text, t.environment.citableTexts()).unverified;
+        const unverified = DECLINED.test(text) ? [] : checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified;
         if (unverified.length) {
           const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
           yield { type: 'status', message: `${listed}: not in the cited sources; asking the model to correct the answer` };

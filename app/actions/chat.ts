@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { asAction, ChatError, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
+import { MAX_VALUE_BOXES } from '@/lib/answer/value-boxes';
 import { cancelAnswer, pagePreview, rateAnswer, type PagePreview } from '@/lib/chat/service';
 
 const id = z.string().regex(ID_PATTERN);
@@ -33,13 +34,18 @@ const previewSchema = z.object({
   manualId: z.string().min(1).max(100),
   page: z.number().int().positive().max(100_000),
   chunkId: z.string().min(1).max(200).optional(),
+  // The citation's quoted values with their estimated boxes (lib/answer/value-boxes.ts MAX_VALUE_BOXES).
+  values: z
+    .array(z.object({ value: z.string().min(1).max(100), x: z.number().finite(), y: z.number().finite(), w: z.number().finite().nonnegative(), h: z.number().finite().nonnegative() }))
+    .max(MAX_VALUE_BOXES)
+    .optional(),
 });
 
-/** Read-only: page size and the cited chunk's boxes for the citation preview (manuals are shared). */
+/** Read-only: page size, the cited chunk's boxes and its quoted values' exact boxes for the citation preview (manuals are shared). */
 export async function getPagePreview(input: z.input<typeof previewSchema>): Promise<ActionResult<PagePreview>> {
   return asAction(async () => {
-    const { manualId, page, chunkId } = parse(previewSchema, input);
-    return pagePreview(manualId, page, chunkId);
+    const { manualId, page, chunkId, values } = parse(previewSchema, input);
+    return pagePreview(manualId, page, chunkId, values);
   });
 }
 

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { getPagePreview } from '@/app/actions/chat';
+import { isValueBox, MAX_VALUE_BOXES } from '@/lib/answer/value-boxes';
 import type { Highlight } from '@/components/manuals/page-image';
 import { ZoomablePage } from '@/components/manuals/zoomable-page';
 import type { PagePreview } from '@/lib/chat/service';
@@ -19,12 +20,15 @@ type Loaded = { key: string; preview: PagePreview | null; error: string | null }
 export function CitationPreview({ target, onClose }: { target: CitationTarget | null; onClose: () => void }) {
   const dialog = useModalDialog(target !== null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}` : '';
+  const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}:${target.ref}` : '';
+  // A citation's boxes are its quoted lines, then its quoted values (estimates the server places on their glyphs).
+  const lineBoxes = target?.bboxes?.filter((b) => !isValueBox(b)) ?? [];
 
   useEffect(() => {
     if (!target) return;
     let live = true;
-    void getPagePreview({ manualId: target.manualId, page: target.page, ...(target.chunkId ? { chunkId: target.chunkId } : {}) }).then((r) => {
+    const values = (target.bboxes ?? []).filter(isValueBox).slice(0, MAX_VALUE_BOXES);
+    void getPagePreview({ manualId: target.manualId, page: target.page, ...(target.chunkId ? { chunkId: target.chunkId } : {}), ...(values.length ? { values } : {}) }).then((r) => {
       if (live) setLoaded({ key, preview: r.ok ? r.data : null, error: r.ok ? null : r.message });
     });
     return () => {
@@ -35,10 +39,11 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
   const current = loaded?.key === key ? loaded : null;
   const preview = current?.preview ?? null;
   // The citation's own boxes are the lines the answer quoted; the page's chunk boxes are the whole passage.
+  const values = preview?.values.length ? { values: preview.values } : {};
   const highlight: Highlight | null = preview?.highlight
-    ? { ...preview.highlight, ...(target?.bboxes?.length ? { bboxes: target.bboxes } : {}) }
-    : target?.bboxes?.length
-      ? { chunkId: target.chunkId ?? `ref-${target.ref}`, bboxes: target.bboxes, heading: target.heading, text: target.snippet }
+    ? { ...preview.highlight, ...(lineBoxes.length ? { bboxes: lineBoxes } : {}), ...values }
+    : lineBoxes.length
+      ? { chunkId: target?.chunkId ?? `ref-${target?.ref}`, bboxes: lineBoxes, heading: target?.heading, text: target?.snippet ?? '', ...values }
       : null;
   const viewerHref = target ? `/manuals/${encodeURIComponent(target.manualId)}?page=${target.page}${target.chunkId ? `&hl=${encodeURIComponent(target.chunkId)}` : ''}` : '#';
   const heading = target?.heading?.split('>').at(-1)?.trim();

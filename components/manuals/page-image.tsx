@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import type { ValueBox } from '@/lib/answer/value-boxes';
 import type { BBox } from '@/lib/providers/types';
 
 export interface Highlight {
@@ -8,7 +9,12 @@ export interface Highlight {
   bboxes: BBox[];
   heading?: string;
   text: string;
+  /** Values the answer quotes: boxed strongly, with the lines (`bboxes`) shown faintly around them. */
+  values?: Array<ValueBox & { exact?: boolean }>;
 }
+
+/** Points of margin around a value box, so the frame does not sit on the glyphs. */
+const VALUE_PAD = 1.5;
 
 /** Pixels per point of the stored page image (lib/ingest/render.ts PAGE_SCALE) and of the zoom renders. */
 const STORED_SCALE = 1.5;
@@ -53,6 +59,7 @@ export function PageImage({
   const baseUrl = `/manuals/${manualId}/pages/${page}/image`;
   const sharpUrl = pxPerPt ? pageImageUrl(manualId, page, pxPerPt * dpr) : baseUrl;
   const baseLoaded = !!loaded[baseUrl];
+  const values = highlight?.values ?? [];
   return (
     <div
       className={`relative w-full shadow ${baseLoaded ? 'bg-white' : 'bg-zinc-100 dark:bg-zinc-900'}`}
@@ -91,12 +98,34 @@ export function PageImage({
       {highlight?.bboxes.map((b, i) => (
         <div
           key={i}
-          ref={i === 0 ? firstBox : undefined}
+          ref={i === 0 && !values.length ? firstBox : undefined}
           data-testid="highlight"
-          className="pointer-events-none absolute rounded-sm bg-yellow-300/40 ring-2 ring-yellow-500/70 mix-blend-multiply"
-          style={{ left: `${(b.x / width) * 100}%`, top: `${(b.y / height) * 100}%`, width: `${(b.w / width) * 100}%`, height: `${(b.h / height) * 100}%` }}
+          className={`pointer-events-none absolute rounded-sm mix-blend-multiply ${values.length ? 'bg-yellow-200/30 ring-1 ring-yellow-500/40' : 'bg-yellow-300/40 ring-2 ring-yellow-500/70'}`}
+          style={placed(b, width, height)}
+        />
+      ))}
+      {values.map((v, i) => (
+        <div
+          key={`v${i}`}
+          ref={i === 0 ? firstBox : undefined}
+          data-testid="highlight-value"
+          data-value={v.value}
+          data-exact={v.exact ? 'true' : 'false'}
+          // The box in page points, for tests and tools: the drawn frame adds a small margin.
+          data-box={[v.x, v.y, v.w, v.h].map((n) => n.toFixed(2)).join(',')}
+          title={v.value}
+          className="pointer-events-none absolute rounded-sm bg-yellow-300/50 ring-2 ring-orange-600 mix-blend-multiply"
+          style={placed({ x: v.x - VALUE_PAD, y: v.y - VALUE_PAD, w: v.w + 2 * VALUE_PAD, h: v.h + 2 * VALUE_PAD }, width, height)}
         />
       ))}
     </div>
   );
 }
+
+/** A page-coordinate box as percentages of the page, so it scales with the image. */
+const placed = (b: BBox, width: number, height: number) => ({
+  left: `${(b.x / width) * 100}%`,
+  top: `${(b.y / height) * 100}%`,
+  width: `${(b.w / width) * 100}%`,
+  height: `${(b.h / height) * 100}%`,
+});

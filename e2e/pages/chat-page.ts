@@ -26,6 +26,8 @@ export class ChatPage {
   citations = (turn: Locator = this.lastTurn()) => turn.getByTestId('citation');
   preview = () => this.page.getByTestId('page-preview');
   highlights = () => this.preview().getByTestId('highlight');
+  /** Boxes around the quoted values themselves (data-value, data-box in page points). */
+  valueHighlights = () => this.preview().getByTestId('highlight-value');
   shareButton = () => this.page.getByTestId('share-button');
   shareLink = () => this.page.getByTestId('share-link');
   revokeShare = () => this.page.getByTestId('revoke-share');

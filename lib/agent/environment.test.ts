@@ -38,7 +38,7 @@ describe('Environment', () => {
 });
 
 describe('quoted boxes', () => {
-  it('boxes only the passage lines the answer quotes', () => {
+  it('boxes only the passage lines the answer quotes, then the values they state', () => {
     const env = new Environment();
     const [hit] = env.add(
       'hybrid_search',
@@ -54,7 +54,11 @@ describe('quoted boxes', () => {
       0,
     );
     const [source] = env.sourcesFor(`The fuse is rated 2 A slow-blow [${hit.ref}].`);
-    expect(source.bboxes).toEqual([{ x: 10, y: 22, w: 200, h: 10 }]);
+    // "2 A" is characters 18–21 of the 32 in its line: placed by that share until the PDF refines it
+    expect(source.bboxes).toEqual([
+      { x: 10, y: 22, w: 200, h: 10 },
+      { x: 10 + (200 * 18) / 32, y: 22, w: (200 * 3) / 32, h: 10, value: '2 A' },
+    ]);
     expect(quotedBoxes(hit, ['Nothing on this page says that.'])).toBeUndefined();
     // a table row is quoted with its header's words: still its own line
     const [row] = env.add(
@@ -69,6 +73,30 @@ describe('quoted boxes', () => {
       ]),
       0,
     );
-    expect(quotedBoxes(row, ['Parameter: Supply voltage; Value: 24 V DC'])).toEqual([{ x: 1, y: 1, w: 1, h: 1 }]);
+    // "24 V" and "DC" stand side by side: one box
+    expect(quotedBoxes(row, ['Parameter: Supply voltage; Value: 24 V DC'])).toEqual([
+      { x: 1, y: 1, w: 1, h: 1 },
+      { x: 1 + 17 / 24, y: 1, w: 7 / 24, h: 1, value: '24 V DC' },
+    ]);
+  });
+
+  it('a paraphrase that quotes no line whole still boxes the value it cites, with its line', () => {
+    const env = new Environment();
+    const [hit] = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('ADC input range | 0–5 V\nSupply voltage | 24 V DC ±10 %, reverse-polarity protected', {
+          bboxes: [
+            { x: 0, y: 0, w: 100, h: 10 },
+            { x: 0, y: 20, w: 300, h: 10 },
+          ],
+        }),
+      ]),
+      0,
+    );
+    const boxes = quotedBoxes(hit, ['The controller runs from DC, 24 V to be exact']);
+    expect(boxes?.[0]).toEqual({ x: 0, y: 20, w: 300, h: 10 });
+    // "DC" is not read inside "ADC"; the value keeps the page's own spelling
+    expect(boxes?.slice(1).map((b) => (b as { value?: string }).value)).toEqual(['24 V DC']);
   });
 });

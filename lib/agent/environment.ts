@@ -91,6 +91,11 @@ export class Environment {
     return new Map(this.textHits().map((h) => [h.ref, `${h.kind === 'chunk' ? h.heading : ''}\n${h.text ?? ''}`]));
   }
 
+  /** The titles of the manuals the passages come from (an answer may name them). */
+  manualTitles(): string[] {
+    return [...new Set(this.textHits().map((h) => h.manualTitle ?? ''))].filter(Boolean);
+  }
+
   ran(tool: string): boolean {
     return !!this.results[tool];
   }
@@ -210,11 +215,15 @@ export function formatHit(h: RefHit, maxChars: number): string {
   return `[${h.ref}] ${where}${heading}${body}`;
 }
 
+import { valueBoxes } from '@/lib/answer/value-boxes';
+
 /**
  * The boxes of the passage lines an answer quotes from it, so the preview boxes the quoted span
- * rather than the whole passage. A chunk has one box per text line; a line is quoted when it and
- * a quoted sentence contain one another (white space and case aside). Undefined when nothing can
- * be narrowed (no line boxes, or no line matched): the whole passage stays highlighted.
+ * rather than the whole passage, followed by boxes around the values the quotes state (ValueBox,
+ * marked by their `value`: see lib/answer/value-boxes.ts). A chunk has one box per text line; a
+ * line is quoted when it and a quoted sentence contain one another (white space and case aside),
+ * and a line holding a quoted value counts as quoted too. Undefined when nothing can be narrowed
+ * (no line boxes, or no line matched): the whole passage stays highlighted.
  */
 export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
   const lines = (hit.text ?? '').split('\n');
@@ -223,13 +232,16 @@ export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
   // Most of a line's words in a quote (a table row is quoted with its header's words added), or a
   // short quote inside one long line.
   const within = (a: string[], b: Set<string>) => a.length > 0 && a.filter((t) => b.has(t)).length / a.length >= QUOTED_SHARE;
-  const picked = hit.bboxes.filter((_, i) => {
-    const line = tokensOf(lines[i]);
-    if (line.length < 2) return false;
+  const picked = lines.flatMap((text, i) => {
+    const line = tokensOf(text);
+    if (line.length < 2) return [];
     const lineSet = new Set(line);
-    return quoted.some((q) => within(line, q) || within([...q], lineSet));
+    return quoted.some((q) => within(line, q) || within([...q], lineSet)) ? [i] : [];
   });
-  return picked.length ? picked : undefined;
+  const values = valueBoxes(lines, hit.bboxes, quotes, picked);
+  const withValues = [...new Set([...picked, ...values.map((v) => v.line)])].sort((a, b) => a - b);
+  if (!withValues.length) return undefined;
+  return [...withValues.map((i) => hit.bboxes![i]), ...values.map(({ line: _line, ...box }) => box)];
 }
 
 /** Share of one side's words the other must contain for a line to count as quoted. */

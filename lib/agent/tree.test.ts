@@ -46,7 +46,7 @@ describe('runTurn: loop basics', () => {
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('The motor current is 6.8 A at full load [1].');
     expect(response.sources[0]).toMatchObject({ ref: 1, manualId: 'm1', page: 4, chunkId: PUMP[0].chunkId });
-    expect(response.sources[0].bboxes).toEqual([{ x: 10, y: 20, w: 100, h: 12 }]);
+    expect(response.sources[0].bboxes).toEqual([{ x: 10, y: 20, w: 100, h: 12 }, expect.objectContaining({ value: '6.8 A', y: 20, h: 12 })]);
     expect(eventsOf(events, 'response_delta').map((d) => d.delta).join('')).toBe(response.text);
 
     const metrics = eventsOf(events, 'metrics')[0];

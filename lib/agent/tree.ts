@@ -345,7 +345,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
       const texts = tree.environment.citableTexts();
       const llm = await abortable(tree.services.llm().catch(() => null), signal);
       const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
-      const values = checkValues(finalResponse.text, texts);
+      const values = checkValues(finalResponse.text, texts, tree.environment.manualTitles());
       yield ev({
         type: 'check',
         method: check.method,

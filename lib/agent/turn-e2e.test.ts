@@ -8,6 +8,7 @@ import { TOOL } from '@/lib/agent/contract';
 import { eventsOf, mockLlm, textResult } from './testing';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing-store';
 import { collectTurn } from './tree';
+import { isValueBox } from '@/lib/answer/value-boxes';
 
 let fx: FixtureStore;
 beforeAll(async () => {
@@ -27,7 +28,9 @@ describe('a turn over a real LanceDB store', () => {
     const ref = Number(response.text.match(/6\.8 A \[(\d+)\]/)![1]);
     const source = response.sources.find((s) => s.ref === ref)!;
     expect(source).toMatchObject({ manualId: 'px-200', manualTitle: 'PX-200 Pump Manual', page: 1, chunkId: 'px-200:1:0' });
-    expect(source.bboxes).toEqual([bboxFor('px-200:1:0')]);
+    // The chunk's line, then the quoted values boxed inside it (placed on their glyphs when the preview opens).
+    expect(source.bboxes!.filter((b) => !isValueBox(b))).toEqual([bboxFor('px-200:1:0')]);
+    expect(source.bboxes!.filter(isValueBox).map((b) => b.value)).toContain('6.8 A');
     expect(eventsOf(events, 'check')[0]).toMatchObject({ method: 'lexical', unsupported: [] });
     expect(eventsOf(events, 'done')[0].status).toBe('done');
     expect(eventsOf(events, 'metrics')[0].path.at(-1)).toBe(TOOL.textResponse);

@@ -69,8 +69,11 @@ export function sourceHasValue(source: string, value: string): boolean {
 /**
  * Checks every value of every sentence against the passages that sentence cites (`sources`: ref →
  * passage text). A sentence that cites nothing is checked against every passage the answer cites.
+ * `names`: the titles of the manuals searched — an answer may name them (a note that the evidence
+ * is from another device's manual), and a model number in a manual's name is a name, not a claim.
  */
-export function checkValues(answer: string, sources: ReadonlyMap<number, string>): ValueCheck {
+export function checkValues(answer: string, sources: ReadonlyMap<number, string>, names: readonly string[] = []): ValueCheck {
+  const named = names.join('\n');
   const sentences = splitSentences(answer);
   const allCited = [...new Set(citedRefs(answer))].filter((r) => sources.has(r));
   const unverified: AnswerValue[] = [];
@@ -80,6 +83,7 @@ export function checkValues(answer: string, sources: ReadonlyMap<number, string>
     const own = refs.filter((r) => sources.has(r));
     const pool = (own.length ? own : allCited).map((r) => sources.get(r)!).join('\n');
     for (const value of new Set(valuesIn(stripCitations(sentence)))) {
+      if (named && sourceHasValue(named, value)) continue;
       checked++;
       if (!pool || !sourceHasValue(pool, value)) unverified.push({ value, sentence: index, refs });
     }

@@ -26,3 +26,10 @@ describe('declineSentence', () => {
     expect(whereLooked('What MTBF does it have?', 'DP800 Series User Guide', false)).toBe('the manuals searched');
   });
 });
+
+describe('whereLooked with decimals', () => {
+  it('does not name a title whose number the question writes differently (V2.0 is not v2)', () => {
+    expect(whereLooked("What's the maximum current the SKR Mini E3 V2.0 bed output is rated for?", 'btt-skr-mini-e3-v2-manual', true)).toBe('the manuals searched');
+    expect(whereLooked('What does the SKR Mini E3 V2 bed output take?', 'btt-skr-mini-e3-v2-manual', true)).toBe('btt-skr-mini-e3-v2-manual');
+  });
+});

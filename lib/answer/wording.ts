@@ -39,7 +39,8 @@ export function askedSpan(question: string): string | undefined {
 }
 
 /** Digits and their runs: a manual title may be named only if the question already has its numbers. */
-const numbersOf = (s: string) => s.match(/\d+/g) ?? [];
+// Numbers as written, decimals whole: "V2.0" is 2.0, which a title's "v2" does not repeat.
+const numbersOf = (s: string) => s.match(/\d+(?:[.,]\d+)?/g) ?? [];
 
 /**
  * Where the answer looked, for the decline: the manual's title when the question names its device
@@ -49,7 +50,7 @@ const numbersOf = (s: string) => s.match(/\d+/g) ?? [];
 export function whereLooked(question: string, manualTitle: string | undefined, namesDevice: boolean): string {
   if (!manualTitle || !namesDevice) return 'the manuals searched';
   const asked = new Set(numbersOf(question));
-  return numbersOf(manualTitle).every((n) => [...asked].some((a) => a.includes(n))) ? manualTitle : 'the manuals searched';
+  return numbersOf(manualTitle).every((n) => asked.has(n)) ? manualTitle : 'the manuals searched';
 }
 
 /** "The manuals do not say: I found no passage giving the holding torque in CL57R User Manual." */

@@ -1,5 +1,9 @@
 /** Ownership on every operation, the share lifecycle (snapshot, update, revoke, re-share) and forks. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { manualSourcePath } from '@/lib/ingest/paths';
+import { buildSampleManual } from '@/lib/ingest/testing/sample-manual';
 import type { AgentEvent } from '@/lib/agent/events';
 import { closeDb, getDb } from '@/lib/store/db';
 import { chunks, manuals, pages } from '@/lib/store/schema';
@@ -167,8 +171,30 @@ describe('chat service', () => {
       width: 595,
       height: 842,
       highlight: { chunkId: `${manualId}:c`, heading: 'Electrical data', text: '24 V DC', bboxes: [{ x: 10, y: 20, w: 30, h: 40 }] },
+      values: [],
     });
     expect((await pagePreview(manualId, 3, 'other:chunk')).highlight).toBeNull();
     expect(await codeOf(pagePreview(manualId, 9))).toBe('not_found:message');
+    // No source PDF to read: a quoted value keeps its estimated box, marked as such.
+    const estimate = { x: 12, y: 20, w: 8, h: 10, value: '24 V' };
+    expect((await pagePreview(manualId, 3, undefined, [estimate])).values).toEqual([{ ...estimate, exact: false }]);
+  });
+
+  it('moves a quoted value’s estimated box onto its glyphs in the stored PDF', async () => {
+    const { bytes, truth } = await buildSampleManual();
+    const db = await getDb();
+    const manualId = uid('man');
+    await db.insert(manuals).values({ id: manualId, title: 'Sample', fileName: 's.pdf', sha256: manualId, sizeBytes: bytes.length, status: 'ready' });
+    await db.insert(pages).values({ manualId, number: 1, width: 595, height: 842 });
+    fs.mkdirSync(path.dirname(manualSourcePath(manualId)), { recursive: true });
+    fs.writeFileSync(manualSourcePath(manualId), bytes);
+    const cell = truth.lines.find((l) => l.page === 1 && l.kind === 'table' && l.text === '2.5')!;
+    // The estimate a row "Max current | 2.5 | A" gives by character share: well left of the cell.
+    const estimate = { x: 120, y: cell.baseline - 8, w: 10, h: 10, value: '2.5' };
+    const [value] = (await pagePreview(manualId, 1, undefined, [estimate])).values;
+    expect(value.exact).toBe(true);
+    expect(value.value).toBe('2.5');
+    expect(value.x).toBeCloseTo(cell.x, 1);
+    expect(value.w).toBeCloseTo(cell.width, 1);
   });
 });

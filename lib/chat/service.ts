@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import type { AgentEvent } from '@/lib/agent/events';
 import { getChunk, getManual, getPage } from '@/lib/store/manuals';
 import {
@@ -31,6 +32,9 @@ import { ChatError } from './errors';
 import { abortTurn, activeTurn } from './registry';
 import { fromStored, type StoredTurn, type TurnStatus } from './view';
 import type { BBox } from '@/lib/providers/types';
+import type { ValueBox } from '@/lib/answer/value-boxes';
+import { manualSourcePath } from '@/lib/ingest/paths';
+import { locateValues } from '@/lib/ingest/word-boxes';
 
 export interface SessionSummary {
   id: string;
@@ -223,10 +227,15 @@ export interface PagePreview {
   width: number;
   height: number;
   highlight: { chunkId: string; heading: string; text: string; bboxes: BBox[] } | null;
+  /** The citation's value boxes, placed on their glyphs where the text layer has them (`exact`). */
+  values: Array<ValueBox & { exact: boolean }>;
 }
 
-/** Page size (and the cited chunk's boxes) for the citation preview. Manuals are not private. */
-export async function pagePreview(manualId: string, page: number, chunkId?: string): Promise<PagePreview> {
+/**
+ * Page size (and the cited chunk's boxes) for the citation preview, with the citation's quoted
+ * values (estimated boxes) moved onto their glyphs from the stored PDF. Manuals are not private.
+ */
+export async function pagePreview(manualId: string, page: number, chunkId?: string, values: ValueBox[] = []): Promise<PagePreview> {
   const [manual, row] = await Promise.all([getManual(manualId), getPage(manualId, page)]);
   if (!manual || !row) throw new ChatError('not_found:message', 'That page is no longer in the library.');
   let highlight: PagePreview['highlight'] = null;
@@ -236,5 +245,19 @@ export async function pagePreview(manualId: string, page: number, chunkId?: stri
       highlight = { chunkId: chunk.id, heading: chunk.heading, text: chunk.text, bboxes: chunk.bboxes };
     }
   }
-  return { manualId, manualTitle: manual.title, page, width: row.width, height: row.height, highlight };
+  return { manualId, manualTitle: manual.title, page, width: row.width, height: row.height, highlight, values: await exactValueBoxes(manual, page, values) };
+}
+
+/** Value boxes on their glyphs; a page without a text layer there (or an unreadable source) keeps the estimates. */
+async function exactValueBoxes(manual: { id: string }, page: number, values: ValueBox[]): Promise<PagePreview['values']> {
+  const estimates = values.map((v) => ({ ...v, exact: false }));
+  if (values.length === 0) return estimates;
+  // A password-protected PDF keeps no password after ingest: it fails to open and keeps the estimates.
+  try {
+    const pdf = new Uint8Array(await fs.promises.readFile(manualSourcePath(manual.id)));
+    const found = await locateValues(pdf, page, values.map((v) => ({ value: v.value, near: v })));
+    return values.map((v, i) => (found[i] ? { ...found[i], value: v.value, exact: true } : estimates[i]));
+  } catch {
+    return estimates;
+  }
 }

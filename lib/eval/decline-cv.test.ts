@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDeclinePolicy, declineError, declineFolds, NEVER_DECLINE, type DeclineSample } from './decline-cv';
+import { chooseDeclinePolicy, declineFolds, declineRates, NEVER_DECLINE, type DeclineSample } from './decline-cv';
 
 const sample = (manual: string, answerable: boolean, coverage: number, quantityMissing = false): DeclineSample => ({
   manual,
@@ -18,13 +18,21 @@ describe('decline policy under cross-validation', () => {
     sample('c', false, 0.1),
   ];
 
-  it('picks the threshold with the lowest balanced error', () => {
-    expect(declineError(samples, NEVER_DECLINE)).toBe(1);
+  it('picks the threshold that declines the most unanswerable questions within the budget', () => {
+    expect(declineRates(samples, NEVER_DECLINE)).toEqual({ wrong: 0, missed: 1 });
     const policy = chooseDeclinePolicy(samples);
-    expect(declineError(samples, policy)).toBe(0);
+    expect(declineRates(samples, policy)).toEqual({ wrong: 0, missed: 0 });
     expect(policy.declineOnMissingQuantity).toBe(true);
     expect(policy.minCoverage).toBeGreaterThan(0.2);
     expect(policy.minCoverage).toBeLessThanOrEqual(0.6);
+  });
+
+  it('never declines more answerable questions than the budget allows', () => {
+    // Only a threshold of 0.7 would catch the third unanswerable question, at the cost of one answerable in four.
+    const hard = [sample('a', true, 0.9), sample('a', true, 0.6), sample('b', true, 0.8), sample('b', true, 0.95), sample('c', false, 0.65), sample('c', false, 0.1)];
+    const policy = chooseDeclinePolicy(hard, 0.1);
+    expect(declineRates(hard, policy)).toEqual({ wrong: 0, missed: 0.5 });
+    expect(declineRates(hard, chooseDeclinePolicy(hard, 0.25))).toEqual({ wrong: 0.25, missed: 0 });
   });
 
   it('decides each manual with a policy chosen without its questions', () => {
