@@ -311,10 +311,6 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     return s * Math.sqrt(met / (groups.length || 1)) * norm(u) * prior(u);
   };
 
-  // The question's own words a unit states (the device's name aside), and the words it asks for.
-  const metWords = (u: Unit) => groups.filter((g) => g.some((t) => u.terms.has(t) && !isTopic(t, u.manualId))).length;
-  const askedTerms = matchTerms(askedSpan(question) ?? '', known);
-
   // Greedy coverage: the best unit, then units that answer what it leaves open.
   const chosen: Unit[] = [];
   const covered = new Set<string>();
@@ -333,9 +329,6 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
       if (chosen.some((c) => nearDuplicate(c.terms, u.terms))) continue;
       // A further unit must itself say something the chosen ones do not: a new content word.
       if (chosen.length && !qTerms.some((t) => u.terms.has(t) && !covered.has(t) && !isTopic(t, u.manualId))) continue;
-      // …and meet more of the question than one word it does not ask for: a lone incidental match
-      // ("… needs a power cycle" for "What supply voltage does the controller need?") answers nothing.
-      if (chosen.length && metWords(u) < 2 && !askedTerms.some((t) => u.terms.has(t) && !covered.has(t))) continue;
       const s = score(u, covered);
       const earlier = best && (u.hitRank < best.hitRank || (u.hitRank === best.hitRank && u.position < best.position));
       if (s > bestScore || (s === bestScore && earlier)) {
