@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFont } from '../sample/raster';
 import type { OcrEngine } from './ocr';
+import { describeOcrEngine } from './ocr-engine';
 import { ManualLanguage, detectLanguage, ocrLanguageCandidates } from './ocr-language';
 import { createNativeTesseractEngine, findTesseract, nativeTesseractInfo } from './ocr-native';
 import { ocrPage } from './ocr-page';
@@ -127,6 +128,13 @@ describe.skipIf(!haveCzech)('scanned pages read with the model of their language
     expect(english2.calls).toEqual(['eng']);
     expect(Object.fromEntries(language.pages)).toEqual({ ces: 2, eng: 2 });
   }, 120_000);
+
+  it('health and the Manuals page name the languages in use and the ones without a model', () => {
+    const d = describeOcrEngine({ engine: 'tesseract', languages: ['eng', 'ces', 'deu'] });
+    if (nativeTesseractInfo(binary!)!.languages.includes('deu')) return; // deu installed: nothing missing to show
+    expect(d).toMatchObject({ languages: ['eng', 'ces'], missing: ['deu'] });
+    expect(d.detail).toMatch(/languages eng, ces \(each scanned page read with the language it is identified as\); no model for deu/);
+  });
 
   it('reads every page once with the default model when no other language is configured', async () => {
     const language = new ManualLanguage(ocrLanguageCandidates([], engine.languages));
