@@ -212,7 +212,11 @@ export class LanceStore implements VectorStore {
           // Unit length, so the dot product the index uses is the cosine.
           vector: l2normalize(c.vector),
         }));
-        await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(chunkBatch(dims, batch));
+        // Delete + add, as for pages: mergeInsert('id') reads every row the id index does not
+        // cover yet, so a bulk load (or a library between optimizes) paid for the whole table again
+        // on every write.
+        await table.delete(`id IN (${batch.map((c) => sqlString(c.id)).join(', ')})`);
+        await table.add(chunkBatch(dims, batch));
       }
       await this.afterWrite('chunks', table);
     });
