@@ -22,6 +22,14 @@ const CZECH = [
   'Příkazy se zadávají velkými písmeny a každý příkaz končí',
   'znakem návratu vozíku. Chybová hlášení jsou uvedena v tabulce.',
 ];
+const RUSSIAN = [
+  'Модуль интерфейса для цифрового мультиметра',
+  'Модуль подключается к задней панели прибора.',
+  'Скорость передачи задаётся переключателями на плате.',
+  'После включения питания прибор сообщает своё состояние.',
+  'Команды вводятся заглавными буквами, каждая команда',
+  'заканчивается возвратом каретки. Ошибки приведены в таблице.',
+];
 const ENGLISH = [
   'Interface module for the digital multimeter',
   'The module connects to the rear panel of the instrument.',
@@ -90,6 +98,12 @@ describe.skipIf(!haveCzech)('scanned pages read with the model of their language
         calls.push((opts?.languages ?? ['(default)']).join('+'));
         return real.recognize(image, opts);
       },
+      detectScript: real.detectScript
+        ? (image, opts) => {
+            calls.push('osd');
+            return real.detectScript!(image, opts);
+          }
+        : undefined,
       terminate: () => real.terminate(),
     };
   });
@@ -128,6 +142,29 @@ describe.skipIf(!haveCzech)('scanned pages read with the model of their language
     expect(english2.calls).toEqual(['eng']);
     expect(Object.fromEntries(language.pages)).toEqual({ ces: 2, eng: 2 });
   }, 120_000);
+
+  it.skipIf(!nativeTesseractInfo(binary ?? '')?.languages.includes('rus'))(
+    'finds a page in another script by OSD when its English read is unsure, and reads it with that script’s model',
+    async () => {
+      const language = new ManualLanguage(['eng', 'ces', 'rus']);
+      const [russian, english] = await readPages([RUSSIAN, ENGLISH], language);
+      expect(russian.calls).toEqual(['eng', 'osd', 'rus']);
+      expect(russian.language).toBe('rus');
+      expect(russian.text).toMatch(/Модуль|прибора|переключателями/);
+      // Russian is the guess now; the English page read in Russian is unsure, OSD says Latin, and
+      // English wins among the Latin-script languages.
+      expect(english.calls[0]).toBe('rus');
+      expect(english.language).toBe('eng');
+      expect(english.text).toContain('carriage return');
+    },
+    120_000,
+  );
+
+  it('a confident English page costs no OSD even with another script configured', async () => {
+    const language = new ManualLanguage(['eng', 'rus']);
+    const [english] = await readPages([ENGLISH], language);
+    expect(english.calls).toEqual(['eng']);
+  }, 60_000);
 
   it('health and the Manuals page name the languages in use and the ones without a model', () => {
     const d = describeOcrEngine({ engine: 'tesseract', languages: ['eng', 'ces', 'deu'] });

@@ -13,11 +13,15 @@
  * With eng and ces configured, the English pass of 6 of 7 Czech pages was identified as Czech; the
  * 7th (250 characters) was too close to call and kept the manual's current language.
  *
- * What this cannot do: tell languages apart by script. The English model writes Latin letters
- * only, so Chinese, Cyrillic or Arabic pages are not recognised from its output (a script
- * detector, e.g. tesseract's OSD, would be needed for those).
+ * Other scripts: the English model writes Latin letters only, so a Russian or Chinese page is not
+ * recognised from its text. Its English pass has a low confidence instead (a rendered Russian
+ * page: 36 against 96 for the same page in English), so when a configured language is written in
+ * another script, a page read with low confidence goes through tesseract's orientation and
+ * script detection (OSD, ~1 s a page) and, when that names another script, is read with the
+ * configured language of that script.
  */
 import { francAll } from 'franc';
+import type { OcrResult } from './ocr';
 
 /** Tesseract codes whose ISO 639-3 code (what franc returns) differs. */
 const FRANC_CODE: Record<string, string> = {
@@ -34,6 +38,27 @@ const FRANC_CODE: Record<string, string> = {
   nor: 'nob',
   swa: 'swh',
 };
+
+/** Tesseract codes by the script name its OSD reports; anything not listed is Latin. */
+const SCRIPT_LANGUAGES: Record<string, readonly string[]> = {
+  Han: ['chi_sim', 'chi_tra'],
+  Japanese: ['jpn'],
+  Korean: ['kor'],
+  Cyrillic: ['rus', 'ukr', 'bel', 'bul', 'mkd', 'srp', 'kaz', 'kir', 'tgk', 'mon'],
+  Greek: ['ell', 'grc'],
+  Arabic: ['ara', 'fas', 'urd', 'pus', 'uig'],
+  Hebrew: ['heb', 'yid'],
+  Devanagari: ['hin', 'mar', 'nep', 'san'],
+  Thai: ['tha'],
+};
+
+export function scriptOf(language: string): string {
+  for (const [script, languages] of Object.entries(SCRIPT_LANGUAGES)) if (languages.includes(language)) return script;
+  return 'Latin';
+}
+
+/** Mean word confidence under which a page's script is checked (when several scripts are configured). */
+export const LOW_CONFIDENCE = 60;
 
 /** Fewer letters than this and trigram statistics say little: the page keeps its first guess. */
 export const MIN_LETTERS_TO_DETECT = 60;
@@ -90,6 +115,11 @@ export class ManualLanguage {
     return this.candidates.length > 1;
   }
 
+  /** Whether the candidates span more than one script (then low-confidence pages get OSD). */
+  get scripts(): number {
+    return new Set(this.candidates.map(scriptOf)).size;
+  }
+
   firstGuess(): string {
     return this.guess;
   }
@@ -99,4 +129,35 @@ export class ManualLanguage {
     this.guess = language;
     this.pages.set(language, (this.pages.get(language) ?? 0) + 1);
   }
+}
+
+/**
+ * Reads a whole scanned page in its language: with the manual's current guess first; when that
+ * read is unsure and another script is configured, OSD may switch the script; then the text is
+ * identified among the candidates of its script and, if it is another language, read again.
+ * `read` recognises the page with one language model; `detectScript` runs OSD on it.
+ */
+export async function readInItsLanguage(
+  read: (language: string) => Promise<OcrResult>,
+  detectScript: (() => Promise<{ script: string } | null>) | undefined,
+  lang: ManualLanguage,
+): Promise<{ result: OcrResult; language: string }> {
+  let language = lang.firstGuess();
+  let result = await read(language);
+  if (detectScript && lang.scripts > 1 && result.confidence < LOW_CONFIDENCE) {
+    const found = await detectScript();
+    const other = found && found.script !== scriptOf(language) ? lang.candidates.find((c) => scriptOf(c) === found.script) : undefined;
+    if (other) {
+      language = other;
+      result = await read(language);
+    }
+  }
+  const sameScript = lang.candidates.filter((c) => scriptOf(c) === scriptOf(language));
+  const detected = detectLanguage(result.text, sameScript);
+  if (detected && detected !== language) {
+    language = detected;
+    result = await read(language);
+  }
+  lang.settled(language);
+  return { result, language };
 }

@@ -8,7 +8,7 @@ import type { BBox } from './geometry';
 import { union } from './geometry';
 import { type TextLine, layoutPage } from './layout';
 import type { OcrEngine, OcrMode, OcrOptions, OcrResult } from './ocr';
-import { type ManualLanguage, detectLanguage } from './ocr-language';
+import { type ManualLanguage, readInItsLanguage } from './ocr-language';
 import type { PageContent, PdfDoc } from './pdf';
 import { type RawImage, toPpm } from './render';
 
@@ -213,16 +213,12 @@ export function startPageOcr(
       const target = targets[region];
       const base = { mode: target.mode, dpi: scale * 72, signal: opts.signal };
       const lang = target.mode === 'page' && opts.language?.active ? opts.language : undefined;
-      let language = lang?.firstGuess();
-      let ocr = await recognizeCached(engine, image, language ? { ...base, languages: [language] } : base, opts.cache);
-      if (lang && language) {
-        const detected = detectLanguage(ocr.text, lang.candidates);
-        if (detected && detected !== language) {
-          language = detected;
-          ocr = await recognizeCached(engine, image, { ...base, languages: [language] }, opts.cache);
-        }
-        lang.settled(language);
-      }
+      let language: string | undefined;
+      let ocr: OcrResult;
+      if (lang) {
+        const detectScript = engine.detectScript ? () => engine.detectScript!(image, base) : undefined;
+        ({ result: ocr, language } = await readInItsLanguage((l) => recognizeCached(engine, image, { ...base, languages: [l] }, opts.cache), detectScript, lang));
+      } else ocr = await recognizeCached(engine, image, base, opts.cache);
       const lines = ocrLinesToPage(ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
       return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: ocr.words, ...(lang ? { language } : {}) };
     }),
