@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFont } from '../sample/raster';
 import type { OcrEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
-import { ManualLanguage, detectLanguage, ocrLanguageCandidates } from './ocr-language';
+import { ManualLanguage, detectLanguage, ocrLanguageCandidates, readInItsLanguage } from './ocr-language';
 import { createNativeTesseractEngine, findTesseract, nativeTesseractInfo } from './ocr-native';
 import { ocrPage } from './ocr-page';
 import { openPdf } from './pdf';
@@ -56,6 +56,28 @@ describe('detectLanguage', () => {
   it('offers English plus the configured languages the engine has a model for', () => {
     expect(ocrLanguageCandidates([], ['eng', 'ces'])).toEqual(['eng']);
     expect(ocrLanguageCandidates(['eng', 'ces', 'deu'], ['eng', 'ces', 'osd'])).toEqual(['eng', 'ces']);
+  });
+});
+
+describe('readInItsLanguage', () => {
+  const result = (text: string) => ({ text, words: [], lines: [], confidence: 90, ms: 0 });
+  it('reads a page that is too short to identify in the language the manual’s pages settled in', async () => {
+    const language = new ManualLanguage(['eng', 'ces']);
+    language.settled('ces');
+    language.settled('ces');
+    const reads: string[] = [];
+    // The page started before those pages settled, so its first guess was still English.
+    const out = await readInItsLanguage(
+      async (l) => {
+        reads.push(l);
+        return result('Obr. 1. Obr. 2.');
+      },
+      undefined,
+      Object.assign(language, { firstGuess: () => 'eng' }),
+    );
+    expect(reads).toEqual(['eng', 'ces']);
+    expect(out.language).toBe('ces');
+    expect(language.usual()).toBe('ces');
   });
 });
 

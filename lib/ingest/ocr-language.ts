@@ -124,6 +124,13 @@ export class ManualLanguage {
     return this.guess;
   }
 
+  /** The language most of the manual's pages settled in so far, or null before the first. */
+  usual(): string | null {
+    let best: string | null = null;
+    for (const [language, n] of this.pages) if (best === null || n > this.pages.get(best)!) best = language;
+    return best;
+  }
+
   /** Records the language a page was finally read in. */
   settled(language: string): void {
     this.guess = language;
@@ -153,7 +160,10 @@ export async function readInItsLanguage(
     }
   }
   const sameScript = lang.candidates.filter((c) => scriptOf(c) === scriptOf(language));
-  const detected = detectLanguage(result.text, sameScript);
+  // Too short or too close to call: the manual's usual language (pages are read a few at a time,
+  // so a page may have started before the manual's first pages settled).
+  const usual = lang.usual();
+  const detected = detectLanguage(result.text, sameScript) ?? (usual && sameScript.includes(usual) ? usual : null);
   if (detected && detected !== language) {
     language = detected;
     result = await read(language);
