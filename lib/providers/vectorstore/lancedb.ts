@@ -107,7 +107,7 @@ export const LANCE_VERSION_RETENTION_MS = 5 * 60 * 1000;
 export const LANCE_OPTIMIZE_UNINDEXED: Record<'chunks' | 'pages', number> = { chunks: 1000, pages: 200 };
 /** After writes go quiet for this long, the rest is folded into the indexes in the background. */
 export const LANCE_OPTIMIZE_IDLE_MS = 2000;
-/** Rows per mergeInsert call: bounds the memory of one Arrow batch. */
+/** Rows per write (delete + add): bounds the memory of one Arrow batch. */
 const UPSERT_BATCH_ROWS = 4096;
 
 type TableName = 'chunks' | 'pages';
