@@ -61,6 +61,39 @@ describe('detectLanguage', () => {
 
 describe('readInItsLanguage', () => {
   const result = (text: string) => ({ text, words: [], lines: [], confidence: 90, ms: 0 });
+  it('waits for pages still being read before deciding an unidentified page, and never for itself', async () => {
+    const lang = new ManualLanguage(['eng', 'ces']);
+    const reads: string[] = [];
+    let finishCzech!: () => void;
+    const czechRead = new Promise<void>((resolve) => (finishCzech = resolve));
+    const czech = readInItsLanguage(
+      async (l) => {
+        await czechRead;
+        return result(l === 'eng' ? 'Modul se pripojuje k zadnimu panelu pristroje pomoci konektoru na desce modulu.' : 'Modul se připojuje k zadnímu panelu přístroje pomocí konektoru na desce modulu.');
+      },
+      undefined,
+      lang,
+    );
+    const short = readInItsLanguage(
+      async (l) => {
+        reads.push(l);
+        return result('Obr. 1. Obr. 2.');
+      },
+      undefined,
+      lang,
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reads).toEqual(['eng']); // read, undecided, waiting for the Czech page
+    finishCzech();
+    expect((await czech).language).toBe('ces');
+    expect((await short).language).toBe('ces');
+    expect(reads).toEqual(['eng', 'ces']);
+    // Two undecided pages alone do not wait for each other.
+    const alone = new ManualLanguage(['eng', 'ces']);
+    const both = await Promise.all([0, 1].map(() => readInItsLanguage(async () => result('Obr. 1.'), undefined, alone)));
+    expect(both.map((b) => b.language)).toEqual(['eng', 'eng']);
+  });
+
   it('reads a page that is too short to identify in the language the manual’s pages settled in', async () => {
     const language = new ManualLanguage(['eng', 'ces']);
     language.settled('ces');

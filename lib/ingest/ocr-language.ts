@@ -105,6 +105,11 @@ export function ocrLanguageCandidates(configured: readonly string[], installed: 
 export class ManualLanguage {
   private guess: string;
   readonly pages = new Map<string, number>();
+  /** Pages being read now, and who waits for one of them to settle. */
+  private reading = 0;
+  /** Pages of `reading` that are themselves waiting in usualOnceKnown (they settle nothing meanwhile). */
+  private parked = 0;
+  private waiting: Array<() => void> = [];
 
   constructor(readonly candidates: readonly string[]) {
     this.guess = candidates[0] ?? 'eng';
@@ -136,6 +141,38 @@ export class ManualLanguage {
     this.guess = language;
     this.pages.set(language, (this.pages.get(language) ?? 0) + 1);
   }
+
+  /**
+   * The manual's usual language for a page that could not be identified; while none has settled
+   * yet but other pages are being read, waits for them (several pages are read at once, and the
+   * first ones take two reads).
+   */
+  async usualOnceKnown(): Promise<string | null> {
+    this.parked++;
+    try {
+      // Others still reading (not parked here too) will settle; when all are parked, go on.
+      while (this.usual() === null && this.reading - this.parked > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } finally {
+      this.parked--;
+      this.wakeAll();
+    }
+    return this.usual();
+  }
+
+  private wakeAll() {
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Runs the reading of one page, counted as in flight until it settles or fails. */
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    this.reading++;
+    try {
+      return await work();
+    } finally {
+      this.reading--;
+      this.wakeAll();
+    }
+  }
 }
 
 /**
@@ -145,6 +182,14 @@ export class ManualLanguage {
  * `read` recognises the page with one language model; `detectScript` runs OSD on it.
  */
 export async function readInItsLanguage(
+  read: (language: string) => Promise<OcrResult>,
+  detectScript: (() => Promise<{ script: string } | null>) | undefined,
+  lang: ManualLanguage,
+): Promise<{ result: OcrResult; language: string }> {
+  return lang.track(() => readTracked(read, detectScript, lang));
+}
+
+async function readTracked(
   read: (language: string) => Promise<OcrResult>,
   detectScript: (() => Promise<{ script: string } | null>) | undefined,
   lang: ManualLanguage,
@@ -162,8 +207,11 @@ export async function readInItsLanguage(
   const sameScript = lang.candidates.filter((c) => scriptOf(c) === scriptOf(language));
   // Too short or too close to call: the manual's usual language (pages are read a few at a time,
   // so a page may have started before the manual's first pages settled).
-  const usual = lang.usual();
-  const detected = detectLanguage(result.text, sameScript) ?? (usual && sameScript.includes(usual) ? usual : null);
+  let detected = detectLanguage(result.text, sameScript);
+  if (!detected) {
+    const usual = await lang.usualOnceKnown();
+    detected = usual && sameScript.includes(usual) ? usual : null;
+  }
   if (detected && detected !== language) {
     language = detected;
     result = await read(language);
