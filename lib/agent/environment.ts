@@ -7,6 +7,7 @@ import type { BBox } from '@/lib/providers/types';
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
 import { bm25Scores, terms, truncate } from './text';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
+import { valueBoxes } from '@/lib/answer/value-boxes';
 
 export interface EnvironmentResult {
   tool: string;
@@ -212,8 +213,6 @@ export function formatHit(h: RefHit, maxChars: number): string {
   const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
   return `[${h.ref}] ${where}${heading}${body}`;
 }
-
-import { valueBoxes } from '@/lib/answer/value-boxes';
 
 /**
  * The boxes of the passage lines an answer quotes from it, so the preview boxes the quoted span
