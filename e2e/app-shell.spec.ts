@@ -56,5 +56,9 @@ test.describe('app shell', () => {
     expect(body.dataDir.ok).toBe(true);
     expect(body.db.ok).toBe(true);
     expect(Object.keys(body.providers).sort()).toEqual(['decider', 'embeddings', 'llm', 'multiVector', 'ocr', 'reranker', 'vectorDb', 'vlm']);
+    // Memory per process: the server's own, and the ingest worker it started (built JavaScript).
+    expect(body.memory.rssMb).toBeGreaterThan(0);
+    expect(body.memory.worker.pid).not.toBe(body.memory.pid);
+    expect(body.memory.worker.rssMb).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,8 @@ import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
 import { queueReport } from './store/jobs';
 import { filesDir } from './ingest/paths';
+import { ingestWorkerMemory } from './ingest/worker-client';
+import { ownMemory } from './process-memory';
 import fs from 'node:fs';
 import path from 'node:path';
 import { APP_VERSION } from './version';
@@ -62,16 +64,16 @@ export async function healthReport() {
     files,
     queue,
     providers: await activeProviders(),
-    memory: memoryReport(),
+    memory: await memoryReport(),
   };
 }
 
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-
-/** This server process's memory: the load test watches it across rounds to see it level off. */
-export function memoryReport() {
-  const m = process.memoryUsage();
-  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+/**
+ * Memory per process: this web server's at the top level (the load test watches it across rounds
+ * to see it level off) and the ingest worker it started under `worker` (null when it started none).
+ */
+export async function memoryReport() {
+  return { ...ownMemory(), worker: await ingestWorkerMemory() };
 }
 
 /** FILES_DIR (page images, thumbnails, uploads; a shared volume on several machines) takes writes. */

@@ -9,6 +9,7 @@ import { terms } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
+import { valueBoxes } from '@/lib/answer/value-boxes';
 
 export interface EnvironmentResult {
   tool: string;
@@ -214,8 +215,6 @@ export function formatHit(h: RefHit, maxChars: number): string {
   const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
   return `[${h.ref}] ${where}${heading}${body}`;
 }
-
-import { valueBoxes } from '@/lib/answer/value-boxes';
 
 /**
  * The boxes of the passage lines an answer quotes from it, so the preview boxes the quoted span

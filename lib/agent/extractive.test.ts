@@ -31,6 +31,18 @@ describe('extractive answer', () => {
     expect(a.refs).toEqual([1]);
   });
 
+  it('answers from the row whose label is the asked phrase, not a better-ranked row that mentions it', () => {
+    const a = extractiveAnswer(
+      'What supply voltage does the PX-9 need?',
+      pages(
+        'PX-9 Manual',
+        ['Code | Meaning | Action\nE01 | Supply voltage low (below 20.4 V) | Check the supply.\nE02 | Supply voltage high (above 28.8 V) | Check the supply.', 'Error codes'],
+        ['Parameter | Value\nSupply voltage | 24 V DC ±10 %\nCurrent consumption | 0.4 A idle', 'Technical data'],
+      ),
+    );
+    expect(a.text).toMatch(/^Parameter: Supply voltage; Value: 24 V DC ±10 % \[2\]/);
+  });
+
   it('cites the passage each sentence came from', () => {
     const a = extractiveAnswer('How do I switch the unit on with the power button?', BATTERY);
     expect(a.text).toMatch(/^Press and hold the power button for two seconds to switch the unit on \[2\]\./);

@@ -23,7 +23,8 @@
  */
 import type { RefHit } from './hits';
 import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
-import { askedSpan, declineSentence, otherDeviceNote, whereLooked } from '@/lib/answer/wording';
+import { declineSentence, otherDeviceNote, whereLooked } from '@/lib/answer/wording';
+import { askedSpan } from '@/lib/text/asked';
 import { matchTerms, termGroups, terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { askedKinds, valueKinds } from '@/lib/text/quantities';
@@ -83,6 +84,8 @@ interface Unit {
   length: number;
   hasValue: boolean;
   isIntro: boolean;
+  /** Terms of the unit's label: a row's first cell, or the words before "label: value". */
+  label: Set<string>;
 }
 
 interface Passage {
@@ -174,6 +177,13 @@ function logicalLines(text: string, ocr = false): string[] {
   return out;
 }
 
+/** A row's first cell, or the words before the colon of a short "label: value" line ('' for none). */
+function labelOf(kind: UnitKind, raw: string): string {
+  if (kind === 'row') return cellsOf(raw).find(Boolean) ?? '';
+  const colon = raw.indexOf(': ');
+  return colon > 0 && raw.slice(0, colon).split(/\s+/).length <= 6 ? raw.slice(0, colon) : '';
+}
+
 export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Unit[] {
   const units: Unit[] = [];
   let header: string | undefined;
@@ -196,6 +206,7 @@ export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Un
       length: list.length,
       hasValue: VALUE.test(raw),
       isIntro: /:\s*$/.test(text),
+      label: new Set(matchTerms(labelOf(kind, raw))),
     });
   };
   const lines = logicalLines(hit.text ?? '', hit.kind === 'chunk' && hit.ocr);
@@ -294,8 +305,17 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   };
   const candidates = units.filter(eligible);
   const norm = (u: Unit) => (K1 + 1) / (1 + K1 * (1 - B + (B * u.length) / (avgLength || 1)));
-  // Values, steps for "how do I" and better-ranked pages are preferred.
-  const prior = (u: Unit) => ((u.hasValue ? 1.15 : 1) * (procedural && (u.kind === 'item' || u.isIntro) ? 1.3 : 1)) / (1 + 0.15 * u.pageRank);
+  // Values, steps for "how do I" and better-ranked pages are preferred; so is a line whose label
+  // is the phrase the question asks for ("Supply voltage | 24 V DC" for "what supply voltage"):
+  // it states that very thing, where other lines only mention it. The share is the labels' Dice.
+  const askedTerms = new Set(matchTerms(askedSpan(question) ?? ''));
+  const labelShare = (u: Unit) => {
+    if (!askedTerms.size || !u.label.size || !u.hasValue) return 0;
+    const shared = [...askedTerms].filter((t) => u.label.has(t)).length;
+    return (2 * shared) / (askedTerms.size + u.label.size);
+  };
+  const prior = (u: Unit) =>
+    ((u.hasValue ? 1.15 : 1) * (procedural && (u.kind === 'item' || u.isIntro) ? 1.3 : 1) * (1 + labelShare(u))) / (1 + 0.15 * u.pageRank);
   const score = (u: Unit, covered: Set<string>) => {
     const heading = passageOf.get(u.ref)!.headingTerms;
     let s = 0;

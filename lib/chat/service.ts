@@ -5,7 +5,6 @@
  */
 import 'server-only';
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import type { AgentEvent } from '@/lib/agent/events';
 import { getChunk, getManual, getPage } from '@/lib/store/manuals';
 import {
@@ -34,7 +33,7 @@ import { fromStored, type StoredTurn, type TurnStatus } from './view';
 import type { BBox } from '@/lib/providers/types';
 import type { ValueBox } from '@/lib/answer/value-boxes';
 import { manualSourcePath } from '@/lib/ingest/paths';
-import { locateValues } from '@/lib/ingest/word-boxes';
+import { locateValuesInPdf } from '@/lib/pdf-worker/pool';
 
 export interface SessionSummary {
   id: string;
@@ -249,13 +248,12 @@ export async function pagePreview(manualId: string, page: number, chunkId?: stri
 }
 
 /** Value boxes on their glyphs; a page without a text layer there (or an unreadable source) keeps the estimates. */
-async function exactValueBoxes(manual: { id: string }, page: number, values: ValueBox[]): Promise<PagePreview['values']> {
+async function exactValueBoxes(manual: { id: string; password?: string | null }, page: number, values: ValueBox[]): Promise<PagePreview['values']> {
   const estimates = values.map((v) => ({ ...v, exact: false }));
   if (values.length === 0) return estimates;
-  // A password-protected PDF keeps no password after ingest: it fails to open and keeps the estimates.
+  // pdf.js runs in a PDF worker process, never in the web server (lib/pdf-worker).
   try {
-    const pdf = new Uint8Array(await fs.promises.readFile(manualSourcePath(manual.id)));
-    const found = await locateValues(pdf, page, values.map((v) => ({ value: v.value, near: v })));
+    const found = await locateValuesInPdf(manualSourcePath(manual.id), page, values.map((v) => ({ value: v.value, near: v })), manual.password ?? undefined);
     return values.map((v, i) => (found[i] ? { ...found[i], value: v.value, exact: true } : estimates[i]));
   } catch {
     return estimates;

@@ -44,7 +44,7 @@ export function describeOcrEngine(config: AppConfig['ocr'] = getConfig().ocr): O
       workers,
       languages,
       missing,
-      detail: `native tesseract ${info.version} (${workers} process${workers === 1 ? '' : 'es'}), languages ${languages.join(', ')}${missing.length ? `; no model for ${missing.join(', ')} (install tesseract-ocr-${missing[0]})` : ''}`,
+      detail: `native tesseract ${info.version} (${workers} process${workers === 1 ? '' : 'es'}), languages ${languages.join(', ')}${languages.length > 1 ? ' (each scanned page read with the language it is identified as)' : ''}${missing.length ? `; no model for ${missing.join(', ')} (install tesseract-ocr-${missing[0]})` : ''}`,
     };
   }
   // Same default as ocr.ts's pool: min(2, cores).

@@ -96,12 +96,17 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
     else running--;
   };
 
-  const recognizeOne = (image: Buffer, opts: OcrOptions): Promise<OcrResult> =>
-    new Promise<OcrResult>((resolve, reject) => {
+  const recognizeArgs = (opts: OcrOptions) => {
+    const args = ['stdin', 'stdout', '--psm', PSM_OF[opts.mode ?? 'page'], '-l', (opts.languages ?? languages).join('+')];
+    if (opts.dpi) args.push('--dpi', String(Math.round(opts.dpi)));
+    args.push('tsv');
+    return args;
+  };
+
+  /** Runs tesseract on one image with `args`, parsing its stdout with `parse`. */
+  const runOne = <T>(image: Buffer, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
       const t0 = performance.now();
-      const args = ['stdin', 'stdout', '--psm', PSM_OF[opts.mode ?? 'page'], '-l', (opts.languages ?? languages).join('+')];
-      if (opts.dpi) args.push('--dpi', String(Math.round(opts.dpi)));
-      args.push('tsv');
       const child = spawn(options.binary, args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
       children.add(child);
       const out: Buffer[] = [];
@@ -120,7 +125,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
           else if (code !== 0) {
             const why = sig ? `killed (${sig}${sig === 'SIGKILL' ? `, over ${timeoutMs} ms?` : ''})` : `exit ${code}`;
             reject(ingestErrors.ocrFailed(`tesseract ${why}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
-          } else resolve(parseTsv(Buffer.concat(out).toString('utf8'), performance.now() - t0));
+          } else resolve(parse(Buffer.concat(out).toString('utf8'), performance.now() - t0));
         }),
       );
       let done = false;
@@ -135,29 +140,46 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
       child.stdin.end(image);
     });
 
+  /** One tesseract run in a pool slot. */
+  const pooled = async <T>(image: Buffer, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T): Promise<T> => {
+    if (terminated) throw new Error('OCR engine was terminated');
+    opts.signal?.throwIfAborted();
+    await slot();
+    try {
+      if (terminated) throw new Error('OCR engine was terminated');
+      opts.signal?.throwIfAborted();
+      return await runOne(image, args, opts, parse);
+    } finally {
+      release();
+    }
+  };
+
   return {
     id: `tesseract-${info.version}/${languages.join('+')}`,
     engine: 'tesseract',
     concurrency: size,
     languages: info.languages.filter((l) => l !== 'osd'),
-    async recognize(image, opts = {}) {
-      if (terminated) throw new Error('OCR engine was terminated');
-      opts.signal?.throwIfAborted();
-      await slot();
-      try {
-        if (terminated) throw new Error('OCR engine was terminated');
-        opts.signal?.throwIfAborted();
-        return await recognizeOne(image, opts);
-      } finally {
-        release();
-      }
-    },
+    recognize: (image, opts = {}) => pooled(image, recognizeArgs(opts), opts, parseTsv),
+    // Orientation and script detection: needs the osd model (Debian installs it with tesseract-ocr).
+    ...(info.languages.includes('osd')
+      ? {
+          detectScript: (image: Buffer, opts: OcrOptions = {}) =>
+            pooled(image, ['stdin', 'stdout', '--psm', '0', ...(opts.dpi ? ['--dpi', String(Math.round(opts.dpi))] : [])], opts, parseOsd).catch(() => null),
+        }
+      : {}),
     async terminate() {
       terminated = true;
       for (const c of children) c.kill('SIGKILL');
       for (const wake of queue.splice(0)) wake();
     },
   };
+}
+
+/** The script line of tesseract's OSD output ("Script: Cyrillic"), null when it found none. */
+export function parseOsd(out: string): { script: string; confidence: number } | null {
+  const script = /^Script:\s*(\S+)/m.exec(out)?.[1];
+  if (!script) return null;
+  return { script, confidence: Number(/^Script confidence:\s*([\d.]+)/m.exec(out)?.[1] ?? 0) };
 }
 
 /**

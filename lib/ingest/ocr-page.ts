@@ -8,6 +8,7 @@ import type { BBox } from './geometry';
 import { union } from './geometry';
 import { type TextLine, layoutPage } from './layout';
 import type { OcrEngine, OcrMode, OcrOptions, OcrResult } from './ocr';
+import { type ManualLanguage, readInItsLanguage } from './ocr-language';
 import type { PageContent, PdfDoc } from './pdf';
 import { type RawImage, toPpm } from './render';
 
@@ -146,7 +147,8 @@ export function withOcrLines(page: PageContent, regions: OcrRegionLines[]): Page
 }
 
 export interface PageOcrResult {
-  regions: Array<OcrRegionLines & { target: OcrTarget; ms: number }>;
+  /** `language`: the model a whole-page target was finally read with (when languages are detected). */
+  regions: Array<OcrRegionLines & { target: OcrTarget; ms: number; language?: string }>;
   /** Kept words (after the confidence filter). */
   words: number;
   /** Mean confidence of kept words (0–100). */
@@ -163,6 +165,11 @@ export interface OcrPageOptions extends OcrPlanOptions, MapOptions {
    * pages (a header banner, the same board drawing) is recognised once. Same pixels, same text.
    */
   cache?: Map<string, Promise<OcrResult>>;
+  /**
+   * Whole-page targets: read with this manual's current language guess, then read again with the
+   * model of the language the text is identified as, when that differs (ocr-language.ts).
+   */
+  language?: ManualLanguage;
 }
 
 /** Renders and recognises the planned targets of one page (all targets go to the pool at once). */
@@ -204,9 +211,16 @@ export function startPageOcr(
     images.map(async (drawn, region) => {
       const { image, scale, t } = await drawn;
       const target = targets[region];
-      const ocr = recognizeCached(engine, image, { mode: target.mode, dpi: scale * 72, signal: opts.signal }, opts.cache);
-      const lines = ocrLinesToPage(await ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
-      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: (await ocr).words };
+      const base = { mode: target.mode, dpi: scale * 72, signal: opts.signal };
+      const lang = target.mode === 'page' && opts.language?.active ? opts.language : undefined;
+      let language: string | undefined;
+      let ocr: OcrResult;
+      if (lang) {
+        const detectScript = engine.detectScript ? () => engine.detectScript!(image, base) : undefined;
+        ({ result: ocr, language } = await readInItsLanguage((l) => recognizeCached(engine, image, { ...base, languages: [l] }, opts.cache), detectScript, lang));
+      } else ocr = await recognizeCached(engine, image, base, opts.cache);
+      const lines = ocrLinesToPage(ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
+      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: ocr.words, ...(lang ? { language } : {}) };
     }),
   ).then((done) => {
     let words = 0;
@@ -251,7 +265,7 @@ export function maskBoxes(raw: RawImage, region: BBox, boxes: readonly BBox[], p
 
 function recognizeCached(engine: OcrEngine, image: Buffer, opts: OcrOptions, cache?: Map<string, Promise<OcrResult>>): Promise<OcrResult> {
   if (!cache) return engine.recognize(image, opts);
-  const key = `${engine.id}|${opts.mode}|${Math.round(opts.dpi ?? 0)}|${createHash('sha1').update(image).digest('hex')}`;
+  const key = `${engine.id}|${opts.mode}|${Math.round(opts.dpi ?? 0)}|${(opts.languages ?? []).join('+')}|${createHash('sha1').update(image).digest('hex')}`;
   let hit = cache.get(key);
   if (!hit) {
     hit = engine.recognize(image, opts);

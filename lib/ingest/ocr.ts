@@ -61,6 +61,11 @@ export interface OcrEngine {
   readonly concurrency: number;
   /** `image`: an encoded image (PNG, JPEG, or the binary PPM the pipeline sends: no decoding cost). */
   recognize(image: Buffer, opts?: OcrOptions): Promise<OcrResult>;
+  /**
+   * The writing system of the text in an image (tesseract's OSD names: Latin, Cyrillic, Han,
+   * Arabic…), or null when it cannot tell. Only where the engine has the osd model.
+   */
+  detectScript?(image: Buffer, opts?: OcrOptions): Promise<{ script: string; confidence: number } | null>;
   terminate(): Promise<void>;
 }
 

@@ -10,6 +10,7 @@
  * Work in flight is bounded (OCR pages and image encodings) so memory stays flat on long manuals.
  */
 import type { OcrEngine, OcrResult } from './ocr';
+import { ManualLanguage, ocrLanguageCandidates } from './ocr-language';
 import { type PageOcrResult, planOcr, startPageOcr, withOcrLines } from './ocr-page';
 import { writePageImagesRaw } from './page-images';
 import type { PageContent, PdfDoc } from './pdf';
@@ -24,6 +25,11 @@ export interface PagePassOptions {
   ocrAhead?: number;
   /** Page images being encoded and written at once (default 3). */
   imagesInFlight?: number;
+  /**
+   * OCR_LANGUAGES: scanned pages are identified among these (those the engine has a model for)
+   * and read with the matching model; English only when absent.
+   */
+  languages?: readonly string[];
 }
 
 type Tick = (done: number) => Promise<void>;
@@ -42,6 +48,8 @@ export class PagePass {
   drawMs = 0;
   readonly ocrFlags = new Set<number>();
   readonly ocrTexts = new Map<number, string>();
+  /** Scanned pages read per language model (set once a page needed OCR). */
+  language?: ManualLanguage;
 
   constructor(
     private readonly doc: PdfDoc,
@@ -67,10 +75,11 @@ export class PagePass {
       const targets = planOcr(page);
       if (targets.length) {
         engine ??= opts.ocr();
+        this.language ??= new ManualLanguage(ocrLanguageCandidates(opts.languages ?? [], engine.languages));
         // Enough pages queued to keep every OCR worker busy: wait for one before drawing more.
         while (pendingOcr.size >= engine.concurrency + ahead) await Promise.race(pendingOcr);
         const t = performance.now();
-        const job = startPageOcr(doc, page, engine, { targets, signal: opts.signal, cache: this.cache });
+        const job = startPageOcr(doc, page, engine, { targets, signal: opts.signal, cache: this.cache, language: this.language });
         const result = job.result.then((r) => {
           this.ocrDone++;
           return r;

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '../providers';
+import { getConfig } from '../providers/config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease, jobLeaseMs, renewLease } from '../store/jobs';
@@ -177,7 +178,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount });
-    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), signal });
+    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), signal, languages: getConfig().ocr.languages });
     try {
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
@@ -189,6 +190,8 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       ocrPages = ocrFlags.size;
       await stage('rendering', pageCount, (tick) => pass.images(tick));
       timings.draw = Math.round(pass.drawMs);
+      // Scanned pages per language model, when several are configured (e.g. ocr_pages_ces).
+      if (pass.language?.active) for (const [lang, n] of pass.language.pages) timings[`ocr_pages_${lang}`] = n;
 
       // 4. embedding: dense chunk vectors, then page multi-vectors
       const chunks = chunkPages(manualId, pages);

@@ -2,8 +2,9 @@
  * Exact boxes of quoted values on one page, from the PDF's text layer. pdf.js places each text
  * item (a run of text, often a whole line) but not its characters; the page's drawing operators
  * carry every glyph's advance width, so a value's characters are placed inside their item glyph by
- * glyph. Done on demand for the one page a citation opens (~0.1 s), so nothing extra is stored
- * at ingest and no library has to be re-ingested.
+ * glyph. Done on demand for the one page a citation opens (~0.1 s), in a PDF worker process
+ * (lib/pdf-worker: `locateValuesInPdf`), so nothing extra is stored at ingest and no library has
+ * to be re-ingested.
  */
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { findValue } from '@/lib/answer/value-boxes';
@@ -29,10 +30,10 @@ interface PlacedChar {
  * The box of each target's value on `page` (1-based) of the PDF, or null where the text layer
  * does not have it on the target's line (a scanned page, a rotated label).
  */
-export async function locateValues(pdf: Uint8Array, page: number, targets: ValueTarget[]): Promise<Array<BBox | null>> {
+export async function locateValues(pdf: Uint8Array, page: number, targets: ValueTarget[], password?: string): Promise<Array<BBox | null>> {
   if (targets.length === 0) return [];
   const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument({ data: new Uint8Array(pdf), ...pdfjsAssets(), useSystemFonts: false, isEvalSupported: false, verbosity: pdfjs.VerbosityLevel.ERRORS });
+  const task = pdfjs.getDocument({ data: new Uint8Array(pdf), password, ...pdfjsAssets(), useSystemFonts: false, isEvalSupported: false, verbosity: pdfjs.VerbosityLevel.ERRORS });
   try {
     const doc = await task.promise;
     const p = await doc.getPage(page);

@@ -7,8 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ProcessMemory, rssOfPid } from '../process-memory';
 
 const state = globalThis as unknown as { __mcIngestWorker?: { child?: ChildProcess; stopping: boolean; restarts: number } };
+
+/** How long /api/health waits for the worker's own memory report before reading /proc instead. */
+const MEMORY_REPLY_MS = 1000;
 
 export function startIngestWorker(): void {
   if (state.__mcIngestWorker) return;
@@ -44,6 +48,50 @@ export function startIngestWorker(): void {
   process.once('SIGINT', () => {
     stop();
     process.exit(0);
+  });
+}
+
+/**
+ * The ingest worker's memory, asked over IPC (it answers with its process.memoryUsage()). A worker
+ * too busy to answer in time (a long synchronous step) is measured from /proc instead (resident
+ * memory only, Linux). Null when this server started no worker (MC_NO_WORKER, `npm run worker`
+ * processes elsewhere) or it is between restarts.
+ */
+export async function ingestWorkerMemory(): Promise<(ProcessMemory & { source: 'worker' | 'proc' }) | null> {
+  const child = state.__mcIngestWorker?.child;
+  if (!child?.pid || !child.connected) return null;
+  const pid = child.pid;
+  const fromWorker = await new Promise<ProcessMemory | null>((resolve) => {
+    const onMessage = (msg: unknown) => {
+      if (typeof msg === 'object' && msg !== null && (msg as { type?: unknown }).type === 'memory') done((msg as { memory: ProcessMemory }).memory);
+    };
+    const timer = setTimeout(() => done(null), MEMORY_REPLY_MS);
+    function done(m: ProcessMemory | null) {
+      clearTimeout(timer);
+      child!.off('message', onMessage);
+      resolve(m);
+    }
+    child.on('message', onMessage);
+    child.send('memory?', (err) => {
+      if (err) done(null);
+    });
+  });
+  if (fromWorker) return { ...fromWorker, source: 'worker' };
+  const rssMb = rssOfPid(pid);
+  return rssMb === null ? null : { pid, rssMb, source: 'proc' };
+}
+
+/** Stops the worker this process started (tests; the server stops it on exit). */
+export async function stopIngestWorker(): Promise<void> {
+  const s = state.__mcIngestWorker;
+  if (!s) return;
+  s.stopping = true;
+  const child = s.child;
+  state.__mcIngestWorker = undefined;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
 }
 

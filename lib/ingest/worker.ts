@@ -11,6 +11,7 @@ import { claimNextManual, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
 import { processWorkerId, processWorkerInfo } from './worker-id';
+import { ownMemory } from '../process-memory';
 
 const POLL_MS = 1000;
 /** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */
@@ -33,6 +34,8 @@ async function main() {
   const me = processWorkerInfo();
   process.on('message', (msg) => {
     if (msg === 'poke') wake?.();
+    // The web server's /api/health asks for this process's memory (issue 16).
+    if (msg === 'memory?') process.send?.({ type: 'memory', memory: ownMemory() });
   });
   process.on('disconnect', () => {
     stopping = true; // the server is gone: finish nothing new

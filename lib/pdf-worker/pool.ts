@@ -9,8 +9,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../ingest/errors';
+import { rssOfPid } from '../process-memory';
 import { getConfig } from '../providers/config';
-import type { InspectResult, JobResult, PdfJob, WorkerReply } from './protocol';
+import type { BBox } from '../ingest/geometry';
+import type { ValueTarget } from '../ingest/word-boxes';
+import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply } from './protocol';
 
 /** Jobs waiting for a worker; more than this and new jobs are refused (the server is saturated). */
 const MAX_QUEUED_JOBS = 200;
@@ -104,15 +107,6 @@ function finish(w: Worker) {
 }
 
 /** Resident memory of a process in MB from /proc (Linux); null where that is not available. */
-function rssMb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 function kill(w: Worker, reason: string) {
   if (w.busy && !w.busy.killedFor) w.busy.killedFor = reason;
   w.child.kill('SIGKILL');
@@ -138,7 +132,7 @@ function dispatch() {
       task,
       timer: setTimeout(() => kill(worker, `it took longer than ${Math.round(jobTimeoutMs / 1000)} s`), jobTimeoutMs),
       poll: setInterval(() => {
-        const rss = worker.child.pid ? rssMb(worker.child.pid) : null;
+        const rss = worker.child.pid ? rssOfPid(worker.child.pid) : null;
         if (rss !== null && rss > maxRssMb) kill(worker, `it needed more than ${maxRssMb} MB of memory`);
       }, RSS_POLL_MS),
     };
@@ -162,6 +156,12 @@ export function runPdfJob(job: PdfJob): Promise<JobResult> {
 /** Page count and title of a PDF on disk, checked in a worker; throws IngestError (incl. password problems). */
 export async function inspectPdfFile(file: string, opts: { password?: string; maxPages: number; maxBytes: number }): Promise<InspectResult> {
   return (await runPdfJob({ kind: 'inspect', file, ...opts })) as InspectResult;
+}
+
+/** Boxes of quoted values on one page of a PDF on disk, placed in a worker; null where the text layer lacks one. */
+export async function locateValuesInPdf(file: string, page: number, targets: ValueTarget[], password?: string): Promise<Array<BBox | null>> {
+  if (targets.length === 0) return [];
+  return ((await runPdfJob({ kind: 'locate', file, password, page, targets })) as LocateResult).boxes;
 }
 
 /** Stops every worker (tests, shutdown). */

@@ -1,6 +1,6 @@
 /**
  * A PDF worker process (started by pool.ts with a heap cap): runs one job at a time — opening,
- * inspecting or rendering a PDF with pdf.js — so a hostile file can only exhaust this process,
+ * inspecting, rendering or placing values on a page of a PDF with pdf.js — so a hostile file can only exhaust this process,
  * which the pool then kills and replaces. The web server never runs pdf.js itself.
  */
 import fs from 'node:fs';
@@ -8,7 +8,8 @@ import path from 'node:path';
 import { IngestError } from '../ingest/errors';
 import { openPdf } from '../ingest/pdf';
 import { encodePageImages, PAGE_SCALE } from '../ingest/render';
-import type { InspectResult, PdfJob, WorkerReply, WorkerRequest } from './protocol';
+import { locateValues } from '../ingest/word-boxes';
+import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply, WorkerRequest } from './protocol';
 import { assertInflatedSizeWithin } from './stream-scan';
 
 async function inspect(job: Extract<PdfJob, { kind: 'inspect' }>): Promise<InspectResult> {
@@ -41,10 +42,21 @@ async function render(job: Extract<PdfJob, { kind: 'render' }>): Promise<{ rende
   }
 }
 
+async function locate(job: Extract<PdfJob, { kind: 'locate' }>): Promise<LocateResult> {
+  const bytes = new Uint8Array(await fs.promises.readFile(job.file));
+  return { boxes: await locateValues(bytes, job.page, job.targets, job.password) };
+}
+
+function run(job: PdfJob): Promise<JobResult> {
+  if (job.kind === 'inspect') return inspect(job);
+  if (job.kind === 'render') return render(job);
+  return locate(job);
+}
+
 process.on('message', async ({ id, job }: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    reply = { id, ok: true, result: job.kind === 'inspect' ? await inspect(job) : await render(job) };
+    reply = { id, ok: true, result: await run(job) };
   } catch (err) {
     const e = err instanceof IngestError ? err : new IngestError('corrupt', 'This PDF is damaged or incomplete and cannot be read.', { detail: String(err) });
     reply = { id, ok: false, error: { code: e.code, message: e.message, detail: e.detail, retryable: e.retryable } };

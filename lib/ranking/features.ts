@@ -1,7 +1,7 @@
 /**
  * Ranking signals of a question against candidate pages. Every signal is a general retrieval
  * method (BM25 at page, passage, heading and manual level; query-term coverage; OCR-tolerant
- * trigram matching; dense and multi-vector similarity from the store; neighbour pages), scaled to
+ * trigram matching; dense and multi-vector similarity from the store; neighbour pages; how little text a page has), scaled to
  * [0, 1] within the question so one learned weight vector fits every question (./model.ts).
  * Nothing here names a word, a code or a phrasing of any question.
  */
@@ -26,6 +26,8 @@ export const FEATURES = [
   'rr_chunk',
   'rr_dense',
   'rr_visual',
+  'page_sparsity',
+  'neighbour_if_sparse',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
@@ -185,6 +187,10 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       rr_chunk: rr.chunk.get(p) ?? 0,
       rr_dense: rr.dense.get(p) ?? 0,
       rr_visual: rr.visual.get(p) ?? 0,
+      // How little text the page has for its manual (0 = a usual page of text, →1 = almost none):
+      // figure, drawing and table-of-pictures pages, whose words are on the pages beside them.
+      page_sparsity: 1 - Math.min(1, index.pageTermSets[p].size / index.medianPageTerms.get(index.pages[p].manualId)!),
+      neighbour_if_sparse: 0, // set below from the scaled neighbour score
     };
   });
   // Scale within the question. Dense and visual scores can be negative: min-max over the leg's
@@ -195,14 +201,17 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     const min = values.length ? Math.min(...values) : 0;
     const leg = name === 'dense' || name === 'visual';
     // Coverages are already shares of the question: kept absolute, so "covers all of it" means the same everywhere.
-    if (name.endsWith('coverage') || name.startsWith('rr_')) return (v: number | undefined) => v ?? 0;
+    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity')) return (v: number | undefined) => v ?? 0;
     return (v: number | undefined) => (v === undefined ? 0 : leg ? (max > min ? 0.1 + (0.9 * (v - min)) / (max - min) : 1) : scaled(v, max));
   };
   const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number | undefined) => number>;
-  return candidates.map((p, i) => ({
-    page: p,
-    features: Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f]))),
-    chunks: bestChunks.get(p) ?? [],
-  }));
+  const at = (name: FeatureName) => FEATURES.indexOf(name);
+  return candidates.map((p, i) => {
+    const features = Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f])));
+    // A linear model cannot multiply: the neighbour's score counts for a text-poor page (a figure
+    // described on the page before) but not for a page that has words of its own.
+    features[at('neighbour_if_sparse')] = features[at('neighbour_bm25')] * features[at('page_sparsity')];
+    return { page: p, features, chunks: bestChunks.get(p) ?? [] };
+  });
 }
 

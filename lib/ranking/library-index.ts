@@ -62,6 +62,8 @@ export class LibraryIndex {
   readonly withinManual = new Map<string, { index: Bm25Index; pages: number[]; localOf: Map<number, number> }>();
   /** Distinct terms of the whole library, for fuzzy (OCR-tolerant) lookups. */
   readonly vocabulary: string[];
+  /** Per manual, the median number of distinct terms on its pages: what "a page of text" is there. */
+  readonly medianPageTerms = new Map<string, number>();
 
   constructor(corpus: Corpus) {
     this.manuals = corpus.manuals;
@@ -103,6 +105,8 @@ export class LibraryIndex {
     });
     for (const [id, list] of pagesOfManual) {
       this.withinManual.set(id, { index: new Bm25Index(list.map((i) => pageTerms[i])), pages: list, localOf: new Map(list.map((p, local) => [p, local])) });
+      const sizes = list.map((i) => this.pageTermSets[i].size).sort((a, b) => a - b);
+      this.medianPageTerms.set(id, Math.max(1, sizes[Math.floor(sizes.length / 2)] ?? 1));
     }
     const vocab = new Set<string>();
     for (const set of this.pageTermSets) for (const t of set) vocab.add(t);

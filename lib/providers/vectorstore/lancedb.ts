@@ -107,7 +107,7 @@ export const LANCE_VERSION_RETENTION_MS = 5 * 60 * 1000;
 export const LANCE_OPTIMIZE_UNINDEXED: Record<'chunks' | 'pages', number> = { chunks: 1000, pages: 200 };
 /** After writes go quiet for this long, the rest is folded into the indexes in the background. */
 export const LANCE_OPTIMIZE_IDLE_MS = 2000;
-/** Rows per mergeInsert call: bounds the memory of one Arrow batch. */
+/** Rows per write (delete + add): bounds the memory of one Arrow batch. */
 const UPSERT_BATCH_ROWS = 4096;
 
 type TableName = 'chunks' | 'pages';
@@ -212,7 +212,11 @@ export class LanceStore implements VectorStore {
           // Unit length, so the dot product the index uses is the cosine.
           vector: l2normalize(c.vector),
         }));
-        await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(chunkBatch(dims, batch));
+        // Delete + add, as for pages: mergeInsert('id') reads every row the id index does not
+        // cover yet, so a bulk load (or a library between optimizes) paid for the whole table again
+        // on every write.
+        await table.delete(`id IN (${batch.map((c) => sqlString(c.id)).join(', ')})`);
+        await table.add(chunkBatch(dims, batch));
       }
       await this.afterWrite('chunks', table);
     });
@@ -236,11 +240,12 @@ export class LanceStore implements VectorStore {
           centroid: meanVector(p.vectors, dims),
           bag: p.vectors,
         }));
-        await table
-          .mergeInsert(['manual_id', 'page'])
-          .whenMatchedUpdateAll()
-          .whenNotMatchedInsertAll()
-          .execute(pageBatch(dims, batch));
+        // Delete + add rather than mergeInsert(['manual_id', 'page']): a merge on that composite
+        // key joins against every row of the table, bags included (no index serves it), so each
+        // write cost grows with the library — 10k pages of the bench took many minutes. The
+        // delete's filter is served by the scalar indexes and reads only the key columns.
+        await table.delete(pageKeysWhere(batch));
+        await table.add(pageBatch(dims, batch));
       }
       await this.afterWrite('pages', table);
     });
@@ -641,6 +646,13 @@ export class LanceStore implements VectorStore {
     // enough to run inside a write (see LANCE_VECTOR_INDEX_MIN_ROWS for the figures).
     await this.maintainVectorIndex(name, table);
   }
+}
+
+/** `(manual_id = 'a' AND page IN (1, 2)) OR …` for the pages of a write. */
+function pageKeysWhere(pages: ReadonlyArray<{ manualId: string; page: number }>): string {
+  const byManual = new Map<string, number[]>();
+  for (const p of pages) byManual.set(p.manualId, [...(byManual.get(p.manualId) ?? []), p.page]);
+  return [...byManual].map(([m, nums]) => `(manual_id = ${sqlString(m)} AND page IN (${nums.join(', ')}))`).join(' OR ');
 }
 
 interface VectorIndexInfo {

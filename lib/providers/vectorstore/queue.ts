@@ -1,6 +1,6 @@
 /**
  * Serialises async tasks per key (one key per table): LanceDB writes to one table from one
- * process must not interleave (mergeInsert + optimize + index builds), while reads never wait.
+ * process must not interleave (delete + add, optimize, index builds), while reads never wait.
  */
 export class KeyedSerialQueue {
   private readonly tails = new Map<string, Promise<unknown>>();

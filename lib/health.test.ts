@@ -1,0 +1,40 @@
+/**
+ * /api/health's memory per process (issue 16): the web server's own figures and those of the
+ * ingest worker it starts — a real worker process (lib/ingest/worker.ts) answering over IPC.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { healthReport } from './health';
+import { startIngestWorker, stopIngestWorker } from './ingest/worker-client';
+
+afterAll(() => stopIngestWorker());
+
+describe('healthReport().memory', () => {
+  it('has no worker entry while this process started no worker', async () => {
+    const { memory } = await healthReport();
+    expect(memory.pid).toBe(process.pid);
+    expect(memory.rssMb).toBeGreaterThan(10);
+    expect(memory.heapUsedMb).toBeGreaterThan(1);
+    expect(memory.worker).toBeNull();
+  });
+
+  it('reports the ingest worker as its own process, measured by the worker itself', async () => {
+    startIngestWorker();
+    // The worker answers once its IPC handler is set up; until then it is measured from /proc or absent.
+    let memory = (await healthReport()).memory;
+    for (let i = 0; i < 60 && memory.worker?.source !== 'worker'; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      memory = (await healthReport()).memory;
+    }
+    const worker = memory.worker!;
+    expect(worker.source).toBe('worker');
+    expect(worker.pid).not.toBe(process.pid);
+    expect(worker.rssMb).toBeGreaterThan(10);
+    expect(worker.heapUsedMb).toBeGreaterThan(1);
+    expect(worker.heapUsedMb!).toBeLessThan(worker.rssMb);
+  }, 60_000);
+
+  it('has no worker entry once the worker is stopped', async () => {
+    await stopIngestWorker();
+    expect((await healthReport()).memory.worker).toBeNull();
+  });
+});
