@@ -127,6 +127,21 @@ describe('extractive answer', () => {
     const a = extractiveAnswer('Which wire goes to terminal N in the wiring diagram?', [...found, ...read]);
     expect(a.parts[0]).toBe('Terminal N takes the blue wire [2].');
   });
+  it("answers from the named device's manual when it has a passage, though another device's matches more words", () => {
+    const env = new Environment();
+    const found = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('Output current | Peak 6.0 A (current changes with load)', { manualId: 'drive', manualTitle: 'CL57R Stepper Drive Manual', page: 3 }),
+        chunk('An MP1584EN regulator on the board is the 5 V supply, rated 2.5 A.', { manualId: 'skr', manualTitle: 'SKR Mini E3 V2 Manual', page: 2 }),
+      ]),
+      0,
+    );
+    const a = extractiveAnswer('Which buck converter supplies the SKR Mini E3, and how much output current can it deliver?', found);
+    expect(a.text).toMatch(/^An MP1584EN regulator on the board is the 5 V supply, rated 2\.5 A \[2\]\./);
+    expect(a.text).not.toContain('Note:');
+    expect(a.text).not.toContain('6.0 A');
+  });
   it('says up front when the question names another device than the one the evidence is about', () => {
     const env = new Environment();
     const found = env.add(

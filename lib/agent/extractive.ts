@@ -270,12 +270,15 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
 
   // The topic of a manual: its title's terms and the question terms on most of its pages.
   const topics = new Map<string, Set<string>>();
+  const titles = new Map<string, Set<string>>();
   for (const p of passages) {
     if (topics.has(p.hit.manualId)) continue;
-    topics.set(p.hit.manualId, new Set([...matchTerms(p.hit.manualTitle ?? ''), ...(opts.topicTerms?.get(p.hit.manualId) ?? [])]));
+    titles.set(p.hit.manualId, new Set(matchTerms(p.hit.manualTitle ?? '')));
+    topics.set(p.hit.manualId, new Set([...titles.get(p.hit.manualId)!, ...(opts.topicTerms?.get(p.hit.manualId) ?? [])]));
   }
   const isTopic = (t: string, manualId: string) => topics.get(manualId)!.has(t);
   const anyTopic = (t: string) => [...topics.values()].some((s) => s.has(t));
+  const named = namedManual(titles, qTerms);
 
   // Term weights: rare among the units; the topic weighs little.
   // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.
@@ -335,12 +338,16 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const chosen: Unit[] = [];
   const covered = new Set<string>();
   let first = 0;
+  // The manual of the device the question names answers, when any of its passages can: another
+  // device's passage that shares more words is about the wrong device.
+  const ofNamed = candidates.filter((u) => u.manualId === named);
+  const scoped = ofNamed.length ? ofNamed : candidates;
   while (chosen.length < MAX_UNITS) {
     let best: Unit | undefined;
     let bestScore = 0;
     // The vision model's reading of the figure, when there is one, answers first: it was asked
     // this very question about the page the search found.
-    const pool = chosen.length === 0 && candidates.some((u) => u.vlm) ? candidates.filter((u) => u.vlm) : candidates;
+    const pool = chosen.length === 0 && scoped.some((u) => u.vlm) ? scoped.filter((u) => u.vlm) : scoped;
     for (const u of pool) {
       if (chosen.includes(u)) continue;
       if (chosen.length && u.manualId !== chosen[0].manualId) continue;
@@ -438,6 +445,19 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
   if (asked) parts.unshift(otherDeviceNote(titleOf(asked[0]), titleOf(manualId)));
   return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage, evidence };
+}
+
+/**
+ * The manual whose device the question names: the one whose title terms the question shares
+ * most, each term weighted by how few manuals it names (inverse document frequency over the
+ * manuals at hand). Undefined when none or a tie.
+ */
+function namedManual(titles: Map<string, Set<string>>, qTerms: string[]): string | undefined {
+  const m = titles.size;
+  const df = (t: string) => [...titles.values()].filter((s) => s.has(t)).length;
+  const scores = [...titles].map(([id, ts]) => ({ id, score: qTerms.filter((t) => ts.has(t)).reduce((a, t) => a + Math.log(1 + m / df(t)), 0) }));
+  scores.sort((a, b) => b.score - a.score);
+  return scores[0]?.score > 0 && (scores.length === 1 || scores[0].score > scores[1].score) ? scores[0].id : undefined;
 }
 
 /** At least four words, two of them real words, and not a line in capitals (a title). */

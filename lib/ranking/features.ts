@@ -1,8 +1,9 @@
 /**
  * Ranking signals of a question against candidate pages. Every signal is a general retrieval
  * method (BM25 at page, passage, heading and manual level; query-term coverage; OCR-tolerant
- * trigram matching; dense and multi-vector similarity from the store; neighbour pages; how little text a page has), scaled to
- * [0, 1] within the question so one learned weight vector fits every question (./model.ts).
+ * trigram matching; dense and multi-vector similarity from the store; neighbour pages; how little
+ * text a page has), scaled to [0, 1] within the question so one learned weight vector fits every
+ * question (./model.ts).
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';
@@ -205,12 +206,12 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     return (v: number | undefined) => (v === undefined ? 0 : leg ? (max > min ? 0.1 + (0.9 * (v - min)) / (max - min) : 1) : scaled(v, max));
   };
   const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number | undefined) => number>;
-  const at = (name: FeatureName) => FEATURES.indexOf(name);
+  // A linear model cannot multiply: the neighbour's score counts for a text-poor page (a figure
+  // described on the page before) but not for a page that has words of its own.
+  const [product, neighbourAt, sparsityAt] = (['neighbour_if_sparse', 'neighbour_bm25', 'page_sparsity'] as const).map((f) => FEATURES.indexOf(f));
   return candidates.map((p, i) => {
     const features = Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f])));
-    // A linear model cannot multiply: the neighbour's score counts for a text-poor page (a figure
-    // described on the page before) but not for a page that has words of its own.
-    features[at('neighbour_if_sparse')] = features[at('neighbour_bm25')] * features[at('page_sparsity')];
+    features[product] = features[neighbourAt] * features[sparsityAt];
     return { page: p, features, chunks: bestChunks.get(p) ?? [] };
   });
 }
