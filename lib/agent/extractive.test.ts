@@ -161,4 +161,42 @@ describe('extractive answer', () => {
     expect(a.parts[0]).toBe('Note: I found no answer in a manual for NanoVNA-H User Guide; what follows is from LibreVNA User Manual, a different device.');
     expect(a.text).toContain('+10 dBm; more can damage the receiver [1].');
   });
+  it("answers a \"how can I\" question from the named device's manual even when only another manual has numbered steps", () => {
+    const env = new Environment();
+    const found = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('#n P2203 | Get the firmware version | $n ok V4.0.0', { manualId: 'arm', manualTitle: 'Swift Pro Protocol', page: 12 }),
+        chunk('1. Open the library manager and check the firmware version of the installed package.', { manualId: 'sbc', manualTitle: 'AgonLight2 Manual', page: 33 }),
+      ]),
+      0,
+    );
+    const a = extractiveAnswer('How can I ask the Swift Pro which firmware version it is running?', found);
+    expect(a.parts[0]).toContain('P2203');
+    expect(a.text).not.toContain('library manager');
+  });
+
+  it('quotes a value of the asked kind from the best page, though its sentence words it differently', () => {
+    const found = pages(
+      'Board X1 Manual',
+      ['X1 power supply\nThe power consumption of the X1 is about 130 mA without a keyboard and 180 mA with one.', 'Power supply'],
+      ['The current X1 design files are available for download on GitHub, with the schematic.', 'Schematic'],
+    );
+    const a = extractiveAnswer('How much current does the X1 draw?', found);
+    expect(a.declined).toBe(false);
+    expect(a.text).toContain('130 mA');
+  });
+
+  it('quotes a list item that runs on for a paragraph by its sentences that answer, marking the gap', () => {
+    const item =
+      '• Pin 2 is the 5 V rail of the USB connector and can also power the board. ' +
+      'The header carries the I2C bus of the real-time clock and the SPI bus of the SD card socket, with pull-ups fitted. ' +
+      'Route the wires away from the motors to avoid noise. ' +
+      'A 1400 mAh battery will keep the board running for about 8 hours on its own.';
+    const a = extractiveAnswer('How long will a 1400 mAh battery keep the board running?', hits([`Power options:\n${item}`, 'Power']));
+    expect(a.text).toContain('about 8 hours on its own');
+    expect(a.text).not.toContain('avoid noise');
+    expect(a.text).not.toContain('SD card');
+    expect(a.text).toMatch(/… A 1400 mAh battery/);
+  });
 });

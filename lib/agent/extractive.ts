@@ -36,8 +36,8 @@ const STEP_SHARE = 0.4;
 /** An asked quantity is looked for on this many of the best pages (0-based rank). */
 const RESCUE_PAGES = 4;
 const MAX_ANSWER_CHARS = 900;
-/** A further unit must add at least this share of the best unit's score. */
-const MIN_GAIN = 0.35;
+/** A unit longer than this is quoted by its sentences that answer. */
+const MAX_UNIT_CHARS = 300;
 /** Coverage weights of question words. */
 const TOPIC_WEIGHT = 0.25;
 /** A word no retrieved passage contains is often the technician's paraphrase ("tells me"). */
@@ -248,6 +248,7 @@ export interface ExtractiveOptions {
   declinePolicy?: DeclinePolicy;
 }
 
+
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
   const withText = hits.filter((h) => h.text && h.text.trim());
   const pageOrder: string[] = [];
@@ -297,13 +298,16 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // A question whose words all name the manual's subject ("How much oil does the GX-4 gearbox
   // take?" of a note titled "Gearbox GX-4 oil change") is matched by those words.
   const onlyTopic = (manualId: string) => qTerms.every((t) => isTopic(t, manualId));
-  const eligible = (u: Unit) => {
+  const answerLike = (u: Unit) => {
     if (u.kind === 'header' || u.kind === 'question') return false;
     const p = passageOf.get(u.ref)!;
     if (p.headingSegments.has(normalise(u.text))) return false;
     // A label, a title line or an OCR fragment ("3 x1 Vin", "Fuse F1", "SKR MINI E3 V2.0") is
     // not an answer; a table row can be short.
-    if (u.kind !== 'row' && !isSentenceLike(u.text)) return false;
+    return u.kind === 'row' || isSentenceLike(u.text);
+  };
+  const eligible = (u: Unit) => {
+    if (!answerLike(u)) return false;
     return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && (!isTopic(t, u.manualId) || onlyTopic(u.manualId)) && (weight.get(t) ?? 0) > 0);
   };
   const candidates = units.filter(eligible);
@@ -334,10 +338,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     return s * Math.sqrt(met / (groups.length || 1)) * norm(u) * prior(u);
   };
 
+  const askedQuantities = askedKinds(question, askedSpan(question));
   // Greedy coverage: the best unit, then units that answer what it leaves open.
   const chosen: Unit[] = [];
   const covered = new Set<string>();
-  let first = 0;
   // The manual of the device the question names answers, when any of its passages can: another
   // device's passage that shares more words is about the wrong device.
   const ofNamed = candidates.filter((u) => u.manualId === named);
@@ -351,8 +355,6 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     for (const u of pool) {
       if (chosen.includes(u)) continue;
       if (chosen.length && u.manualId !== chosen[0].manualId) continue;
-      // Later units come from the pages ranked up to the first unit's (at least the top two).
-      if (chosen.length && u.pageRank > Math.max(1, chosen[0].pageRank)) continue;
       if (chosen.some((c) => nearDuplicate(c.terms, u.terms))) continue;
       // A further unit must itself say something the chosen ones do not: a new content word.
       if (chosen.length && !qTerms.some((t) => u.terms.has(t) && !covered.has(t) && !isTopic(t, u.manualId))) continue;
@@ -367,15 +369,13 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     if (chosen.length === 0 && procedural && !isStep(best)) {
       // "How do I …" is answered with the steps when the pages have matching ones; the
       // explanation that outscored them can follow as the next unit.
-      const steps = candidates.filter(isStep).map((u) => ({ u, s: score(u, covered) }));
+      const steps = scoped.filter(isStep).map((u) => ({ u, s: score(u, covered) }));
       const step = steps.sort((a, b) => b.s - a.s)[0];
       if (step && step.s >= bestScore * STEP_SHARE) {
         best = step.u;
         bestScore = step.s;
       }
     }
-    if (chosen.length === 0) first = bestScore;
-    else if (bestScore < first * MIN_GAIN) break;
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
   }
@@ -386,12 +386,14 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const manualId = chosen[0].manualId;
   let quantityMissing = false;
   const siblingsOf = (u: Unit) => passageOf.get(u.ref)!.units;
-  for (const kind of askedKinds(question, askedSpan(question))) {
+  for (const kind of askedQuantities) {
     const states = (u: Unit) => valueKinds(u.text).has(kind);
     // A chosen unit states it already, or (the first one, without a value) the value units after it.
     const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
     if (chosen.some((u) => states(u) || follows(u))) continue;
-    const pool = candidates.filter((u) => u.manualId === manualId && u.pageRank <= RESCUE_PAGES && !chosen.includes(u) && states(u));
+    // On the best page any line may state it in other words ("power consumption … 130 mA" for "how much current
+    // does it draw"); elsewhere the line must share a word with the question.
+    const pool = units.filter((u) => u.manualId === manualId && !chosen.includes(u) && states(u) && (u.pageRank === 0 ? answerLike(u) : u.pageRank <= RESCUE_PAGES && eligible(u)));
     const rescue = pool.sort((a, b) => score(b, covered) - score(a, covered))[0];
     if (!rescue) {
       quantityMissing = true;
@@ -427,19 +429,37 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
 
   // The chosen units with their context, within the length budget, then in reading order:
   // passage by passage (in the order the answer chose them), and in each by position.
+  // A long unit (a list item that runs on for a paragraph) is quoted by its sentences that say
+  // something the question asks: its words (not the device name) or a value of the asked kind.
+  const quote = new Map<Unit, string>();
+  const quoteOf = (u: Unit): string => {
+    if (quote.has(u)) return quote.get(u)!;
+    let text = u.text;
+    const sentences = u.text.length > MAX_UNIT_CHARS ? splitSentences(u.text) : [];
+    if (sentences.length > 1) {
+      const says = (s: string) => {
+        const ts = new Set(matchTerms(s));
+        return qTerms.some((t) => ts.has(t) && !isTopic(t, u.manualId)) || [...askedQuantities].some((k) => valueKinds(s).has(k));
+      };
+      const keep = sentences.map((s, i) => (says(s) ? i : -1)).filter((i) => i >= 0);
+      if (keep.length && keep.length < sentences.length) text = keep.map((i, j) => (j > 0 && keep[j - 1] !== i - 1 ? `… ${sentences[i]}` : sentences[i])).join(' ');
+    }
+    quote.set(u, text);
+    return text;
+  };
   const used = new Set<Unit>();
   let chars = 0;
   chosen.forEach((u, i) => {
-    if (i > 0 && chars + u.text.length > MAX_ANSWER_CHARS) return;
+    if (i > 0 && chars + quoteOf(u).length > MAX_ANSWER_CHARS) return;
     for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0)) {
-      if (used.has(c) || (c !== u && chars + c.text.length > MAX_ANSWER_CHARS)) continue;
+      if (used.has(c) || (c !== u && chars + quoteOf(c).length > MAX_ANSWER_CHARS)) continue;
       used.add(c);
-      chars += c.text.length + 6;
+      chars += quoteOf(c).length + 6;
     }
   });
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
-  const parts = ordered.map((u) => cite(u.text, u.ref));
+  const parts = ordered.map((u) => cite(quoteOf(u), u.ref));
   // Applicability: the question names another manual's device, not this one's — say so first.
   const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
   const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
