@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RefHit } from '@/lib/agent/contract';
 import { Environment } from './environment';
+import { checkValues } from '@/lib/answer/values';
 import { extractiveAnswer, extractiveSummary } from './extractive';
 import { chunk, page, resultOf } from './testing';
 
@@ -197,6 +198,8 @@ describe('extractive answer', () => {
     expect(a.text).toContain('about 8 hours on its own');
     expect(a.text).not.toContain('avoid noise');
     expect(a.text).not.toContain('SD card');
-    expect(a.text).toMatch(/… A 1400 mAh battery/);
+    expect(a.text).toMatch(/\[1\]\. … A 1400 mAh battery/);
+    // Each kept run is cited on its own: the value lock finds every value in the passage it cites.
+    expect(checkValues(a.text, new Map([[1, `Power options:\n${item}`]])).unverified).toEqual([]);
   });
 });

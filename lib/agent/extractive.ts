@@ -431,10 +431,11 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // passage by passage (in the order the answer chose them), and in each by position.
   // A long unit (a list item that runs on for a paragraph) is quoted by its sentences that say
   // something the question asks: its words (not the device name) or a value of the asked kind.
-  const quote = new Map<Unit, string>();
-  const quoteOf = (u: Unit): string => {
+  // Each run of kept sentences is cited on its own, so every value sits next to its source.
+  const quote = new Map<Unit, string[]>();
+  const quoteOf = (u: Unit): string[] => {
     if (quote.has(u)) return quote.get(u)!;
-    let text = u.text;
+    let pieces = [u.text];
     const sentences = u.text.length > MAX_UNIT_CHARS ? splitSentences(u.text) : [];
     if (sentences.length > 1) {
       const says = (s: string) => {
@@ -442,24 +443,31 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
         return qTerms.some((t) => ts.has(t) && !isTopic(t, u.manualId)) || [...askedQuantities].some((k) => valueKinds(s).has(k));
       };
       const keep = sentences.map((s, i) => (says(s) ? i : -1)).filter((i) => i >= 0);
-      if (keep.length && keep.length < sentences.length) text = keep.map((i, j) => (j > 0 && keep[j - 1] !== i - 1 ? `… ${sentences[i]}` : sentences[i])).join(' ');
+      if (keep.length && keep.length < sentences.length) {
+        pieces = [];
+        keep.forEach((i, j) => {
+          if (j > 0 && keep[j - 1] === i - 1) pieces[pieces.length - 1] += ` ${sentences[i]}`;
+          else pieces.push(j > 0 ? `… ${sentences[i]}` : sentences[i]);
+        });
+      }
     }
-    quote.set(u, text);
-    return text;
+    quote.set(u, pieces);
+    return pieces;
   };
+  const quotedLength = (u: Unit) => quoteOf(u).reduce((n, p) => n + p.length + 6, 0);
   const used = new Set<Unit>();
   let chars = 0;
   chosen.forEach((u, i) => {
-    if (i > 0 && chars + quoteOf(u).length > MAX_ANSWER_CHARS) return;
+    if (i > 0 && chars + quotedLength(u) > MAX_ANSWER_CHARS) return;
     for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0)) {
-      if (used.has(c) || (c !== u && chars + quoteOf(c).length > MAX_ANSWER_CHARS)) continue;
+      if (used.has(c) || (c !== u && chars + quotedLength(c) > MAX_ANSWER_CHARS)) continue;
       used.add(c);
-      chars += quoteOf(c).length + 6;
+      chars += quotedLength(c);
     }
   });
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
-  const parts = ordered.map((u) => cite(quoteOf(u), u.ref));
+  const parts = ordered.flatMap((u) => quoteOf(u).map((piece) => cite(piece, u.ref)));
   // Applicability: the question names another manual's device, not this one's — say so first.
   const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
   const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
