@@ -125,6 +125,8 @@ export interface VectorStore {
   upsertPages(pages: PageRecord[]): Promise<void>;
   /** Removes every chunk and page of a manual (idempotent). */
   deleteManual(manualId: string): Promise<void>;
+  /** Removes every chunk and page of every manual, and the vector size with them (a new embedder's vectors have another). */
+  drop(): Promise<void>;
   denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]>;
   bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]>;
   hybridSearch(query: string, vector: Float32Array, opts: HybridOptions): Promise<ChunkHit[]>;
