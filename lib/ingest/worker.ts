@@ -46,27 +46,27 @@ async function prepareReembed(): Promise<void> {
   }
 }
 
+async function ingest(id: string): Promise<void> {
+  const summary = await ingestManual(id, {}, undefined, { claimed: true });
+  if (summary) {
+    console.log(
+      `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
+    );
+  }
+}
+
+async function reembed(id: string, fingerprint: string): Promise<void> {
+  console.log(`[ingest] ${id}: re-embedding ${await reembedManual(id, fingerprint)}`);
+}
+
 /** The next job: an upload first, else a manual to re-embed. */
 async function claimNext(): Promise<{ id: string; run: () => Promise<void> } | undefined> {
   const workerId = processWorkerId();
   const id = await claimNextManual(workerId);
-  if (id) {
-    return {
-      id,
-      run: async () => {
-        const summary = await ingestManual(id, {}, undefined, { claimed: true });
-        if (summary) {
-          console.log(
-            `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
-          );
-        }
-      },
-    };
-  }
+  if (id) return { id, run: () => ingest(id) };
   const fingerprint = activeFingerprint;
-  const reembedId = fingerprint ? await claimNextReembed(workerId, fingerprint) : undefined;
-  if (!reembedId || !fingerprint) return undefined;
-  return { id: reembedId, run: async () => console.log(`[ingest] ${reembedId}: re-embedding ${await reembedManual(reembedId, fingerprint)}`) };
+  const stale = fingerprint ? await claimNextReembed(workerId, fingerprint) : undefined;
+  return stale && fingerprint ? { id: stale, run: () => reembed(stale, fingerprint) } : undefined;
 }
 
 async function main() {
