@@ -1,10 +1,10 @@
 import 'server-only';
 import { isDataDirWritable } from './data-dir';
 import { describeOcrEngine } from './ingest/ocr-engine';
-import { getEmbedder, getReranker } from './providers';
+import { activeIndexFingerprint, getEmbedder, getReranker } from './providers';
 import { describeProviders, getConfig } from './providers/config';
 import { pingDb } from './store/db';
-import { queueReport } from './store/jobs';
+import { indexFingerprints, queueReport } from './store/jobs';
 import { filesDir } from './ingest/paths';
 import { ingestWorkerMemory } from './ingest/worker-client';
 import { ownMemory } from './process-memory';
@@ -63,9 +63,24 @@ export async function healthReport() {
     db,
     files,
     queue,
+    index: db.ok ? await indexReport() : { error: 'database unavailable' },
     providers: await activeProviders(),
     memory: await memoryReport(),
   };
+}
+
+/**
+ * The fingerprint of the active embedders and the ones the ready manuals' vectors were made with;
+ * `stale` manuals wait for the worker to re-embed them (lib/ingest/reembed.ts).
+ */
+async function indexReport() {
+  try {
+    const [fingerprint, manuals] = await Promise.all([activeIndexFingerprint(), indexFingerprints()]);
+    const stale = manuals.filter((m) => m.fingerprint !== fingerprint).reduce((n, m) => n + m.manuals, 0);
+    return { fingerprint, stale, manuals };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /**

@@ -36,6 +36,7 @@ export function toManualView(m: Manual, actor: Actor | null, queuePosition: numb
     canDelete: mine,
     lockedReason: mine ? null : 'Only the person who uploaded this manual, or an administrator, can rename or delete it.',
     queuePosition,
+    reembedStage: m.status === 'ready' ? m.reembedStage : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { overallPercent, stageLabel, type ManualView } from './manual-view';
+import { isBusy, overallPercent, stageLabel, type ManualView } from './manual-view';
 
 type P = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'>;
 const at = (p: Partial<P>): P => ({ status: 'parsing', progressDone: 0, progressTotal: 0, pageCount: 30, ocrPages: 0, queuePosition: null, ...p });
@@ -30,5 +30,23 @@ describe('ingest progress as the library shows it', () => {
     expect(stageLabel(at({ status: 'queued', queuePosition: 1 }))).toBe('Waiting to start');
     expect(stageLabel(at({ ocrPages: 12 }))).toBe('Reading pages (12 scanned, with OCR)');
     expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3 }))).toBe('Reading scanned pages (OCR): 2 left');
+  });
+});
+
+describe('a ready manual being re-embedded for a new embedder', () => {
+  it('stays ready but shows its embedding and indexing progress', () => {
+    const steps = [
+      { status: 'ready' as const, reembedStage: 'embedding' as const, progressDone: 0, progressTotal: 40 },
+      { status: 'ready' as const, reembedStage: 'embedding' as const, progressDone: 40, progressTotal: 40 },
+      { status: 'ready' as const, reembedStage: 'indexing' as const, progressDone: 5, progressTotal: 11 },
+      { status: 'ready' as const, reembedStage: 'indexing' as const, progressDone: 11, progressTotal: 11 },
+    ];
+    const pcts = steps.map(overallPercent);
+    expect(pcts[0]).toBe(0);
+    for (let i = 1; i < pcts.length; i++) expect(pcts[i]).toBeGreaterThanOrEqual(pcts[i - 1]);
+    expect(pcts.at(-1)).toBe(99);
+    expect(stageLabel(at(steps[2]))).toBe('Searchable; re-embedding for a new embedder: saving the search index');
+    expect(steps.every(isBusy)).toBe(true);
+    expect(isBusy({ status: 'ready', reembedStage: null })).toBe(false);
   });
 });

@@ -19,6 +19,8 @@ export interface ManualView {
   lockedReason: string | null;
   /** 1-based place in the processing queue (queued manuals only). */
   queuePosition: number | null;
+  /** A ready manual being re-embedded for new embedders (still searchable meanwhile): its stage. */
+  reembedStage: 'embedding' | 'indexing' | null;
 }
 
 export const STAGES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready'] as const;
@@ -34,12 +36,18 @@ export const STAGE_LABEL: Record<ManualView['status'], string> = {
   failed: 'Failed',
 };
 
-type Progress = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'>;
+type Progress = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'> & Partial<Pick<ManualView, 'reembedStage'>>;
+
+/** Work under way: an ingest, or the re-embedding of a ready manual. */
+export function isBusy(m: Pick<ManualView, 'status'> & Partial<Pick<ManualView, 'reembedStage'>>): boolean {
+  return (m.status !== 'ready' && m.status !== 'failed') || !!m.reembedStage;
+}
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 /** The stage in words, with what it is doing to which pages: "Reading pages (4 scanned: OCR)". */
 export function stageLabel(m: Progress): string {
+  if (m.status === 'ready' && m.reembedStage) return `Searchable; re-embedding for a new embedder: ${STAGE_LABEL[m.reembedStage].toLowerCase()}`;
   if (m.status === 'queued') return m.queuePosition && m.queuePosition > 1 ? `Waiting: ${ordinal(m.queuePosition)} in line` : 'Waiting to start';
   if (m.status === 'parsing' && m.ocrPages > 0) return `Reading pages (${m.ocrPages} scanned, with OCR)`;
   if (m.status === 'ocr' && m.progressTotal > 0) return `Reading scanned pages (OCR): ${m.progressTotal - m.progressDone} left`;
@@ -59,6 +67,11 @@ const COST = { read: 1, ocr: 8, rendering: 0.15, embedding: 0.3, indexing: 0.3 }
  * still in one stage and jumping in the next.
  */
 export function overallPercent(m: Pick<Progress, 'status' | 'progressDone' | 'progressTotal'> & Partial<Progress>): number {
+  // A re-embed: its two stages take about the same time (chunk vectors, then page bags and the writes).
+  if (m.status === 'ready' && m.reembedStage) {
+    const frac = m.progressTotal > 0 ? Math.min(1, m.progressDone / m.progressTotal) : 0;
+    return Math.min(99, Math.round((m.reembedStage === 'indexing' ? 50 : 0) + 50 * frac));
+  }
   if (m.status === 'ready') return 100;
   if (m.status === 'failed' || m.status === 'queued') return 0;
   const pages = Math.max(1, m.pageCount ?? m.progressTotal ?? 1);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ManualView } from '@/lib/manual-view';
+import { isBusy, type ManualView } from '@/lib/manual-view';
 import { ManualList } from './manual-list';
 import { TimeLeftEstimator } from './time-left';
 import { UploadZone } from './upload-zone';
@@ -27,7 +27,7 @@ export function Library({ initial, maxBytes }: { initial: ManualView[]; maxBytes
   }, []);
 
   const settled = useMemo(() => new Set(manuals.filter((m) => m.status === 'ready' || m.status === 'failed').map((m) => m.id)), [manuals]);
-  const busy = manuals.some((m) => m.status !== 'ready' && m.status !== 'failed');
+  const busy = manuals.some(isBusy);
   useEffect(() => {
     if (!busy) return;
     const timer = setInterval(refresh, 1000);

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { formatBytes, formatDate, overallPercent, stageLabel, type ManualView } from '@/lib/manual-view';
+import { formatBytes, formatDate, isBusy, overallPercent, stageLabel, type ManualView } from '@/lib/manual-view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatTimeLeft } from './time-left';
 
@@ -85,6 +85,8 @@ export function ManualList({
           <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {manuals.map((m) => {
               const active = m.status !== 'ready' && m.status !== 'failed';
+              // A ready manual being re-embedded stays ready (and linked); its progress shows below.
+              const working = isBusy(m);
               const pct = progress[m.id]?.percent ?? overallPercent(m);
               const left = progress[m.id]?.leftMs ?? null;
               const label = stageLabel(m);
@@ -131,7 +133,7 @@ export function ManualList({
                     >
                       {m.status === 'queued' || !active ? label : STAGE_LABEL_SHORT}
                     </span>
-                    {active && (
+                    {working && (
                       <div className="mt-2">
                         <div
                           className="h-1.5 w-full overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"

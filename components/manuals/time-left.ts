@@ -1,4 +1,4 @@
-import { overallPercent, type ManualView } from '@/lib/manual-view';
+import { isBusy, overallPercent, type ManualView } from '@/lib/manual-view';
 
 /**
  * Time left for each manual being processed, from its overall (cost-weighted) progress: the rate
@@ -11,7 +11,7 @@ export class TimeLeftEstimator {
   observe(manuals: ManualView[], now: number): Record<string, { percent: number; leftMs: number | null }> {
     const out: Record<string, { percent: number; leftMs: number | null }> = {};
     for (const m of manuals) {
-      const active = m.status !== 'ready' && m.status !== 'failed' && m.status !== 'queued';
+      const active = isBusy(m) && m.status !== 'queued';
       if (!active) {
         this.seen.delete(m.id);
         continue;

@@ -1,12 +1,14 @@
 /**
  * Gets manuals into the current DATA_DIR the way the app does (acceptUpload → ingestManual), for
  * the eval and the bench. A file already in the library (same sha256) is skipped, so a reused
- * --data-dir only costs the new files; jobs a killed run left half-done are recovered first.
+ * --data-dir only costs the new files; jobs a killed run left half-done are recovered first, and
+ * manuals indexed with other embedders are re-embedded (lib/ingest/reembed.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isIngestError } from '../ingest/errors';
 import { ingestManual } from '../ingest/pipeline';
+import { reembedStaleManuals } from '../ingest/reembed';
 import { recoverInterruptedJobs } from '../ingest/recovery';
 import { acceptUpload } from '../library';
 import { getManual } from '../store/manuals';
@@ -89,6 +91,9 @@ export async function ingestFile(file: string, log: Log = () => {}): Promise<Ing
 export async function ingestFiles(files: readonly string[], log: Log = () => {}): Promise<IngestedFile[]> {
   const recovered = await recoverInterruptedJobs();
   if (recovered.length) log(`recovered ${recovered.length} interrupted ingest job(s)`);
+  // A reused --data-dir indexed with other embedders is re-embedded first, as the worker would.
+  const reembedded = await reembedStaleManuals({}, log);
+  if (reembedded) log(`re-embedded ${reembedded} manual(s) for the active embedders`);
   const out: IngestedFile[] = [];
   for (const file of files) {
     const r = await ingestFile(file, log);

@@ -7,7 +7,7 @@
  * on the next start) removes whatever the job had written, so a manual is never half-indexed.
  */
 import fs from 'node:fs';
-import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '../providers';
+import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
 import { getConfig } from '../providers/config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
@@ -77,7 +77,7 @@ const DOING: Record<IngestStage | 'store', string> = {
 
 let indexingQueue: Promise<unknown> = Promise.resolve();
 /** Runs `work` after every indexing started before it in this process (vector store writes one manual at a time). */
-function indexingTurn<T>(work: () => Promise<T>): Promise<T> {
+export function indexingTurn<T>(work: () => Promise<T>): Promise<T> {
   const run = indexingQueue.then(work, work);
   indexingQueue = run.catch(() => {});
   return run;
@@ -138,6 +138,8 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
   let pageCount = 0;
   let chunkCount = 0;
   let current: IngestStage | 'store' = 'store';
+  /** What made the vectors written (recorded on the manual with `ready`). */
+  let fingerprint = '';
 
   const stage = async <T>(
     name: IngestStage,
@@ -198,6 +200,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       chunkCount = chunks.length;
       const embedder = deps.embedder ?? (await getEmbedder());
       const multiVector = deps.multiVector ?? (await getMultiVectorEmbedder());
+      fingerprint = indexFingerprint(embedder, multiVector);
       const chunkVectors = await stage('embedding', chunks.length, async (tick) => {
         const vectors: Float32Array[] = [];
         for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
@@ -252,7 +255,18 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     if (!(await holdsLease(manualId, workerId)) && (await getManual(manualId))) throw new LeaseLost(`lease on ${manualId} lost`);
     // The manual may have been deleted during the last stage: then the row update is a no-op and
     // the deleter already removed the vectors.
-    await updateManual(manualId, { status: 'ready', progressDone: 0, progressTotal: 0, ocrPages, timings, password: null, error: null, errorCode: null, attempts: 0 });
+    await updateManual(manualId, {
+      status: 'ready',
+      progressDone: 0,
+      progressTotal: 0,
+      ocrPages,
+      timings,
+      password: null,
+      error: null,
+      errorCode: null,
+      attempts: 0,
+      indexFingerprint: fingerprint,
+    });
     if (!(await getManual(manualId))) await store.deleteManual(manualId);
     return { manualId, status: 'ready', pages: pageCount, ocrPages, chunks: chunkCount, timings, ms: timings.total };
   } catch (err) {
@@ -311,7 +325,7 @@ function rootCause(err: unknown): string {
 }
 
 /** Heading path + text: the heading tells the embedder what the passage is about. */
-function embeddingText(c: Chunk): string {
+export function embeddingText(c: Pick<Chunk, 'heading' | 'text'>): string {
   return c.heading ? `${c.heading}\n${c.text}` : c.text;
 }
 

@@ -4,11 +4,13 @@
  * one FILES_DIR. It claims queued manuals from the shared queue (lib/store/jobs.ts), each under a
  * renewed lease, and reclaims jobs whose worker died (lib/ingest/recovery.ts). It runs two
  * manuals at once so a short manual is not stuck behind a long scan (the queue hands out the
- * smallest first; the pipeline writes to the index one manual at a time).
+ * smallest first; the pipeline writes to the index one manual at a time). When no upload waits, it
+ * re-embeds the ready manuals whose vectors other embedders made (lib/ingest/reembed.ts).
  */
 import { getConfig } from '@/lib/providers/config';
-import { claimNextManual, forgetWorker, heartbeat } from '@/lib/store/jobs';
+import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { prepareReembedding, reembedManual } from './reembed';
 import { recoverInterruptedJobs } from './recovery';
 import { processWorkerId, processWorkerInfo } from './worker-id';
 import { ownMemory } from '../process-memory';
@@ -28,6 +30,43 @@ let stopping = false;
 
 async function reclaim(): Promise<void> {
   for (const r of await recoverInterruptedJobs()) console.log(`[ingest] recovered interrupted job ${r.id}: ${r.outcome}`);
+}
+
+/** The active embedders' fingerprint, once they could be loaded (retried with each reclaim until then). */
+let activeFingerprint: string | undefined;
+
+async function prepareReembed(): Promise<void> {
+  if (activeFingerprint) return;
+  try {
+    const { fingerprint, stale } = await prepareReembedding();
+    activeFingerprint = fingerprint;
+    if (stale > 0) console.log(`[ingest] ${stale} manual(s) to re-embed for ${fingerprint}`);
+  } catch (err) {
+    console.error('[ingest] cannot check the index against the embedders yet:', err instanceof Error ? err.message : err);
+  }
+}
+
+async function ingest(id: string): Promise<void> {
+  const summary = await ingestManual(id, {}, undefined, { claimed: true });
+  if (summary) {
+    console.log(
+      `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
+    );
+  }
+}
+
+async function reembed(id: string, fingerprint: string): Promise<void> {
+  console.log(`[ingest] ${id}: re-embedding ${await reembedManual(id, fingerprint)}`);
+}
+
+/** The next job: an upload first, else a manual to re-embed. */
+async function claimNext(): Promise<{ id: string; run: () => Promise<void> } | undefined> {
+  const workerId = processWorkerId();
+  const id = await claimNextManual(workerId);
+  if (id) return { id, run: () => ingest(id) };
+  const fingerprint = activeFingerprint;
+  const stale = fingerprint ? await claimNextReembed(workerId, fingerprint) : undefined;
+  return stale && fingerprint ? { id: stale, run: () => reembed(stale, fingerprint) } : undefined;
 }
 
 async function main() {
@@ -53,6 +92,7 @@ async function main() {
 
   await heartbeat(me);
   await reclaim();
+  await prepareReembed();
   console.log(`[ingest] worker ${me.id} ready`);
   process.send?.('healthy');
 
@@ -67,29 +107,24 @@ async function main() {
     if (Date.now() - lastReclaim > RECLAIM_EVERY_MS) {
       lastReclaim = Date.now();
       await reclaim().catch((err) => console.error('[ingest] reclaim failed:', err instanceof Error ? err.message : err));
+      await prepareReembed();
     }
-    const id =
+    const next =
       running.size < CONCURRENT_JOBS
-        ? await claimNextManual(processWorkerId()).catch((err) => {
+        ? await claimNext().catch((err) => {
             console.error('[ingest] could not read the queue:', err instanceof Error ? err.message : err);
             return undefined;
           })
         : undefined;
-    if (!id) {
+    if (!next) {
       await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, POLL_MS).unref();
       });
       continue;
     }
-    const job = ingestManual(id, {}, undefined, { claimed: true })
-      .then((summary) => {
-        if (summary) {
-          console.log(
-            `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
-          );
-        }
-      })
+    const { id, run } = next;
+    const job = run()
       .catch((err) => console.error('[ingest] job crashed', id, err))
       .finally(() => running.delete(id));
     running.set(id, job);

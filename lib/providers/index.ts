@@ -7,4 +7,5 @@ export { getMultiVectorEmbedder } from './multivector';
 export { getVectorStore } from './vectorstore';
 export { getLLM, getVLM } from './llm';
 export { getReranker, type RerankerStatus } from './reranker';
+export { activeIndexFingerprint, indexFingerprint } from './fingerprint';
 export type * from './types';

@@ -18,8 +18,14 @@ export interface CallOptions {
 
 /** Dense text embeddings. Vectors are L2-normalised so dot product = cosine similarity. */
 export interface Embedder {
-  /** Stable id of model + settings; part of every cache key and stored with the index. */
+  /** Stable id of model + settings; part of every cache key. */
   readonly id: string;
+  /**
+   * What makes its vectors comparable: provider, model, dimensions and, for the offline embedder,
+   * the version of its tokenizer and hashing scheme. Stored with each manual's vectors; a manual
+   * whose fingerprint differs from the active embedder's is re-embedded (lib/ingest/reembed.ts).
+   */
+  readonly fingerprint: string;
   readonly dimensions: number;
   /** Which row of the provider table serves this role (shown in /api/health and the UI). */
   readonly provider: 'transformers' | 'offline' | 'openai-compatible' | 'gemini';
@@ -119,6 +125,8 @@ export interface VectorStore {
   upsertPages(pages: PageRecord[]): Promise<void>;
   /** Removes every chunk and page of a manual (idempotent). */
   deleteManual(manualId: string): Promise<void>;
+  /** Removes every chunk and page of every manual, and the vector size with them (a new embedder's vectors have another). */
+  drop(): Promise<void>;
   denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]>;
   bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]>;
   hybridSearch(query: string, vector: Float32Array, opts: HybridOptions): Promise<ChunkHit[]>;

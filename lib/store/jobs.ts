@@ -8,10 +8,11 @@
  *
  * Times are the database's clock (sqlNow), so machines whose clocks differ agree on leases.
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { runtimeNumber } from '../providers/config';
 import { dbDialect, getDb, sqlNow, sqlNowPlus } from './db';
 import { manuals, workers, type ManualStatus } from './tables';
+import type { REEMBED_STAGES } from './schema';
 
 /** Interrupted attempts after which a manual is failed instead of retried (it probably crashes us). */
 export const MAX_ATTEMPTS = 3;
@@ -82,13 +83,16 @@ export async function claimNextManual(workerId: string): Promise<string | undefi
   return row?.id;
 }
 
+/** A job runs: an ingest stage, or the re-embedding of a ready manual. */
+const jobRunning = () => or(inArray(manuals.status, RUNNING_STATUSES), isNotNull(manuals.reembedStage));
+
 /** Extends the lease of a job this worker still holds; false when it lost it (reclaimed, deleted, done). */
 export async function renewLease(id: string, workerId: string): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .update(manuals)
     .set({ leaseUntil: sqlNowPlus(jobLeaseMs()) as unknown as Date })
-    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), inArray(manuals.status, RUNNING_STATUSES)))
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), jobRunning()))
     .returning({ id: manuals.id });
   return rows.length === 1;
 }
@@ -108,7 +112,7 @@ export async function holdsLease(id: string, workerId: string): Promise<boolean>
   const [row] = await db
     .select({ id: manuals.id })
     .from(manuals)
-    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), inArray(manuals.status, RUNNING_STATUSES)))
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), jobRunning()))
     .limit(1);
   return !!row;
 }
@@ -165,6 +169,82 @@ export async function requeueInterrupted(id: string, attempts: number): Promise<
     .set({ status: 'queued', attempts: next, progressDone: 0, progressTotal: 0, workerId: null, leaseUntil: null, updatedAt: new Date() })
     .where(eq(manuals.id, id));
   return 'requeued';
+}
+
+// ───────────────────────────── re-embedding ─────────────────────────────
+// A ready manual whose vectors another embedder made is a re-embed job (lib/ingest/reembed.ts).
+// It stays `ready` (searchable on its old vectors) while it runs; its lease and progress use the
+// same columns as an ingest, and `reembed_stage` says which stage it is in. These updates leave
+// updated_at alone: the lexical index keys its cache on it, and the text does not change.
+
+export type ReembedStage = (typeof REEMBED_STAGES)[number];
+
+/** Ready manuals whose vectors were not made with `fingerprint` (or with an unknown one). */
+const staleFor = (fingerprint: string) => and(eq(manuals.status, 'ready'), or(isNull(manuals.indexFingerprint), ne(manuals.indexFingerprint, fingerprint)));
+
+/** How many ready manuals wait for a re-embed with these embedders. */
+export async function countStaleManuals(fingerprint: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(manuals).where(staleFor(fingerprint));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Claims the next manual to re-embed for `fingerprint` (smallest first): one no worker holds, or
+ * whose worker's lease ran out (it died: the job starts again; a re-embed leaves nothing to clean).
+ */
+export async function claimNextReembed(workerId: string, fingerprint: string): Promise<string | undefined> {
+  const db = await getDb();
+  const free = or(isNull(manuals.leaseUntil), lt(manuals.leaseUntil, sqlNow() as unknown as Date));
+  const next = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(and(staleFor(fingerprint), free)).orderBy(...QUEUE_ORDER).limit(1));
+  const [row] = await db
+    .update(manuals)
+    .set({ reembedStage: 'embedding', progressDone: 0, progressTotal: 0, workerId, leaseUntil: sqlNowPlus(jobLeaseMs()) as unknown as Date })
+    .where(and(eq(manuals.id, sql`(${next})`), staleFor(fingerprint), free))
+    .returning({ id: manuals.id });
+  return row?.id;
+}
+
+/** Progress of a re-embed this worker holds. */
+export async function reembedProgress(id: string, workerId: string, stage: ReembedStage, done: number, total: number): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(manuals)
+    .set({ reembedStage: stage, progressDone: done, progressTotal: total })
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId)));
+}
+
+/** The manual's new vectors are written: record their fingerprint and end the job. False if the job was lost. */
+export async function finishReembed(id: string, workerId: string, fingerprint: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(manuals)
+    .set({ indexFingerprint: fingerprint, reembedStage: null, progressDone: 0, progressTotal: 0, workerId: null, leaseUntil: null })
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), eq(manuals.status, 'ready')))
+    .returning({ id: manuals.id });
+  return rows.length === 1;
+}
+
+/** A re-embed failed: the manual keeps its old vectors and is tried again once the lease has run out. */
+export async function abandonReembed(id: string, workerId: string): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(manuals)
+    .set({ reembedStage: null, progressDone: 0, progressTotal: 0, workerId: null })
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId)));
+}
+
+/** The index was emptied (vectors of a new size): every manual's vectors are unknown now. */
+export async function forgetIndexFingerprints(): Promise<void> {
+  const db = await getDb();
+  await db.update(manuals).set({ indexFingerprint: null }).where(isNotNull(manuals.indexFingerprint));
+}
+
+/** The fingerprints the library's ready manuals were embedded with, and how many each (/api/health). */
+export async function indexFingerprints(): Promise<Array<{ fingerprint: string | null; manuals: number }>> {
+  const db = await getDb();
+  const rows = await db.select({ fingerprint: manuals.indexFingerprint, n: count() }).from(manuals).where(eq(manuals.status, 'ready')).groupBy(manuals.indexFingerprint);
+  return rows.map((r) => ({ fingerprint: r.fingerprint, manuals: Number(r.n) }));
 }
 
 // ───────────────────────────── workers ─────────────────────────────

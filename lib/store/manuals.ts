@@ -37,7 +37,10 @@ export async function createManual(row: { id: string; title: string; fileName: s
 export async function updateManual(
   id: string,
   patch: Partial<
-    Pick<Manual, 'status' | 'progressDone' | 'progressTotal' | 'error' | 'errorCode' | 'password' | 'attempts' | 'ocrPages' | 'timings' | 'pageCount' | 'title'>
+    Pick<
+      Manual,
+      'status' | 'progressDone' | 'progressTotal' | 'error' | 'errorCode' | 'password' | 'attempts' | 'ocrPages' | 'timings' | 'pageCount' | 'title' | 'indexFingerprint'
+    >
   >,
 ) {
   const db = await getDb();

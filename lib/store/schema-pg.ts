@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
-import { MANUAL_STATUSES, USER_ROLES } from './schema';
+import { MANUAL_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 const createdAt = () => ts('created_at').notNull().default(sql`now()`);
@@ -33,6 +33,8 @@ export const manuals = pgTable(
     ownerId: text('owner_id'),
     workerId: text('worker_id'),
     leaseUntil: ts('lease_until'),
+    indexFingerprint: text('index_fingerprint'),
+    reembedStage: text('reembed_stage', { enum: REEMBED_STAGES }),
     createdAt: createdAt(),
     updatedAt: ts('updated_at'),
   },

@@ -14,6 +14,8 @@ const createdAt = () =>
 
 export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
+/** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
+export const REEMBED_STAGES = ['embedding', 'indexing'] as const;
 
 export const manuals = sqliteTable(
   'manuals',
@@ -42,6 +44,10 @@ export const manuals = sqliteTable(
     /** The worker running the job (see workers) and until when its lease holds; null when no job runs. */
     workerId: text('worker_id'),
     leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
+    /** Fingerprint of the embedders that made the manual's vectors (lib/providers/fingerprint.ts); null: unknown. */
+    indexFingerprint: text('index_fingerprint'),
+    /** While a ready manual is re-embedded for a new embedder: its stage (it stays searchable meanwhile). */
+    reembedStage: text('reembed_stage', { enum: REEMBED_STAGES }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },

@@ -294,6 +294,43 @@ export function storeContract(label: string) {
         expect(taken.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
       });
 
+      it('hands each stale ready manual to one re-embedding worker, keeps it ready, and records the new fingerprint', async () => {
+        const { jobs, manuals: m } = await load();
+        while (await jobs.claimNextManual('drain')) {}
+        const fp = uid('fp');
+        // Earlier tests' ready manuals are stale for this new fingerprint: take them out of the way.
+        for (let id = await jobs.claimNextReembed('drain', fp); id; id = await jobs.claimNextReembed('drain', fp)) await jobs.finishReembed(id, 'drain', fp);
+        const [a, b, c] = await queued(3);
+        for (const id of [a, b]) await m.updateManual(id, { status: 'ready', indexFingerprint: 'old' });
+        await m.updateManual(c, { status: 'ready', indexFingerprint: fp });
+        expect(await jobs.countStaleManuals(fp)).toBe(2);
+
+        const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => jobs.claimNextReembed(`w${i}`, fp)));
+        expect(claims.filter(Boolean).sort()).toEqual([a, b].sort());
+        const holder = (id: string) => `w${claims.indexOf(id)}`;
+        expect(await m.getManual(a)).toMatchObject({ status: 'ready', reembedStage: 'embedding' });
+        expect(await jobs.renewLease(a, holder(a))).toBe(true);
+        await jobs.reembedProgress(a, holder(a), 'indexing', 3, 10);
+        expect(await m.getManual(a)).toMatchObject({ status: 'ready', reembedStage: 'indexing', progressDone: 3, progressTotal: 10 });
+        // Not an interrupted ingest: recovery leaves a re-embed alone.
+        await expireLease(b);
+        expect((await jobs.claimInterrupted('reclaimer')).map((r) => r.id)).not.toContain(b);
+
+        expect(await jobs.finishReembed(a, 'not-me', fp)).toBe(false);
+        expect(await jobs.finishReembed(a, holder(a), fp)).toBe(true);
+        expect(await m.getManual(a)).toMatchObject({ status: 'ready', indexFingerprint: fp, reembedStage: null, workerId: null, leaseUntil: null, progressTotal: 0 });
+        // b's worker died: its expired lease lets another take it; a failure waits for the lease.
+        expect(await jobs.claimNextReembed('w9', fp)).toBe(b);
+        await jobs.abandonReembed(b, 'w9');
+        expect(await m.getManual(b)).toMatchObject({ indexFingerprint: 'old', reembedStage: null, workerId: null });
+        expect(await jobs.claimNextReembed('w9', fp)).toBeUndefined();
+        const byFingerprint = await jobs.indexFingerprints();
+        expect(byFingerprint.find((r) => r.fingerprint === fp)?.manuals).toBeGreaterThanOrEqual(2);
+        expect(byFingerprint.find((r) => r.fingerprint === 'old')?.manuals).toBe(1);
+        await jobs.forgetIndexFingerprints();
+        expect((await m.getManual(c))?.indexFingerprint).toBeNull();
+      });
+
       it('reports jobs waiting and running per live worker', async () => {
         const { jobs } = await load();
         while (await jobs.claimNextManual('drain')) {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charNgrams, distinctTerms, isStopword, matchTerms, stem, termGroups, terms, words } from './analyze';
+import { charNgrams, distinctTerms, isStopToken, isStopword, matchTerms, stem, termGroups, terms, tokens, words } from './analyze';
 import { Bm25Index } from './bm25';
 
 describe('text analysis', () => {
@@ -66,5 +66,51 @@ describe('BM25', () => {
     expect(index.tf('fuse', 0)).toBe(2);
     expect(index.idf('fuse')).toBeLessThan(index.idf('holder'));
     expect(index.scoreEach(q)).toEqual([index.score(q, 0), 0, index.score(q, 2)]);
+  });
+});
+
+// What the offline embedder (lib/providers/embeddings/hashed-ngrams.ts) relies on.
+describe('tokens (the embedder tokenizer)', () => {
+  const texts = (s: string, partWeight?: number) => tokens(s, partWeight).map((t) => t.text);
+
+  it('joins a number to its unit with or without a space, and keeps decimal points', () => {
+    expect(texts('3.3 V regulator')).toEqual(texts('3.3V regulator'));
+    expect(texts('max 0.8 A, 400 mAh, -40 to +85 °C')).toEqual(['max', '0.8a', '400mah', '40', 'to', '85c']);
+    expect(texts('firmware v2.0 at 3.3')).toEqual(['firmware', 'v2.0', 'at', '3.3']);
+  });
+
+  it('does not glue a number to a word that is no unit, nor to a lower-case stop word', () => {
+    expect(texts('2 adapters')).toEqual(['2', 'adapters']);
+    expect(texts('insert 2 in the slot')).toEqual(['insert', '2', 'in', 'the', 'slot']);
+    expect(texts('fuse 5 A')).toEqual(['fuse', '5a']);
+  });
+
+  it('keeps a compound whole and adds its parts at the part weight', () => {
+    expect(tokens('ESP32-POE GNDPA8+5U').map((t) => [t.text, t.weight])).toEqual([
+      ['esp32poe', 1],
+      ['esp32', 0.5],
+      ['poe', 0.5],
+      ['gndpa85u', 1],
+      ['gndpa8', 0.5],
+      ['5u', 0.5],
+    ]);
+    expect(texts('ESP32-POE', 0)).toEqual(['esp32poe']);
+  });
+
+  it('marks words in capitals as acronyms, which the stop-word list never drops', () => {
+    const [can] = tokens('CAN transceiver');
+    const [modal] = tokens('can transceiver');
+    expect(can).toMatchObject({ text: 'can', acronym: true });
+    expect(isStopToken(can)).toBe(false);
+    expect(isStopToken(modal)).toBe(true);
+    // The stop words are lib/text's one list.
+    expect(tokens('does not').every(isStopToken)).toBe(true);
+    expect(isStopword('does')).toBe(true);
+  });
+
+  it('unifies dashes, drops possessives and closes contractions', () => {
+    expect(texts('ESP32\u2013POE')).toEqual(texts('ESP32-POE'));
+    expect(texts("the DLC32's driver doesn't load")).toEqual(['the', 'dlc32', 'driver', 'doesnt', 'load']);
+    expect(texts('— … (!) •')).toEqual([]);
   });
 });

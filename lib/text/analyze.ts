@@ -26,15 +26,18 @@ const HAS_DIGIT = /\p{N}/u;
 const NUMBER = /^\d+(?:\.\d+)?$/;
 const GLUED_NUMBER_UNIT = /^(\d+(?:\.\d+)?)(\p{L}[\p{L}/]*\d?)$/u;
 
-/** NFKC, lower case, one dash, apostrophes closed ("doesn't" → "doesnt", "DLC32's" → "dlc32"). */
-export function normalize(text: string): string {
+/** One dash, apostrophes closed ("doesn't" → "doesnt", "DLC32's" → "DLC32"); case is kept. */
+function foldMarks(text: string): string {
   return text
-    .normalize('NFKC')
-    .toLowerCase()
     .replace(/[\u2010-\u2015\u2212\uFE63\uFF0D]/g, '-')
     .replace(/[\u2018\u2019\u201A\u201B\u02BC`´]/g, "'")
-    .replace(/([\p{L}\p{N}])'s(?![\p{L}\p{N}])/gu, '$1')
+    .replace(/([\p{L}\p{N}])'s(?![\p{L}\p{N}])/giu, '$1')
     .replace(/(\p{L})'(\p{L})/gu, '$1$2');
+}
+
+/** NFKC, lower case, one dash, apostrophes closed ("doesn't" → "doesnt", "DLC32's" → "dlc32"). */
+export function normalize(text: string): string {
+  return foldMarks(text.normalize('NFKC').toLowerCase());
 }
 
 /** Lower-case word tokens, compounds whole ("esp32-poe", "3.3", "gpio12"). */
@@ -157,3 +160,51 @@ export function charNgrams(word: string, n = 3): string[] {
   return out;
 }
 
+/** A word as the embedder sees it (see `tokens`). */
+export interface Token {
+  /** Lower case, inner punctuation dropped except decimal points ("esp32poe", "gndpa85u", "3.3v", "v2.0"). */
+  text: string;
+  /** 1 for a whole word; `partWeight` for each part of a compound ("esp32" and "poe" of "ESP32-POE"). */
+  weight: number;
+  /** Written in capitals ("CAN", "IN", "GND"): a name, never a stop word. */
+  acronym: boolean;
+}
+
+// Splits a compound into its parts; a dot splits only when it is not a decimal point (3.3 ≠ 3 + 3).
+const PART_SPLIT = /[-+/_]|(?<!\p{N})\.|\.(?!\p{N})/u;
+const UPPER = /\p{Lu}/u;
+const LOWER = /\p{Ll}/u;
+
+/** A unit word that follows a number: "V", "mAh", "°C"; a stop word ("a", "in") only when written in capitals ("5 A"). */
+function isUnitAfterNumber(word: string): boolean {
+  const lower = word.toLowerCase();
+  return isUnit(lower) && (!STOPWORDS.has(lower) || UPPER.test(word));
+}
+
+/**
+ * The embedder's tokens: each word whole, compounds also as weighted parts, case read before it
+ * is folded so acronyms survive the stop-word list ("CAN bus" keeps "can", "you can" drops it),
+ * and a number joined to its unit whether or not a space separates them ("3.3 V" and "3.3V" →
+ * "3.3v"). Duplicates are kept (term frequencies).
+ */
+export function tokens(text: string, partWeight = 0.5): Token[] {
+  const ws = foldMarks(text.normalize('NFKC')).match(WORD) ?? [];
+  const out: Token[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const word = ws[i].toLowerCase();
+    if (NUMBER.test(word) && i + 1 < ws.length && isUnitAfterNumber(ws[i + 1])) {
+      out.push({ text: word + ws[++i].toLowerCase(), weight: 1, acronym: false });
+      continue;
+    }
+    const parts = word.split(PART_SPLIT).filter(Boolean);
+    const acronym = ws[i].length >= 2 && UPPER.test(ws[i]) && !LOWER.test(ws[i]);
+    out.push({ text: parts.join(''), weight: 1, acronym });
+    if (parts.length > 1 && partWeight > 0) for (const part of parts) out.push({ text: part, weight: partWeight, acronym });
+  }
+  return out;
+}
+
+/** A stop word of the list above, unless written as an acronym ("CAN", "IN"). */
+export function isStopToken(t: Token): boolean {
+  return !t.acronym && STOPWORDS.has(t.text);
+}

@@ -10,6 +10,7 @@ import { hasTokenVectors } from './token-vectors';
 /** A deterministic API-like embedder that counts what reaches it. */
 class CountingEmbedder implements Embedder {
   readonly id = 'test:counting:4';
+  readonly fingerprint = 'test:counting:4';
   readonly dimensions = 4;
   readonly provider = 'openai-compatible' as const;
   documentCalls: string[][] = [];

@@ -138,6 +138,9 @@ export class CachingEmbedder implements Embedder {
   readonly dimensions: number;
   readonly provider: Embedder['provider'];
   readonly fallbackReason?: string;
+  get fingerprint(): string {
+    return this.inner.fingerprint;
+  }
   /** Calls that reached the inner embedder (for tests and logs). */
   readonly stats = { innerCalls: 0, cacheHits: 0, cacheMisses: 0 };
 

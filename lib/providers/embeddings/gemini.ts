@@ -26,6 +26,7 @@ export interface GeminiEmbedderOptions {
 export class GeminiEmbedder implements Embedder {
   readonly provider = 'gemini' as const;
   readonly id: string;
+  readonly fingerprint: string;
   readonly dimensions: number;
   private readonly model: EmbeddingModel;
   private readonly maxRetries: number;
@@ -36,6 +37,7 @@ export class GeminiEmbedder implements Embedder {
   constructor(opts: GeminiEmbedderOptions) {
     this.dimensions = opts.dimensions ?? 768;
     this.id = `gemini:${opts.model}:${this.dimensions}`;
+    this.fingerprint = this.id;
     const google = createGoogleGenerativeAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, fetch: opts.fetch });
     this.model = google.embeddingModel(opts.model);
     this.maxRetries = opts.maxRetries ?? 2;

@@ -7,10 +7,11 @@
  * distinct token contributes its boundary-marked 3–5-grams (optionally a whole-token feature),
  * weighted by sublinear term frequency; stopwords are dropped (a built-in stand-in for idf,
  * since an embedder sees one text at a time). The same features per token give the token
- * vectors of the local multi-vector (MaxSim) embedder.
+ * vectors of the local multi-vector (MaxSim) embedder. Words come from the code base's one text
+ * toolkit (lib/text/analyze.ts `tokens`: acronyms, compounds with weighted parts, number + unit).
  */
 import type { CallOptions, Embedder } from '../types';
-import { isStopword, normalizeText, tokenize, type Token } from './text';
+import { isStopToken, tokens, type Token } from '../../text/analyze';
 import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vectors';
 import { l2normalize, sha256Hex, throwIfAborted } from './util';
 
@@ -49,6 +50,12 @@ export const DEFAULT_HASHED_NGRAM_OPTIONS: HashedNgramOptions = {
   seed: 0,
 };
 
+/**
+ * Version of the tokenizer and hashing scheme: part of the id and fingerprint, so a change that
+ * moves the vectors re-embeds the library (lib/ingest/reembed.ts). 2: tokens from lib/text.
+ */
+export const HASHED_NGRAM_SCHEME = 2;
+
 interface SparseFeatures {
   idx: Int32Array;
   val: Float32Array;
@@ -76,6 +83,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
   readonly provider = 'offline' as const;
   readonly id: string;
+  readonly fingerprint: string;
   readonly tokenVectorsId: string;
   readonly dimensions: number;
   readonly tokenDimensions: number;
@@ -92,8 +100,9 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
     this.dimensions = o.dimensions;
     this.tokenDimensions = o.tokenDimensions;
     const settings = sha256Hex(JSON.stringify({ ...o, dimensions: 0, tokenDimensions: 0 })).slice(0, 8);
-    this.id = `offline:hashed-ngrams@1:${o.dimensions}:${settings}`;
-    this.tokenVectorsId = `offline:hashed-ngrams@1:tokens:${o.tokenDimensions}:${settings}`;
+    this.id = `offline:hashed-ngrams@${HASHED_NGRAM_SCHEME}:${o.dimensions}:${settings}`;
+    this.fingerprint = this.id;
+    this.tokenVectorsId = `offline:hashed-ngrams@${HASHED_NGRAM_SCHEME}:tokens:${o.tokenDimensions}:${settings}`;
     this.fallbackReason = fallbackReason;
   }
 
@@ -122,8 +131,8 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
   embedSync(text: string): Float32Array {
     const o = this.options;
     const counts = new Map<string, number>();
-    for (const t of tokenize(normalizeText(text), o.partWeight)) {
-      const w = isStopword(t) ? t.weight * o.stopwordWeight : t.weight;
+    for (const t of tokens(text, o.partWeight)) {
+      const w = isStopToken(t) ? t.weight * o.stopwordWeight : t.weight;
       if (w > 0) counts.set(t.text, (counts.get(t.text) ?? 0) + w);
     }
     const v = new Float32Array(o.dimensions);
@@ -152,18 +161,18 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
    */
   tokenVectorsSync(text: string): TokenVectors {
     const seen = new Set<string>();
-    const tokens: string[] = [];
+    const kept: string[] = [];
     const vectors: Float32Array[] = [];
-    for (const t of tokenize(normalizeText(text), this.options.partWeight)) {
-      if (seen.has(t.text) || isStopword(t) || !isContentToken(t)) continue;
+    for (const t of tokens(text, this.options.partWeight)) {
+      if (seen.has(t.text) || isStopToken(t) || !isContentToken(t)) continue;
       seen.add(t.text);
       const f = this.features(t.text, this.tokenDimensions);
       const v = new Float32Array(this.tokenDimensions);
       for (let i = 0; i < f.idx.length; i++) v[f.idx[i]] += f.val[i];
-      tokens.push(t.text);
+      kept.push(t.text);
       vectors.push(l2normalize(v));
     }
-    return { tokens, vectors };
+    return { tokens: kept, vectors };
   }
 
   /** Hashed features of one token: the whole token plus its boundary-marked character n-grams. */

@@ -50,6 +50,8 @@ interface Transport {
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly provider = 'openai-compatible' as const;
   readonly id: string;
+  /** Without the host: the same model served elsewhere gives the same vectors. */
+  readonly fingerprint: string;
   private readonly prefixes: InstructionPrefixes;
 
   private constructor(
@@ -58,6 +60,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
     private readonly transport: Transport,
   ) {
     this.id = `openai-compatible:${new URL(opts.baseURL).host}:${opts.model}:${dimensions}`;
+    this.fingerprint = `openai-compatible:${opts.model}:${dimensions}`;
     this.prefixes = instructionPrefixes(opts.model);
   }
 

@@ -266,6 +266,11 @@ export class TransformersEmbedder implements Embedder, TokenVectorSource {
   private readonly special: Set<number>;
   private idToToken?: string[];
 
+  /** The size is learned by warmUp, so the fingerprint is read after it. */
+  get fingerprint(): string {
+    return `${this.id}:${this.dimensions}`;
+  }
+
   constructor(private readonly p: EmbedderParts) {
     this.pooling = p.pooling;
     this.id = `transformers:${p.modelName}:${p.dtype}:${p.pooling}`;

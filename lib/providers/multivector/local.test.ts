@@ -26,7 +26,7 @@ describe('LocalMultiVectorEmbedder with the offline token vectors', () => {
     expect(mv.provider).toBe('local');
     expect(mv.dimensions).toBe(128);
     expect(mv.maxVectorsPerPage).toBe(256);
-    expect(mv.id).toMatch(/^local:offline:hashed-ngrams@1:tokens:128:[0-9a-f]{8}:pool256-ward$/);
+    expect(mv.id).toMatch(/^local:offline:hashed-ngrams@2:tokens:128:[0-9a-f]{8}:pool256-ward$/);
   });
 
   it('finds the right page by MaxSim, with an empty bag for a page without text', async () => {

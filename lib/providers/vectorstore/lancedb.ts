@@ -426,7 +426,14 @@ export class LanceStore implements VectorStore {
 
   /** The table for a search, after checking the query's size; null when nothing was stored yet. */
   private async readable(name: TableName, vectors: ArrayLike<number>[], configured?: number): Promise<lancedb.Table | null> {
-    const table = await this.table(name);
+    let table = await this.table(name);
+    if (this.dims[name] !== undefined && vectors.some((v) => v.length !== this.dims[name])) {
+      // Another process may have rebuilt the table for a new embedder (lib/ingest/reembed.ts): look
+      // again before calling the sizes a mismatch. The old handle is left to in-flight searches.
+      this.handles.delete(name);
+      delete this.dims[name];
+      table = await this.table(name);
+    }
     const expected = this.dims[name] ?? configured;
     if (expected !== undefined) assertDimensions(this.describe(name), expected, vectors);
     return table;
