@@ -5,7 +5,7 @@
  */
 import type { BBox } from '@/lib/providers/types';
 import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
-import { terms } from '@/lib/text/analyze';
+import { terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
@@ -227,12 +227,12 @@ export function formatHit(h: RefHit, maxChars: number): string {
 export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
   const lines = (hit.text ?? '').split('\n');
   if (!hit.bboxes?.length || lines.length !== hit.bboxes.length || quotes.length === 0) return undefined;
-  const quoted = quotes.map((q) => new Set(tokensOf(q)));
+  const quoted = quotes.map((q) => new Set(words(q)));
   // Most of a line's words in a quote (a table row is quoted with its header's words added), or a
   // short quote inside one long line.
   const within = (a: string[], b: Set<string>) => a.length > 0 && a.filter((t) => b.has(t)).length / a.length >= QUOTED_SHARE;
   const picked = lines.flatMap((text, i) => {
-    const line = tokensOf(text);
+    const line = words(text);
     if (line.length < 2) return [];
     const lineSet = new Set(line);
     return quoted.some((q) => within(line, q) || within([...q], lineSet)) ? [i] : [];
@@ -245,7 +245,6 @@ export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
 
 /** Share of one side's words the other must contain for a line to count as quoted. */
 const QUOTED_SHARE = 0.8;
-const tokensOf = (text: string) => text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:\.\p{N}+)?/gu) ?? [];
 
 /** What a citation needs to open the page and highlight the passage. */
 export function toSource(hit: RefHit): Source {
