@@ -52,6 +52,18 @@ describe('HashedNgramEmbedder', () => {
     expect(norm(await e.embedQuery('can'))).toBe(0);
   });
 
+  it("drops a question's scaffolding words (the ISO list's \"want\", \"use\") from queries but not from documents", async () => {
+    const asked = await e.embedQuery('I want to use the spindle relay');
+    const bare = await e.embedQuery('spindle relay');
+    expect(dot(asked, bare)).toBeCloseTo(1, 5);
+    const [doc] = await e.embedDocuments(['I want to use the spindle relay']);
+    expect(dot(doc, bare)).toBeLessThan(0.99);
+    const [queryBag] = await e.embedTokens(['Which relay do I use?'], { kind: 'query' });
+    const [docBag] = await e.embedTokens(['Which relay do I use?'], { kind: 'document' });
+    expect(queryBag.tokens).toEqual(['relay']);
+    expect(docBag.tokens).toContain('use');
+  });
+
   it('has an id that changes with every setting (it keys caches and indexes)', () => {
     const ids = new Set([
       e.id,

@@ -11,7 +11,7 @@
  * toolkit (lib/text/analyze.ts `tokens`: acronyms, compounds with weighted parts, number + unit).
  */
 import type { CallOptions, Embedder } from '../types';
-import { isStopToken, tokens, type Token } from '../../text/analyze';
+import { isQueryStopToken, isStopToken, tokens, type Token } from '../../text/analyze';
 import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vectors';
 import { l2normalize, sha256Hex, throwIfAborted } from './util';
 
@@ -124,15 +124,15 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
 
   async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array> {
     throwIfAborted(opts);
-    return this.embedSync(text);
+    return this.embedSync(text, true);
   }
 
   /** Dense vector of one text (synchronous: used directly by the measurement script). */
-  embedSync(text: string): Float32Array {
+  embedSync(text: string, query = false): Float32Array {
     const o = this.options;
     const counts = new Map<string, number>();
     for (const t of tokens(text, o.partWeight)) {
-      const w = isStopToken(t) ? t.weight * o.stopwordWeight : t.weight;
+      const w = isStopToken(t) || (query && isQueryStopToken(t)) ? t.weight * o.stopwordWeight : t.weight;
       if (w > 0) counts.set(t.text, (counts.get(t.text) ?? 0) + w);
     }
     const v = new Float32Array(o.dimensions);
@@ -150,7 +150,7 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
     for (let i = 0; i < texts.length; i++) {
       if (i > 0 && i % 16 === 0) await yieldToEventLoop();
       throwIfAborted(opts);
-      out.push(this.tokenVectorsSync(texts[i]));
+      out.push(this.tokenVectorsSync(texts[i], opts.kind === 'query'));
     }
     return out;
   }
@@ -159,12 +159,12 @@ export class HashedNgramEmbedder implements Embedder, TokenVectorSource {
    * One vector per distinct content token, in first-seen order. Duplicates are dropped: a
    * repeated token has the same vector, and MaxSim over a page bag ignores repeats.
    */
-  tokenVectorsSync(text: string): TokenVectors {
+  tokenVectorsSync(text: string, query = false): TokenVectors {
     const seen = new Set<string>();
     const kept: string[] = [];
     const vectors: Float32Array[] = [];
     for (const t of tokens(text, this.options.partWeight)) {
-      if (seen.has(t.text) || isStopToken(t) || !isContentToken(t)) continue;
+      if (seen.has(t.text) || isStopToken(t) || (query && isQueryStopToken(t)) || !isContentToken(t)) continue;
       seen.add(t.text);
       const f = this.features(t.text, this.tokenDimensions);
       const v = new Float32Array(this.tokenDimensions);
