@@ -1,7 +1,8 @@
 /**
  * The offline embedder: signed feature hashing of character n-grams (fastText-style, no weights).
  *
- * Chosen by measurement on the real manuals (scripts/measure-embedders.ts): it needs no weights,
+ * Chosen by measurement on the real manuals (the embedder measurement script, removed in 0c4f907:
+ * `git show 0c4f907^:scripts/measure-embedders.ts`): it needs no weights,
  * loads in milliseconds, and its n-grams match OCR-merged and unit-glued tokens ("GNDPA8+5U",
  * "3.3V") and word variants ("recognise"/"recognition") that exact-word features miss. Each
  * distinct token contributes its boundary-marked 3–5-grams (optionally a whole-token feature),
@@ -34,7 +35,7 @@ export interface HashedNgramOptions {
   seed: number;
 }
 
-// Picked from scripts/measure-embedders.ts (averaged over 5 hash seeds): 3–5-grams without a
+// Picked with that script (averaged over 5 hash seeds): 3–5-grams without a
 // whole-word feature beat words+n-grams both dense (MRR 0.616 vs 0.599) and as MaxSim tokens
 // (0.712 vs 0.648); 768 dims sit on the plateau (384: 0.564, 1024: 0.620); token vectors keep
 // MaxSim quality at 128 dims (d256: 0.716) for half the page-bag storage.

@@ -57,8 +57,9 @@ const DEFAULT_BATCH_SIZE: Record<EmbeddingsProvider, number> = {
 
 /**
  * Dense weight (alpha) for VectorStore.hybridSearch with this embedder. The offline figure is
- * measured (scripts/measure-embedders.ts: relative score fusion of page BM25 and dense at 0.4
- * never fell below BM25 alone); the others are the usual default for a trained model.
+ * measured by the embedder measurement script (relative score fusion of page BM25 and dense at
+ * 0.4 never fell below BM25 alone; the script was removed in 0c4f907, `git show
+ * 0c4f907^:scripts/measure-embedders.ts`); the others are the usual default for a trained model.
  */
 export function recommendedHybridAlpha(embedder: Pick<Embedder, 'provider'>): number {
   return embedder.provider === 'offline' ? 0.4 : 0.5;

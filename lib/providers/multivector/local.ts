@@ -14,7 +14,8 @@ import { poolVectors, type Linkage } from './pooling';
 export const DEFAULT_MAX_VECTORS_PER_PAGE = 128;
 /**
  * Bound for the offline hashed token vectors (128 dims, so 256 of them cost what 128 model
- * vectors of 256 dims would): pooling below ~256 cost ~0.03 MRR in scripts/measure-embedders.ts.
+ * vectors of 256 dims would): pooling below ~256 cost ~0.03 MRR in the embedder measurement
+ * script (removed in 0c4f907: `git show 0c4f907^:scripts/measure-embedders.ts`).
  */
 export const OFFLINE_MAX_VECTORS_PER_PAGE = 256;
 /** Long questions are rare; past this the extra tokens only add noise to the sum. */
