@@ -11,7 +11,8 @@ import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint }
 import { getConfig } from '../providers/config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
-import { claimManual, endLease, holdsLease, jobLeaseMs, renewLease } from '../store/jobs';
+import { claimManual, endLease, holdsLease } from '../store/jobs';
+import { holdLease, LeaseLost } from './lease';
 import { titleFromPages } from '../manual-title';
 import { titleFromFileName } from './upload';
 import { processWorkerId } from './worker-id';
@@ -49,11 +50,6 @@ export interface IngestSummary {
 /** Thrown inside the pipeline when the manual was deleted while being processed. */
 class ManualGone extends Error {}
 
-/**
- * The abort reason when this worker lost its lease (it stalled for a whole lease and another
- * worker reclaimed the job): stop, and touch nothing — the job's output now belongs to the other.
- */
-class LeaseLost extends Error {}
 
 export interface IngestOptions {
   /** The lease holder (default: this process); with `claimed`, the job was claimed already (claimNextManual). */
@@ -109,14 +105,7 @@ export async function shutdownOcrEngine(): Promise<void> {
 export async function ingestManual(manualId: string, deps: IngestDeps = {}, callerSignal?: AbortSignal, opts: IngestOptions = {}): Promise<IngestSummary | null> {
   const workerId = opts.workerId ?? processWorkerId();
   if (!opts.claimed && !(await claimManual(manualId, workerId))) return null;
-  const lease = new AbortController();
-  const renew = setInterval(() => {
-    renewLease(manualId, workerId).then(
-      (held) => held || lease.abort(new LeaseLost(`lease on ${manualId} lost`)),
-      (err) => console.error('[ingest] lease renewal failed', manualId, err instanceof Error ? err.message : err),
-    );
-  }, jobLeaseMs() / 4);
-  renew.unref();
+  const lease = holdLease(manualId, workerId, 'ingest');
   try {
     const signal = callerSignal ? AbortSignal.any([callerSignal, lease.signal]) : lease.signal;
     return await runPipeline(manualId, deps, signal, workerId);
@@ -124,7 +113,7 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, call
     if (lease.signal.aborted || err instanceof LeaseLost) return null;
     throw err;
   } finally {
-    clearInterval(renew);
+    lease.release();
     await endLease(manualId, workerId).catch(() => undefined);
   }
 }

@@ -23,12 +23,11 @@ import {
   countStaleManuals,
   finishReembed,
   forgetIndexFingerprints,
-  jobLeaseMs,
   reembedProgress,
-  renewLease,
   type ReembedStage,
 } from '../store/jobs';
 import { getManual } from '../store/manuals';
+import { holdLease } from './lease';
 import { pageImagePath } from './paths';
 import { embeddingText, indexingTurn } from './pipeline';
 import { processWorkerId } from './worker-id';
@@ -94,14 +93,7 @@ export type ReembedOutcome = 'done' | 'failed' | 'lost';
  * fingerprint: it is tried again once its lease has run out. `lost`: deleted or taken over meanwhile.
  */
 export async function reembedManual(manualId: string, fingerprint: string, deps: ReembedDeps = {}, workerId = processWorkerId()): Promise<ReembedOutcome> {
-  const lease = new AbortController();
-  const renew = setInterval(() => {
-    renewLease(manualId, workerId).then(
-      (held) => held || lease.abort(new Error(`lease on ${manualId} lost`)),
-      (err) => console.error('[reembed] lease renewal failed', manualId, err instanceof Error ? err.message : err),
-    );
-  }, jobLeaseMs() / 4);
-  renew.unref();
+  const lease = holdLease(manualId, workerId, 'reembed');
   const signal = lease.signal;
   let lastWrite = 0;
   const progress = async (stage: ReembedStage, done: number, total: number) => {
@@ -143,7 +135,7 @@ export async function reembedManual(manualId: string, fingerprint: string, deps:
     await abandonReembed(manualId, workerId).catch(() => undefined);
     return 'failed';
   } finally {
-    clearInterval(renew);
+    lease.release();
   }
 }
 
