@@ -212,12 +212,13 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
       },
-      // Question words that name each manual's device (in its title, file name or cover page).
+      // Question words that name each manual's device: in its identity (title, file name, cover
+      // page) and found mostly in that manual — a contents page on the cover names "power" too.
       topicTerms: Object.fromEntries(
         distinctManuals(objects)
           .map((id) => [id, questionWords.filter((w) => identity?.identityWords.get(id)?.has(w))] as const)
-          .filter(([, ws]) => ws.length > 0)
-          .map(([id, ws]) => [id, matchTerms(ws.join(' '))]),
+          .map(([id, ws]) => [id, matchTerms(ws.join(' ')).filter((t) => identity!.termConcentration(t, id) > 0.5)] as const)
+          .filter(([, ts]) => ts.length > 0),
       ),
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };

@@ -158,6 +158,22 @@ export class LibraryIndex {
     return out;
   }
 
+  /**
+   * The share of the library's pages holding `term` that belong to manual `manualId` (0 when none
+   * do): near 1 for a word that names that manual's device ("librevna"), low for a word every
+   * manual uses ("power"), however often the manual itself uses it.
+   */
+  termConcentration(term: string, manualId: string): number {
+    let all = 0;
+    let own = 0;
+    this.pageTermSets.forEach((set, i) => {
+      if (!set.has(term)) return;
+      all++;
+      if (this.pages[i].manualId === manualId) own++;
+    });
+    return all ? own / all : 0;
+  }
+
   pageOf(manualId: string, page: number): number | undefined {
     return this.pageIndexOf.get(pageKey(manualId, page));
   }

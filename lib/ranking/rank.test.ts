@@ -60,4 +60,11 @@ describe('the page ranker', () => {
       expect({ q, manualId: best.manualId, page: best.page }).toEqual({ q, manualId: manual, page });
     }
   });
+  it("tells a word naming one manual's device from a word every manual uses (topic terms)", () => {
+    expect(index.termConcentration('hx-200', 'a')).toBe(1);
+    expect(index.termConcentration('brill', 'b')).toBe(1);
+    // "fuse" is in both manuals: it names neither device.
+    expect(index.termConcentration('fuse', 'a')).toBe(0.5);
+    expect(index.termConcentration('nowhere', 'a')).toBe(0);
+  });
 });
