@@ -214,13 +214,19 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
       // page) and found mostly in that manual — a contents page on the cover names "power" too.
-      topicTerms: Object.fromEntries(
-        distinctManuals(objects)
-          .map((id) => [id, questionWords.filter((w) => identity?.identityWords.get(id)?.has(w))] as const)
-          .map(([id, ws]) => [id, matchTerms(ws.join(' ')).filter((t) => identity!.termConcentration(t, id) > 0.5)] as const)
-          .filter(([, ts]) => ts.length > 0),
-      ),
+      topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   }),
 };
+
+/** Per manual, the question's terms that name its device (see the call). */
+function topicTermsOf(index: LibraryIndex, manualIds: string[], questionWords: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const id of manualIds) {
+    const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
+    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > 0.5);
+    if (ts.length) out[id] = ts;
+  }
+  return out;
+}

@@ -248,7 +248,6 @@ export interface ExtractiveOptions {
   declinePolicy?: DeclinePolicy;
 }
 
-
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
   const withText = hits.filter((h) => h.text && h.text.trim());
   const pageOrder: string[] = [];
@@ -315,7 +314,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // Values, steps for "how do I" and better-ranked pages are preferred; so is a line whose label
   // is the phrase the question asks for ("Supply voltage | 24 V DC" for "what supply voltage"):
   // it states that very thing, where other lines only mention it. The share is the labels' Dice.
-  const askedTerms = new Set(matchTerms(askedSpan(question) ?? ''));
+  const askedPhrase = askedSpan(question);
+  const askedTerms = new Set(matchTerms(askedPhrase ?? ''));
   const labelShare = (u: Unit) => {
     if (!askedTerms.size || !u.label.size || !u.hasValue) return 0;
     const shared = [...askedTerms].filter((t) => u.label.has(t)).length;
@@ -338,7 +338,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     return s * Math.sqrt(met / (groups.length || 1)) * norm(u) * prior(u);
   };
 
-  const askedQuantities = askedKinds(question, askedSpan(question));
+  const askedQuantities = askedKinds(question, askedPhrase);
   // Greedy coverage: the best unit, then units that answer what it leaves open.
   const chosen: Unit[] = [];
   const covered = new Set<string>();
@@ -391,9 +391,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     // A chosen unit states it already, or (the first one, without a value) the value units after it.
     const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
     if (chosen.some((u) => states(u) || follows(u))) continue;
-    // On the best page any line may state it in other words ("power consumption … 130 mA" for "how much current
-    // does it draw"); elsewhere the line must share a word with the question.
-    const pool = units.filter((u) => u.manualId === manualId && !chosen.includes(u) && states(u) && (u.pageRank === 0 ? answerLike(u) : u.pageRank <= RESCUE_PAGES && eligible(u)));
+    // On the best page any line may state it in other words ("power consumption … 130 mA" for
+    // "how much current does it draw"); elsewhere the line must share a word with the question.
+    const stated = (u: Unit) => (u.pageRank === 0 ? answerLike(u) : u.pageRank <= RESCUE_PAGES && eligible(u));
+    const pool = units.filter((u) => u.manualId === manualId && !chosen.includes(u) && states(u) && stated(u));
     const rescue = pool.sort((a, b) => score(b, covered) - score(a, covered))[0];
     if (!rescue) {
       quantityMissing = true;

@@ -57,9 +57,10 @@ export interface IngestOptions {
   claimed?: boolean;
 }
 
-const EMBED_BATCH = 64;
+/** Chunks per embedder call. */
+export const EMBED_BATCH = 64;
 /** Pages embedded and written to the vector store at once. */
-const PAGE_BATCH = 16;
+export const PAGE_BATCH = 16;
 
 /** How a failure message names the stage it happened in. */
 const DOING: Record<IngestStage | 'store', string> = {

@@ -29,7 +29,7 @@ import {
 import { getManual } from '../store/manuals';
 import { holdLease } from './lease';
 import { pageImagePath } from './paths';
-import { embeddingText, indexingTurn } from './pipeline';
+import { EMBED_BATCH, embeddingText, indexingTurn, PAGE_BATCH } from './pipeline';
 import { processWorkerId } from './worker-id';
 
 export interface ReembedDeps {
@@ -38,9 +38,6 @@ export interface ReembedDeps {
   store?: VectorStore;
 }
 
-/** Chunks per embedder call and pages per multi-vector call, as in the ingest pipeline. */
-const EMBED_BATCH = 64;
-const PAGE_BATCH = 16;
 /** Progress rows are cheap but not free: at most ~4 writes a second. */
 const PROGRESS_EVERY_MS = 250;
 

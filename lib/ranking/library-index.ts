@@ -117,6 +117,8 @@ export class LibraryIndex {
   /** Distinct trigrams of each vocabulary term (by id), for the Dice denominator. */
   private trigramCounts?: Uint16Array;
   private readonly bigramCache = new Map<number, Set<string>>();
+  /** Term → pages holding it per manual (termConcentration), computed on first use. */
+  private readonly pagesWithTerm = new Map<string, Map<string, number>>();
 
   /** Adjacent term pairs of a page ("a b"), computed on first use. */
   pageBigrams(page: number): Set<string> {
@@ -164,14 +166,17 @@ export class LibraryIndex {
    * manual uses ("power"), however often the manual itself uses it.
    */
   termConcentration(term: string, manualId: string): number {
-    let all = 0;
-    let own = 0;
-    this.pageTermSets.forEach((set, i) => {
-      if (!set.has(term)) return;
-      all++;
-      if (this.pages[i].manualId === manualId) own++;
-    });
-    return all ? own / all : 0;
+    let perManual = this.pagesWithTerm.get(term);
+    if (!perManual) {
+      perManual = new Map();
+      this.pageTermSets.forEach((set, i) => {
+        if (set.has(term)) perManual!.set(this.pages[i].manualId, (perManual!.get(this.pages[i].manualId) ?? 0) + 1);
+      });
+      if (this.pagesWithTerm.size > 4096) this.pagesWithTerm.clear();
+      this.pagesWithTerm.set(term, perManual);
+    }
+    const all = [...perManual.values()].reduce((a, b) => a + b, 0);
+    return all ? (perManual.get(manualId) ?? 0) / all : 0;
   }
 
   pageOf(manualId: string, page: number): number | undefined {

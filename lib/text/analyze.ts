@@ -212,7 +212,12 @@ export function isStopToken(t: Token): boolean {
   return !t.acronym && STOPWORDS.has(t.text);
 }
 
-const QUERY_STOPWORDS: ReadonlySet<string> = new Set(stopwordsIso.en.map((w) => w.toLowerCase().replace(/[’']/g, '')));
+const ISO_STOPWORDS: ReadonlySet<string> = new Set(stopwordsIso.en.map((w) => normalize(w)));
+
+/** A word (normalized) of the comprehensive ISO English stop-word list: wider than `isStopword`'s. */
+export function isIsoStopword(word: string): boolean {
+  return ISO_STOPWORDS.has(word);
+}
 
 /**
  * A question's word that the comprehensive ISO list calls a stop word ("use", "want", "need"): the
@@ -220,5 +225,5 @@ const QUERY_STOPWORDS: ReadonlySet<string> = new Set(stopwordsIso.en.map((w) => 
  * (Measured under CV: dense R@1 0.29 → 0.33, multi-vector 0.52 → 0.54, agent 0.56 → 0.58.)
  */
 export function isQueryStopToken(t: Token): boolean {
-  return !t.acronym && QUERY_STOPWORDS.has(t.text);
+  return !t.acronym && ISO_STOPWORDS.has(t.text);
 }

@@ -3,13 +3,7 @@
  * -3 dB bandwidth of …" → "analog -3 dB bandwidth"). Answers name it in fixed sentences
  * (lib/answer/wording.ts); ranking and declining read the quantity it names (./quantities.ts).
  */
-import stopwordsIso from 'stopwords-iso';
-import { normalize } from './analyze';
-
-// Where the asked phrase ends: at the first word of the comprehensive ISO English stop-word list
-// (function words, auxiliaries like "does", and vague words like "value"), which is wider than the
-// search analyzer's list on purpose: a phrase cut short still reads well, one run on does not.
-const PHRASE_END: ReadonlySet<string> = new Set(stopwordsIso.en.map((w) => normalize(w)));
+import { isIsoStopword, normalize } from './analyze';
 
 // "what is the …", "which …", "how much …": the words after them are what the question asks for.
 const ASK = /\b(?:what|which|how much|how many|how long|how often)\b(?:'s|\s+(?:is|are|was|were))?(?:\s+(?:the|its|their|a|an|kind of|type of|sort of))?\s+/gi;
@@ -26,7 +20,10 @@ export function askedSpan(question: string): string | undefined {
     const out: string[] = [];
     for (const raw of clause.trim().split(/\s+/)) {
       const word = raw.replace(/[^\p{L}\p{N}]+$/u, '');
-      if (!word || !/[\p{L}\p{N}]/u.test(word) || PHRASE_END.has(normalize(word)) || out.length >= MAX_WORDS) break;
+      // The phrase ends at the first word of the comprehensive ISO list (function words, "does",
+      // vague words like "value"), wider than search's on purpose: a phrase cut short still reads
+      // well, one run on does not.
+      if (!word || !/[\p{L}\p{N}]/u.test(word) || isIsoStopword(normalize(word)) || out.length >= MAX_WORDS) break;
       out.push(word);
       // A word with punctuation after it ends the phrase ("fuse." / "range/").
       if (word !== raw) break;
