@@ -45,6 +45,7 @@ test.describe('app shell', () => {
     await page.goto('/manuals');
     await expect(page.getByTestId('provider-vectorDb')).toContainText('LanceDB');
     await expect(page.getByTestId('provider-llm')).toContainText('None');
+    await expect(page.getByTestId('provider-ocr')).toContainText(/tesseract/i);
   });
 
   test('health reports version, storage and providers', async ({ request }) => {
@@ -56,6 +57,8 @@ test.describe('app shell', () => {
     expect(body.dataDir.ok).toBe(true);
     expect(body.db.ok).toBe(true);
     expect(Object.keys(body.providers).sort()).toEqual(['decider', 'embeddings', 'llm', 'multiVector', 'ocr', 'reranker', 'vectorDb', 'vlm']);
+    // The OCR engine that runs: the native binary when on PATH, else the WebAssembly fallback.
+    expect(['tesseract', 'tesseract.js']).toContain(body.providers.ocr.provider);
     // Memory per process: the server's own, and the ingest worker it started (built JavaScript).
     expect(body.memory.rssMb).toBeGreaterThan(0);
     expect(body.memory.worker.pid).not.toBe(body.memory.pid);
