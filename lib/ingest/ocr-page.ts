@@ -46,6 +46,9 @@ export function planOcr(page: Pick<PageContent, 'width' | 'height' | 'hasTextLay
 
 export const DEFAULT_MIN_CONFIDENCE = 45;
 
+/** A figure region is drawn at a lower scale beyond this many pixels (a whole A4 page at 4×: 8 MP). */
+export const MAX_FIGURE_PIXELS = 8_000_000;
+
 export interface MapOptions {
   /** Words below this tesseract confidence (0–100) are dropped: on photos they are mostly noise. */
   minConfidence?: number;
@@ -148,7 +151,7 @@ export function withOcrLines(page: PageContent, regions: OcrRegionLines[]): Page
 
 export interface PageOcrResult {
   /** `language`: the model a whole-page target was finally read with (when languages are detected). */
-  regions: Array<OcrRegionLines & { target: OcrTarget; ms: number; language?: string }>;
+  regions: Array<OcrRegionLines & { target: OcrTarget; ms: number; language?: string; /** Id of the engine whose text was kept. */ engine: string }>;
   /** Kept words (after the confidence filter). */
   words: number;
   /** Mean confidence of kept words (0–100). */
@@ -159,6 +162,12 @@ export interface PageOcrResult {
 
 export interface OcrPageOptions extends OcrPlanOptions, MapOptions {
   targets?: OcrTarget[];
+  /**
+   * Reads figure regions ('sparse' targets) instead of `engine` (PaddleOCR: ocr-paddle.ts). When it
+   * fails on a region, that region is read by `engine` after all: labels are an extra, and a
+   * missing model must not fail a manual.
+   */
+  figureEngine?: OcrEngine;
   signal?: AbortSignal;
   /**
    * Results by image content, shared across the pages of a manual: a figure repeated on many
@@ -198,7 +207,8 @@ export function startPageOcr(
     const drawn = previous.then(async () => {
       opts.signal?.throwIfAborted();
       const t = performance.now();
-      const raw = await doc.renderRegionRaw(page.page, target.bbox, { scale: target.scale });
+      // Figure regions are bounded in pixels: OCR cost grows with area (a page-size drawing at 4×).
+      const raw = await doc.renderRegionRaw(page.page, target.bbox, { scale: target.scale, ...(target.mode === 'sparse' ? { maxPixels: MAX_FIGURE_PIXELS } : {}) });
       // Figure regions of text pages: what the text layer already says there is not read again.
       if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
       return { image: toPpm(raw), scale: raw.scale, t };
@@ -215,12 +225,22 @@ export function startPageOcr(
       const lang = target.mode === 'page' && opts.language?.active ? opts.language : undefined;
       let language: string | undefined;
       let ocr: OcrResult;
+      let readBy = engine.id;
       if (lang) {
         const detectScript = engine.detectScript ? () => engine.detectScript!(image, base) : undefined;
         ({ result: ocr, language } = await readInItsLanguage((l) => recognizeCached(engine, image, { ...base, languages: [l] }, opts.cache), detectScript, lang));
+      } else if (target.mode === 'sparse' && opts.figureEngine) {
+        const figures = opts.figureEngine;
+        readBy = figures.id;
+        ocr = await recognizeCached(figures, image, base, opts.cache).catch((err: unknown) => {
+          if (opts.signal?.aborted) throw err;
+          warnFigureEngineOnce(figures, err);
+          readBy = engine.id;
+          return recognizeCached(engine, image, base, opts.cache);
+        });
       } else ocr = await recognizeCached(engine, image, base, opts.cache);
       const lines = ocrLinesToPage(ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
-      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: ocr.words, ...(lang ? { language } : {}) };
+      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: ocr.words, engine: readBy, ...(lang ? { language } : {}) };
     }),
   ).then((done) => {
     let words = 0;
@@ -236,6 +256,13 @@ export function startPageOcr(
     return { regions, words, confidence: words ? confSum / words : 0, ms: performance.now() - t0 };
   });
   return { rendered, result };
+}
+
+const warnedEngines = new WeakSet<OcrEngine>();
+function warnFigureEngineOnce(engine: OcrEngine, err: unknown): void {
+  if (warnedEngines.has(engine)) return;
+  warnedEngines.add(engine);
+  console.warn(`[ocr] ${engine.id} failed on a figure region, reading figures with the page engine instead: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 /** Cell boxes of the page's text-layer lines (cells, not whole lines: a line may span a figure). */

@@ -53,8 +53,8 @@ export interface OcrOptions {
 export interface OcrEngine {
   /** Engine + model, e.g. "tesseract.js-7/eng-4.0.0_best_int" (store it with OCR'd text). */
   readonly id: string;
-  /** Which implementation: the native binary or the WebAssembly build. */
-  readonly engine: 'tesseract' | 'tesseract.js';
+  /** Which implementation: the native binary, the WebAssembly build, or PaddleOCR (figure labels). */
+  readonly engine: 'tesseract' | 'tesseract.js' | 'paddleocr';
   /** Language models this engine can load (tesseract codes: eng, ces, chi_sim…). */
   readonly languages: readonly string[];
   /** How many images it recognises at once. */

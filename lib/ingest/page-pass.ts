@@ -20,6 +20,8 @@ export interface PagePassOptions {
   manualId: string;
   /** The OCR engine, asked for only when a page needs OCR (creating the tesseract pool costs ~1 s). */
   ocr: () => OcrEngine;
+  /** The engine for figure regions of text pages (PaddleOCR), when one is configured; asked for lazily too. */
+  figureOcr?: () => OcrEngine | undefined;
   signal?: AbortSignal;
   /** OCR pages in flight beyond the engine's concurrency before the pass waits (default 2). */
   ocrAhead?: number;
@@ -79,7 +81,8 @@ export class PagePass {
         // Enough pages queued to keep every OCR worker busy: wait for one before drawing more.
         while (pendingOcr.size >= engine.concurrency + ahead) await Promise.race(pendingOcr);
         const t = performance.now();
-        const job = startPageOcr(doc, page, engine, { targets, signal: opts.signal, cache: this.cache, language: this.language });
+        const figureEngine = targets.some((t) => t.mode === 'sparse') ? opts.figureOcr?.() : undefined;
+        const job = startPageOcr(doc, page, engine, { targets, figureEngine, signal: opts.signal, cache: this.cache, language: this.language });
         const result = job.result.then((r) => {
           this.ocrDone++;
           return r;

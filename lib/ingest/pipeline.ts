@@ -19,8 +19,9 @@ import { processWorkerId } from './worker-id';
 import { chunkPages, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
-import { describeOcrEngine } from './ocr-engine';
+import { describeOcrEngine, figureEngineOf } from './ocr-engine';
 import { createNativeTesseractEngine } from './ocr-native';
+import { createPaddleEngine } from './ocr-paddle';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
 import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
@@ -33,6 +34,8 @@ export interface IngestDeps {
   multiVector?: MultiVectorEmbedder;
   store?: VectorStore;
   ocr?: OcrEngine;
+  /** Figure regions' engine; with `ocr` injected, figures go to `ocr` unless this is given too. */
+  figureOcr?: OcrEngine;
 }
 
 export interface IngestSummary {
@@ -92,10 +95,18 @@ export function createOcrEngine(): OcrEngine {
   return createTesseractEngine({ workers: d.workers });
 }
 
+let sharedFigureOcr: OcrEngine | undefined;
+/** The figure-label engine (PaddleOCR), one per process, or none when figures go to the page engine. */
+export function processFigureOcrEngine(): OcrEngine | undefined {
+  if (figureEngineOf(getConfig().ocr) !== 'paddleocr') return undefined;
+  return (sharedFigureOcr ??= createPaddleEngine());
+}
+
 export async function shutdownOcrEngine(): Promise<void> {
-  const engine = sharedOcr;
+  const engines = [sharedOcr, sharedFigureOcr];
   sharedOcr = undefined;
-  await engine?.terminate();
+  sharedFigureOcr = undefined;
+  await Promise.all(engines.map((e) => e?.terminate()));
 }
 
 /**
@@ -170,7 +181,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount });
-    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), signal, languages: getConfig().ocr.languages });
+    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()), signal, languages: getConfig().ocr.languages });
     try {
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;

@@ -49,8 +49,12 @@ export interface AppConfig {
   publicUrl?: string;
   /** The key `npm run mcp` (stdio) acts with: its owner and rate limit, audited like HTTP calls. */
   mcpApiKey?: string;
-  /** OCR engine wanted ('auto': the native binary when on PATH, else tesseract.js), languages, pool size. */
-  ocr: { engine: OcrEngineChoice; languages: string[]; workers?: number };
+  /**
+   * OCR engine wanted ('auto': the native binary when on PATH, else tesseract.js), languages, pool
+   * size; and the engine for figure labels on text pages ('page': the same engine as scanned pages;
+   * 'paddle': PaddleOCR, opt-in: docs/benchmarks.md has what it reads and costs).
+   */
+  ocr: { engine: OcrEngineChoice; figureEngine?: 'page' | 'paddle'; languages: string[]; workers?: number };
   /** Interface `npm start` binds to; anything but loopback requires sign-in (lib/auth/access.ts). */
   host: string;
   /** Reverse proxies in front of the app whose X-Forwarded-For entries are trusted (0: none). */
@@ -143,6 +147,7 @@ const envSchema = z.object({
   MCP_API_KEY: optionalString,
 
   OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
+  OCR_FIGURE_ENGINE: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['page', 'paddle'], { message: 'must be one of: page, paddle' }).default('page')),
   OCR_LANGUAGES: optionalString,
   OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
 
@@ -363,7 +368,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     openaiCompatible: openai,
     gemini,
     sessionSecret: e.SESSION_SECRET,
-    ocr: { engine: e.OCR_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
+    ocr: { engine: e.OCR_ENGINE, figureEngine: e.OCR_FIGURE_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
     apiRatePerMin: e.API_RATE_PER_MIN,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.MCP_API_KEY,
