@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { titleFromPages, usableTitle } from './manual-title';
 
-const line = (text: string, fontSize: number, extra: { running?: boolean } = {}) => ({
+const line = (text: string, fontSize: number, extra: { running?: boolean; ocr?: boolean } = {}) => ({
   text,
   fontSize,
   bbox: { x: 0, y: 0, w: 100, h: fontSize },
@@ -53,6 +53,14 @@ describe('manual titles', () => {
     // A blank or contents-only first page: the second page names it.
     expect(titleFromPages([{ lines: [line('Table of contents', 20)] }, { lines: [line('Signal Generator IG-102', 22), line('body', 10)] }])).toBe('Signal Generator IG-102');
     expect(titleFromPages([{ lines: [line('3', 30), line('© 2020', 8)] }])).toBeUndefined();
+  });
+
+  it('prefers the text a cover states to text read from its pictures, and reads scanned covers', () => {
+    // A stylised logo read by OCR ("OUMEX" for OLIMEX) is larger than the stated title.
+    const cover = { lines: [line('OUMEX', 40, { ocr: true }), line('ESP32-POE', 26), line('User Manual', 26), line('Revision 2.6', 10)] };
+    expect(titleFromPages([cover])).toBe('ESP32-POE User Manual');
+    const scanned = { lines: [line('HEATHKIT', 30, { ocr: true }), line('Audio Generator AG-9A', 22, { ocr: true }), line('ASSEMBLY MANUAL', 14, { ocr: true })] };
+    expect(titleFromPages([scanned])).toBe('HEATHKIT Audio Generator AG-9A');
   });
 
   it.skipIf(!fs.existsSync('../shared/manuals/librevna-user-manual.pdf'))('finds the cover title of real manuals without PDF titles', async () => {

@@ -59,11 +59,16 @@ function titleLike(text: string): boolean {
 /**
  * The title printed on the first pages: the largest-font lines of the first page that has any
  * title-like text, in page order. When those are only generic words ("User Manual") or fewer than
- * three words ("HX-200"), the next size down joins them, up to three sizes.
+ * three words ("HX-200"), the next size down joins them, up to three sizes. Text the PDF states
+ * comes before text read from its pictures: on a cover with a text layer, OCR lines are logos,
+ * photo labels and product shots ("OUMEX" for a stylised OLIMEX logo), so they count only on a
+ * page that states no title-like text of its own (a scanned cover).
  */
 export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages = 2): string | undefined {
   for (const page of pages.slice(0, maxPages)) {
-    const lines = page.lines.filter((l) => !l.running && titleLike(l.text));
+    const candidates = page.lines.filter((l) => !l.running && titleLike(l.text));
+    const stated = candidates.filter((l) => !l.ocr);
+    const lines = stated.length ? stated : candidates;
     if (!lines.length) continue;
     // Sizes within 15 % count as one style (OCR estimates sizes from line boxes).
     const sizes = [...new Set(lines.map((l) => l.fontSize))].sort((a, b) => b - a);
