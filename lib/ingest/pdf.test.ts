@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -260,5 +262,22 @@ describe('coordinates on rotated and cropped pages', () => {
     const { inside } = await inkIn(doc, 1, b);
     expect(inside).toBeGreaterThan(0.1);
     await doc.close();
+  });
+});
+
+const SPEEDYBEE = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'manuals2', 'speedybee-f405-v4-stack-manual.pdf');
+
+describe.runIf(fs.existsSync(SPEEDYBEE))('a real manual whose ToUnicode map has its bytes swapped', () => {
+  it('reads "Specifications", not "Speci昀椀cations"', async () => {
+    const doc = await openPdf(new Uint8Array(fs.readFileSync(SPEEDYBEE)), { maxBytes: Infinity });
+    try {
+      let text = '';
+      for (let p = 1; p <= doc.numPages; p++) text += `${(await doc.extractPage(p)).text}\n`;
+      expect(text).toMatch(/Specifications/);
+      // No Latin word is left with a U+XX00 stand-in for one of its letters.
+      expect(text.match(/[A-Za-z][\u4100-\u5a00\u6100-\u7a00]|[\u4100-\u5a00\u6100-\u7a00][A-Za-z]/gu)?.filter((m) => [...m].some((c) => (c.charCodeAt(0) & 0xff) === 0)) ?? []).toEqual([]);
+    } finally {
+      await doc.close();
+    }
   });
 });

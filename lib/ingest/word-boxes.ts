@@ -100,7 +100,8 @@ function placeItems(content: TextContent, viewportTransform: number[], widths: M
       }
       x += w;
     });
-    out.push({ bbox: span.bbox, text: item.str, x0, x1 });
+    // The span's text: what the page's stored text says (repaired like it), one character for one.
+    out.push({ bbox: span.bbox, text: span.text, x0, x1 });
   }
   return out;
 }

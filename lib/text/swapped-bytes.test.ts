@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { repairSwappedBytes } from './swapped-bytes';
+
+/** What a byte-swapped ToUnicode map makes of a Latin letter: U+00XX → U+XX00. */
+const swap = (s: string) => [...s].map((c) => String.fromCharCode(c.charCodeAt(0) << 8)).join('');
+
+describe('repairing byte-swapped text', () => {
+  it('restores Latin letters written as U+XX00 inside Latin words', () => {
+    expect(repairSwappedBytes(`Pa${swap('rt')} List`)).toBe('Part List');
+    expect(repairSwappedBytes(`Con${swap('fi')}guration and Speci${swap('fi')}cations`)).toBe('Configuration and Specifications');
+    expect(repairSwappedBytes(`Ove${swap('rv')}iew`)).toBe('Overview');
+  });
+
+  it('leaves real CJK text alone, beside Latin letters or not', () => {
+    for (const text of ['USB接口', '一个USB', '最大电流 3A', '外接驱动 ENA+', '电机', 'Näherung']) expect(repairSwappedBytes(text)).toBe(text);
+    // A run of only such characters, with no Latin letter to anchor it, is not repaired.
+    expect(repairSwappedBytes(swap('rt'))).toBe(swap('rt'));
+  });
+
+  it('keeps the length, so glyph positions still match', () => {
+    const broken = `Suppo${swap('rt')}ed`;
+    expect(repairSwappedBytes(broken)).toHaveLength(broken.length);
+  });
+});
