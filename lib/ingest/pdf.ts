@@ -12,7 +12,7 @@ import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout
 import { loadPdfjs, pdfjsAssets } from './pdfjs';
 import { type RawImage, type RenderedImage, type RenderOptions, renderPdfPage, renderPdfPageRaw, renderPdfRegion, renderPdfRegionRaw } from './render';
 import { describeNonPdf, findPdfHeader } from './sniff';
-import { repairSwappedBytes } from '../text/swapped-bytes';
+import { repairTextLayer } from '../text/text-layer';
 
 export interface OpenPdfOptions {
   password?: string;
@@ -280,7 +280,7 @@ export function textSpans(content: TextContent, viewportTransform: readonly numb
       boldCache.set(item.fontName, bold);
     }
     const scale = Math.hypot(viewportTransform[0], viewportTransform[1]) || 1;
-    spans.push({ text: repairSwappedBytes(item.str), bbox, fontSize: Math.round(size * scale * 100) / 100, bold, rotated });
+    spans.push({ text: repairTextLayer(item.str), bbox, fontSize: Math.round(size * scale * 100) / 100, bold, rotated });
   }
   return spans;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairSwappedBytes } from './swapped-bytes';
+import { repairSwappedBytes, repairTextLayer } from './text-layer';
 
 /** What a byte-swapped ToUnicode map makes of a Latin letter: U+00XX → U+XX00. */
 const swap = (s: string) => [...s].map((c) => String.fromCharCode(c.charCodeAt(0) << 8)).join('');
@@ -20,5 +20,12 @@ describe('repairing byte-swapped text', () => {
   it('keeps the length, so glyph positions still match', () => {
     const broken = `Suppo${swap('rt')}ed`;
     expect(repairSwappedBytes(broken)).toHaveLength(broken.length);
+  });
+});
+
+describe('private-use characters', () => {
+  it('become spaces: symbol-font glyphs with no meaning of their own', () => {
+    expect(repairTextLayer('\uf075 | Supports RS485')).toBe('  | Supports RS485');
+    expect(repairTextLayer(`Series Resistance \uf8fdOnly for reflection`)).toBe('Series Resistance  Only for reflection');
   });
 });
