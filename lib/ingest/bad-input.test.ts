@@ -21,6 +21,7 @@ import { closeEmbeddings } from '@/lib/providers/embeddings';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { closeDb } from '@/lib/store/db';
 import { getManual, listManuals, listPages } from '@/lib/store/manuals';
+import { restoreEnv } from '@/test/env';
 import { isIngestError, type IngestErrorCode } from './errors';
 import { manualDir, manualSourcePath, pageImagePath } from './paths';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
@@ -99,10 +100,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(() => {
-  for (const [k, v] of Object.entries(envBefore)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv(envBefore);
 });
 
 afterAll(async () => {
