@@ -16,14 +16,12 @@ import { collectTurn } from '@/lib/agent/tree';
 import type { TreeData } from '@/lib/agent/contract';
 import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
 import type { AuditRecord } from '@/lib/agent/events';
-import { shutdownOcrEngine, ingestManual } from '@/lib/ingest/pipeline';
+import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/library';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
 import { createLlmClient } from '@/lib/providers/llm';
 import type { LlmClient } from '@/lib/providers/types';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE } from '@/lib/sample';
-import { closeDb } from '@/lib/store/db';
+import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
@@ -47,12 +45,7 @@ beforeAll(async () => {
   expect((await ingestManual(manualId))?.status).toBe('ready');
 }, 180_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 /** Offline deps: the real factories (offline embedder, LanceDB in DATA_DIR), no LLM. */
 const OFFLINE: AgentDeps = { llm: null, vlm: null };
