@@ -9,8 +9,7 @@ import os from 'node:os';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '@/lib/agent/environment';
-import { eventsOf, resultOf, textResult, chunk } from '@/lib/agent/testing';
+import { eventsOf, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing';
 import { resolveServices, type AgentDeps } from '@/lib/agent/services';
 import { collectTurn } from '@/lib/agent/tree';
 import type { TreeData } from '@/lib/agent/contract';
@@ -58,20 +57,8 @@ function mockVlm(reading: string): { vlm: LlmClient; model: MockLanguageModelV3 
 
 function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<AgentServices> } = {}): TreeData {
   const { deps, providers, ...rest } = over;
-  return {
-    question: 'What supply voltage does the HX-200 controller need?',
-    history: [],
-    manualIds: [manualId],
-    environment: new Environment(),
-    errors: [],
-    iteration: 0,
-    budget: 5,
-    decisions: [],
-    skill: null,
-    services: { ...resolveServices(deps ?? OFFLINE), ...providers },
-    removed: {},
-    ...rest,
-  };
+  const services = { ...resolveServices(deps ?? OFFLINE), ...providers };
+  return startingTree('What supply voltage does the HX-200 controller need?', services, { manualIds: [manualId], ...rest });
 }
 
 /** Runs a tool the way the loop does (input validation with the schema's defaults, deadline). */
