@@ -357,13 +357,7 @@ export class WeaviateStore implements VectorStore {
     if (typeof query !== 'string' || query.trim() === '' || limit === 0) return [];
     const col = await this.readable('chunks', []);
     if (!col) return [];
-    const res = await col.query.bm25(query, {
-      queryProperties: ['text'],
-      limit,
-      filters: this.where(col, opts.filter),
-      returnProperties: [...CHUNK_PROPERTIES],
-      returnMetadata: ['score'],
-    });
+    const res = await col.query.bm25(query, this.keywordQuery(col, limit, opts.filter));
     opts.signal?.throwIfAborted();
     return res.objects.map((o) => toChunkHit(o, o.metadata?.score ?? 0)).sort(byScore);
   }
@@ -381,14 +375,15 @@ export class WeaviateStore implements VectorStore {
       targetVector: WEAVIATE_DENSE_VECTOR,
       alpha: clampAlpha(opts.alpha),
       fusionType: (opts.fusion ?? DEFAULT_FUSION) === 'rrf' ? 'Ranked' : 'RelativeScore',
-      queryProperties: ['text'],
-      limit,
-      filters: this.where(col, opts.filter),
-      returnProperties: [...CHUNK_PROPERTIES],
-      returnMetadata: ['score'],
+      ...this.keywordQuery(col, limit, opts.filter),
     });
     opts.signal?.throwIfAborted();
     return res.objects.map((o) => toChunkHit(o, o.metadata?.score ?? 0)).sort(byScore);
+  }
+
+  /** What a query with a keyword leg (BM25, hybrid) matches on and returns: the chunk text, scored. */
+  private keywordQuery(col: WeaviateCollection, limit: number, filter: SearchFilter | undefined): QueryOptions {
+    return { queryProperties: ['text'], limit, filters: this.where(col, filter), returnProperties: [...CHUNK_PROPERTIES], returnMetadata: ['score'] };
   }
 
   async multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]> {
