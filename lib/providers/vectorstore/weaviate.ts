@@ -30,7 +30,7 @@ import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchF
 import { VectorDimensionError, assertDimensions } from './errors';
 import { normaliseFilter } from './filter';
 import { DEFAULT_FUSION, clampAlpha } from './fusion';
-import { KeyedSerialQueue } from './queue';
+import { VectorStoreAdapter } from './adapter';
 import { byScore, checkLimit, checkManualId, l2normalize, parseBBoxes, prepareChunks, preparePages } from './records';
 
 export const WEAVIATE_DENSE_VECTOR = 'dense';
@@ -241,22 +241,19 @@ interface CollectionState {
   dims?: number;
 }
 
-export class WeaviateStore implements VectorStore {
+export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
   readonly provider = 'weaviate' as const;
   readonly names: Record<Kind, string>;
-  private readonly queue = new KeyedSerialQueue();
   private readonly state: Partial<Record<Kind, CollectionState>> = {};
-  private closedFlag = false;
+
+  protected readonly label = 'WeaviateStore';
 
   constructor(
     private readonly client: WeaviateClientLike,
     private readonly opts: Omit<WeaviateStoreOptions, 'client' | 'url' | 'apiKey'> = {},
   ) {
+    super();
     this.names = collectionNames(opts.collectionPrefix);
-  }
-
-  get closed(): boolean {
-    return this.closedFlag;
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -334,9 +331,7 @@ export class WeaviateStore implements VectorStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     const col = await this.readable('chunks', [vector]);
     if (!col || limit === 0) return [];
     const res = await col.query.nearVector(Array.from(vector), {
@@ -351,9 +346,7 @@ export class WeaviateStore implements VectorStore {
   }
 
   async bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (typeof query !== 'string' || query.trim() === '' || limit === 0) return [];
     const col = await this.readable('chunks', []);
     if (!col) return [];
@@ -387,9 +380,7 @@ export class WeaviateStore implements VectorStore {
   }
 
   async multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (queryVectors.length === 0 || limit === 0) return [];
     const col = await this.readable('pages', queryVectors);
     if (!col) return [];
@@ -450,10 +441,6 @@ export class WeaviateStore implements VectorStore {
   }
 
   // ---- internals ----------------------------------------------------------------------------
-
-  private assertOpen() {
-    if (this.closedFlag) throw new Error('WeaviateStore is closed');
-  }
 
   private describe(kind: Kind): string {
     return `Weaviate collection "${this.names[kind]}" (vector ${kind === 'chunks' ? WEAVIATE_DENSE_VECTOR : WEAVIATE_MULTI_VECTOR})`;
