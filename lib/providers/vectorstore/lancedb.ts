@@ -44,7 +44,7 @@ import {
   vectorDimsOf,
 } from './lance-arrow';
 import { VectorStoreAdapter } from './adapter';
-import { byScore, checkLimit, checkManualId, l2normalize, meanVector, parseBBoxes, prepareChunks, preparePages } from './records';
+import { byScore, checkLimit, checkManualId, l2normalize, meanVector, prepareChunks, preparePages, storedChunkHit } from './records';
 
 /**
  * Past this many rows a vector index replaces the flat scan. A flat scan reads the vectors from
@@ -690,16 +690,7 @@ function baseIndexes(name: TableName): Array<[string, () => lancedb.Index]> {
 }
 
 function toChunkHit(r: Row, score: number): ChunkHit {
-  return {
-    id: String(r.id),
-    manualId: String(r.manual_id),
-    page: Number(r.page),
-    heading: String(r.heading ?? ''),
-    text: String(r.text ?? ''),
-    ocr: Boolean(r.ocr),
-    bboxes: parseBBoxes(r.bboxes),
-    score,
-  };
+  return storedChunkHit(r, r.id, score);
 }
 
 /** Opens (creating if needed) a LanceDB store in `dir`. Tables are created on the first upsert. */

@@ -31,7 +31,7 @@ import { VectorDimensionError, assertDimensions } from './errors';
 import { normaliseFilter } from './filter';
 import { DEFAULT_FUSION, clampAlpha } from './fusion';
 import { VectorStoreAdapter } from './adapter';
-import { byScore, checkLimit, checkManualId, l2normalize, parseBBoxes, prepareChunks, preparePages } from './records';
+import { byScore, checkLimit, checkManualId, l2normalize, prepareChunks, preparePages, storedChunkHit } from './records';
 
 export const WEAVIATE_DENSE_VECTOR = 'dense';
 export const WEAVIATE_MULTI_VECTOR = 'colbert';
@@ -510,17 +510,7 @@ export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
 }
 
 function toChunkHit(o: WeaviateObject, score: number): ChunkHit {
-  const p = o.properties;
-  return {
-    id: String(p.chunk_id),
-    manualId: String(p.manual_id),
-    page: Number(p.page),
-    heading: String(p.heading ?? ''),
-    text: String(p.text ?? ''),
-    ocr: Boolean(p.ocr),
-    bboxes: parseBBoxes(p.bboxes),
-    score,
-  };
+  return storedChunkHit(o.properties, o.properties.chunk_id, score);
 }
 
 /** Connects (or wraps a given client) and returns the store; collections are created on first upsert. */
