@@ -4,13 +4,15 @@
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BBox } from '../providers/types';
 
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' })
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
+/** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
+const cascadeTo = (name: string, parent: () => AnySQLiteColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 
 export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
@@ -66,9 +68,7 @@ export const workers = sqliteTable('workers', {
 export const pages = sqliteTable(
   'pages',
   {
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     number: integer('number').notNull(),
     width: real('width').notNull(),
     height: real('height').notNull(),
@@ -87,9 +87,7 @@ export const chunks = sqliteTable(
   'chunks',
   {
     id: text('id').primaryKey(),
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     page: integer('page').notNull(),
     heading: text('heading').notNull().default(''),
     text: text('text').notNull(),
@@ -117,9 +115,7 @@ export const messages = sqliteTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     position: integer('position').notNull(),
     question: text('question').notNull(),
     answer: text('answer').notNull().default(''),
@@ -138,9 +134,7 @@ export const shares = sqliteTable(
   'shares',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     ownerId: text('owner_id').notNull(),
     /** Messages as of share time, JSON: viewers see this snapshot, not later turns. */
     snapshot: text('snapshot', { mode: 'json' }).$type<{ title: string; messages: unknown[] }>().notNull(),
@@ -153,9 +147,7 @@ export const shares = sqliteTable(
 export const feedback = sqliteTable(
   'feedback',
   {
-    messageId: text('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    messageId: cascadeTo('message_id', () => messages.id),
     ownerId: text('owner_id').notNull(),
     rating: integer('rating').notNull(),
     comment: text('comment'),
