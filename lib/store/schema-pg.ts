@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
-import { MANUAL_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
+import { AUDIT_OUTCOMES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 const createdAt = () => ts('created_at').notNull().default(sql`now()`);
@@ -106,7 +106,7 @@ export const messages = pgTable(
     sources: jsonb('sources').$type<unknown[]>(),
     metrics: jsonb('metrics').$type<Record<string, unknown>>(),
     audit: jsonb('audit').$type<unknown[]>(),
-    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('running'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
@@ -161,7 +161,7 @@ export const apiAudit = pgTable(
     tool: text('tool').notNull(),
     at: createdAt(),
     ms: integer('ms').notNull(),
-    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     message: text('message'),
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],

@@ -18,6 +18,10 @@ export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedd
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
 /** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
 export const REEMBED_STAGES = ['embedding', 'indexing'] as const;
+/** A chat turn while it streams, and how it ended. */
+export const MESSAGE_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
+/** How an API call ended (api_audit). */
+export const AUDIT_OUTCOMES = ['ok', 'error', 'refused'] as const;
 
 export const manuals = sqliteTable(
   'manuals',
@@ -124,7 +128,7 @@ export const messages = sqliteTable(
     sources: text('sources', { mode: 'json' }).$type<unknown[]>(),
     metrics: text('metrics', { mode: 'json' }).$type<Record<string, unknown>>(),
     audit: text('audit', { mode: 'json' }).$type<unknown[]>(),
-    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('running'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
@@ -186,7 +190,7 @@ export const apiAudit = sqliteTable(
     tool: text('tool').notNull(),
     at: createdAt(),
     ms: integer('ms').notNull(),
-    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     message: text('message'),
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],
