@@ -8,10 +8,11 @@ export const dynamic = 'force-dynamic';
 
 /** A new chat. Its id is made here, so the first question creates the session under that id. */
 export default async function NewChatPage() {
-  const ctx = await chatPageContext(await currentOwnerId());
+  // The library (ready and processing manuals, example questions, offline) goes to the chat as it is.
+  const { sessions, ...library } = await chatPageContext(await currentOwnerId());
   const id = randomUUID();
   return (
-    <ChatShell sessions={ctx.sessions}>
+    <ChatShell sessions={sessions}>
       <Chat
         key={id}
         sessionId={id}
@@ -19,11 +20,7 @@ export default async function NewChatPage() {
         initialTurns={[]}
         initialScope={null}
         initialShare={null}
-        manuals={ctx.manuals}
-        processing={ctx.processing}
-        failedCount={ctx.failedCount}
-        examples={ctx.examples}
-        offline={ctx.offline}
+        {...library}
       />
     </ChatShell>
   );

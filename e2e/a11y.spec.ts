@@ -32,9 +32,7 @@ for (const vp of VIEWPORTS) {
       await chat.ensureSampleManualReady();
 
       // Material for the page kinds: an answered chat, its share link, a manual and one of its pages.
-      await chat.goto('/');
-      await chat.ask('What supply voltage does the HX-200 controller need?');
-      await chat.expectLastTurn('done');
+      await chat.askInNewChat('What supply voltage does the HX-200 controller need?');
       const chatUrl = new URL(page.url()).pathname;
       await chat.shareButton().click();
       await page.getByTestId('create-share-link').click();

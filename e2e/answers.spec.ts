@@ -30,18 +30,11 @@ async function drawnValue(page: number, value: string) {
 const SPEC_QUESTION = 'What supply voltage does the HX-200 controller need?';
 
 test.describe('answers', () => {
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(240_000);
-    const page = await browser.newPage();
-    await new ChatPage(page).ensureSampleManualReady();
-    await page.close();
-  });
+  test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('a cited value opens its page with the value boxed on its glyphs, its line shown faintly', async ({ page }) => {
     const chat = new ChatPage(page);
-    await chat.goto('/');
-    await chat.ask(SPEC_QUESTION);
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat(SPEC_QUESTION);
     await expect(chat.answer()).toContainText('24 V DC');
     await chat.citations().first().click();
     await expect(chat.preview()).toBeVisible();
@@ -66,9 +59,7 @@ test.describe('answers', () => {
 
   test('a follow-up is answered about the device and topic of the previous question', async ({ page }) => {
     const chat = new ChatPage(page);
-    await chat.goto('/');
-    await chat.ask(SPEC_QUESTION);
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat(SPEC_QUESTION);
     await chat.ask('And the maximum current draw?');
     await chat.expectLastTurn('done');
     await expect(chat.lastTurn()).toContainText('Read as a follow-up: And the maximum current draw? (hx-200');
@@ -77,9 +68,7 @@ test.describe('answers', () => {
 
   test('a question the manual does not answer gets the fixed decline sentence', async ({ page }) => {
     const chat = new ChatPage(page);
-    await chat.goto('/');
-    await chat.ask('What is the MTBF of the HX-200 controller?');
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat('What is the MTBF of the HX-200 controller?');
     await expect(chat.answer()).toHaveText(/^The manuals do not say: I found no passage giving the MTBF in .+\.$/);
   });
 });

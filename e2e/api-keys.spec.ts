@@ -5,12 +5,7 @@ import { SettingsPage } from './pages/settings-page';
 const QUESTION = 'What supply voltage does the HX-200 controller need?';
 
 test.describe('API keys, /api/v1/ask and the MCP endpoint', () => {
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(240_000);
-    const page = await browser.newPage();
-    await new ChatPage(page).ensureSampleManualReady();
-    await page.close();
-  });
+  test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('create a key (shown once) → ask over the API and MCP → calls audited → revoke → refused', async ({ page, request }) => {
     test.setTimeout(120_000);

@@ -5,12 +5,7 @@ import { ChatPage } from './pages/chat-page';
 const SPEC_QUESTION = 'What supply voltage does the HX-200 controller need?';
 
 test.describe('chat', () => {
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(240_000);
-    const page = await browser.newPage();
-    await new ChatPage(page).ensureSampleManualReady();
-    await page.close();
-  });
+  test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('asks a spec question: live trail, streamed cited answer, page preview with the passage highlighted; reload restores it', async ({ page }) => {
     const chat = new ChatPage(page);
@@ -126,9 +121,7 @@ test.describe('chat', () => {
 
   test('sessions: listed in the sidebar, renamed, deleted; private to their owner (404 for others)', async ({ page, browser }) => {
     const chat = new ChatPage(page);
-    await chat.goto('/');
-    await chat.ask('What does error E05 mean on the HX-200?');
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat('What does error E05 mean on the HX-200?');
     const id = await chat.chatId();
 
     // Another owner (no cookie of ours) cannot see it or ask in it.

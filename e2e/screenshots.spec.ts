@@ -44,6 +44,16 @@ async function imagesLoaded(page: Page) {
     .toBe(true);
 }
 
+/** Opens the answer's first citation, waits for its page and highlight, saves it and closes it again. */
+async function savePreview(chat: ChatPage, name: string) {
+  await chat.citations().first().click();
+  await expect(chat.highlights().first()).toBeVisible();
+  await imagesLoaded(chat.page);
+  await chat.page.waitForTimeout(600); // the highlight scrolls into view smoothly
+  await save(chat.page, name);
+  await chat.page.keyboard.press('Escape');
+}
+
 test('README screenshots: library, chat and page preview, light and dark', async ({ page }) => {
   test.setTimeout(240_000);
   fs.mkdirSync(OUT, { recursive: true });
@@ -58,9 +68,7 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await expect(page.getByTestId('manual-row')).toHaveCount(1);
   await save(page, 'library-light.png');
 
-  await chat.goto('/');
-  await chat.ask(QUESTION);
-  await chat.expectLastTurn('done');
+  await chat.askInNewChat(QUESTION);
   const id = await chat.chatId();
   // The trail opened once: its plain steps under the answer.
   await chat.lastTurn().getByTestId('trail-toggle').click();
@@ -68,12 +76,7 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await imagesLoaded(page);
   await save(page, 'chat-light.png');
 
-  await chat.citations().first().click();
-  await expect(chat.highlights().first()).toBeVisible();
-  await imagesLoaded(page);
-  await page.waitForTimeout(600); // the highlight scrolls into view smoothly
-  await save(page, 'preview-light.png');
-  await page.keyboard.press('Escape');
+  await savePreview(chat, 'preview-light.png');
 
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
   await chat.goto(`/chat/${id}`);
@@ -83,12 +86,7 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await imagesLoaded(page);
   await save(page, 'chat-dark.png');
 
-  await chat.citations().first().click();
-  await expect(chat.highlights().first()).toBeVisible();
-  await imagesLoaded(page);
-  await page.waitForTimeout(600);
-  await save(page, 'preview-dark.png');
-  await page.keyboard.press('Escape');
+  await savePreview(chat, 'preview-dark.png');
 
   // The same citation on a phone: the page at print size, scrolled to the highlight.
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });

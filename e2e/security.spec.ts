@@ -76,12 +76,7 @@ async function expectInteractive(page: Page) {
 }
 
 test.describe('security', () => {
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(240_000);
-    const page = await browser.newPage();
-    await new ChatPage(page).ensureSampleManualReady();
-    await page.close();
-  });
+  test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('every page kind gets a fresh nonce CSP, every script carries it, nothing is blocked and the page hydrates', async ({ page }) => {
     test.setTimeout(180_000);
@@ -89,9 +84,7 @@ test.describe('security', () => {
     const chat = new ChatPage(page);
 
     // Make one of each page kind: a chat session and its share link.
-    await chat.goto('/');
-    await chat.ask('What signal does the HX-200 expect from the pressure transducer?');
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat('What signal does the HX-200 expect from the pressure transducer?');
     const chatUrl = `/chat/${await chat.chatId()}`;
     await chat.shareButton().click();
     await page.getByTestId('create-share-link').click();
@@ -153,9 +146,7 @@ test.describe('security', () => {
       bodies.push(res.text().then((text) => ({ url: res.url(), text }), () => ({ url: res.url(), text: '' })));
     });
     const chat = new ChatPage(page);
-    await chat.goto('/');
-    await chat.ask('What is the highest system pressure it can control?');
-    await chat.expectLastTurn('done');
+    await chat.askInNewChat('What is the highest system pressure it can control?');
     await page.reload();
     await openSampleManual(page);
     await page.getByTestId('page-thumb').nth(1).click();

@@ -2,18 +2,11 @@ import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 
 test.describe('sharing', () => {
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(240_000);
-    const page = await browser.newPage();
-    await new ChatPage(page).ensureSampleManualReady();
-    await page.close();
-  });
+  test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('share → read-only snapshot for anyone with the link → continue in a new chat → revoke (404) → re-share', async ({ page, browser }) => {
     const owner = new ChatPage(page);
-    await owner.goto('/');
-    await owner.ask('What signal does the HX-200 expect from the pressure transducer?');
-    await owner.expectLastTurn('done');
+    await owner.askInNewChat('What signal does the HX-200 expect from the pressure transducer?');
     const chatId = await owner.chatId();
     const ownerAnswer = await owner.answer().innerText();
 

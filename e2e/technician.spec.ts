@@ -60,19 +60,12 @@ for (const vp of VIEWPORTS) {
   test.describe(`issue 17 at ${vp.name} ${vp.width}×${vp.height}`, () => {
     test.use({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
 
-    test.beforeAll(async ({ browser }) => {
-      test.setTimeout(240_000);
-      const page = await browser.newPage();
-      await new ChatPage(page).ensureSampleManualReady();
-      await page.close();
-    });
+    test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
     test('1, 2, 7: answer first with a plain trail; sources 1..n per answer; well-formed follow-ups', async ({ page }) => {
       test.setTimeout(180_000);
       const chat = new ChatPage(page);
-      await chat.goto('/');
-      await chat.ask(SPEC_QUESTION);
-      await chat.expectLastTurn('done');
+      await chat.askInNewChat(SPEC_QUESTION);
       const turn = chat.lastTurn();
 
       // 1. The question and the start of the answer are on screen; the trail is one plain line.
@@ -213,9 +206,7 @@ for (const vp of VIEWPORTS) {
     test('6: fit page, zoom with sharper images, rotate, a loading state, a readable phone preview', async ({ page }) => {
       test.setTimeout(180_000);
       const chat = new ChatPage(page);
-      await chat.goto('/');
-      await chat.ask(SPEC_QUESTION);
-      await chat.expectLastTurn('done');
+      await chat.askInNewChat(SPEC_QUESTION);
 
       // The citation preview: print size or larger, the highlight on screen.
       await chat.citations().first().click();

@@ -9,12 +9,16 @@ export function dataDir(...parts: string[]): string {
 
 /** Creates DATA_DIR (and a sub-folder) if needed and proves it is writable; throws a clear error if not. */
 export function ensureDataDir(...parts: string[]): string {
-  const dir = dataDir(...parts);
+  return ensureWritableDir(dataDir(...parts), 'DATA_DIR');
+}
+
+/** Creates `dir` if needed and proves it is writable; else throws "`setting` is not writable: dir (code)". */
+export function ensureWritableDir(dir: string, setting: string): string {
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (err) {
-    throw new Error(`DATA_DIR is not writable: ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new Error(`${setting} is not writable: ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   return dir;
 }

@@ -1,7 +1,7 @@
 import { AccessError } from './auth/roles';
 import { isIngestError } from './ingest/errors';
 import { LibraryError } from './library';
-import { GuardError } from './security/request-guard';
+import { GuardError, guardWrite } from './security/request-guard';
 
 /** Maps domain errors to JSON responses with the user-facing message; logs the unexpected ones. */
 export function errorResponse(err: unknown): Response {
@@ -13,4 +13,17 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof GuardError || err instanceof AccessError) return err.toResponse();
   console.error('[api] unexpected error', err);
   return Response.json({ error: 'Something went wrong on the server. Please try again.' }, { status: 500 });
+}
+
+/**
+ * Runs a route that changes something: the request passes the write guard (same origin, rate
+ * limit) before `handle` runs; any error either throws becomes the errorResponse for it.
+ */
+export async function guardedWrite(request: Request, handle: () => Promise<Response>): Promise<Response> {
+  try {
+    guardWrite(request, 'write');
+    return await handle();
+  } catch (err) {
+    return errorResponse(err);
+  }
 }

@@ -9,21 +9,18 @@ import os from 'node:os';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '@/lib/agent/environment';
-import { eventsOf, resultOf, textResult, chunk } from '@/lib/agent/testing';
+import { eventsOf, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing';
 import { resolveServices, type AgentDeps } from '@/lib/agent/services';
 import { collectTurn } from '@/lib/agent/tree';
 import type { TreeData } from '@/lib/agent/contract';
 import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
 import type { AuditRecord } from '@/lib/agent/events';
-import { shutdownOcrEngine, ingestManual } from '@/lib/ingest/pipeline';
+import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/library';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
 import { createLlmClient } from '@/lib/providers/llm';
 import type { LlmClient } from '@/lib/providers/types';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE } from '@/lib/sample';
-import { closeDb } from '@/lib/store/db';
+import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
@@ -47,12 +44,7 @@ beforeAll(async () => {
   expect((await ingestManual(manualId))?.status).toBe('ready');
 }, 180_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 /** Offline deps: the real factories (offline embedder, LanceDB in DATA_DIR), no LLM. */
 const OFFLINE: AgentDeps = { llm: null, vlm: null };
@@ -65,20 +57,8 @@ function mockVlm(reading: string): { vlm: LlmClient; model: MockLanguageModelV3 
 
 function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<AgentServices> } = {}): TreeData {
   const { deps, providers, ...rest } = over;
-  return {
-    question: 'What supply voltage does the HX-200 controller need?',
-    history: [],
-    manualIds: [manualId],
-    environment: new Environment(),
-    errors: [],
-    iteration: 0,
-    budget: 5,
-    decisions: [],
-    skill: null,
-    services: { ...resolveServices(deps ?? OFFLINE), ...providers },
-    removed: {},
-    ...rest,
-  };
+  const services = { ...resolveServices(deps ?? OFFLINE), ...providers };
+  return startingTree('What supply voltage does the HX-200 controller need?', services, { manualIds: [manualId], ...rest });
 }
 
 /** Runs a tool the way the loop does (input validation with the schema's defaults, deadline). */

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { currentOwnerId } from '@/lib/auth/owner';
-import { asAction, ChatError, type ActionResult } from '@/lib/chat/errors';
+import { asAction, parseInput, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { MAX_VALUE_BOXES } from '@/lib/answer/value-boxes';
 import { cancelAnswer, pagePreview, rateAnswer, type PagePreview } from '@/lib/chat/service';
@@ -14,7 +14,7 @@ const cancelSchema = z.object({ messageId: id });
 /** Stop: aborts the running turn; its stream then ends with status 'cancelled'. */
 export async function cancelTurn(input: z.input<typeof cancelSchema>): Promise<ActionResult<{ aborted: boolean }>> {
   return asAction(async () => {
-    const { messageId } = parse(cancelSchema, input);
+    const { messageId } = parseInput(cancelSchema, input);
     return cancelAnswer(await currentOwnerId(), messageId);
   });
 }
@@ -24,7 +24,7 @@ const rateSchema = z.object({ messageId: id, rating: z.union([z.literal(1), z.li
 /** Thumbs up / down (or clear) on an answer of one's own chat. */
 export async function rateTurn(input: z.input<typeof rateSchema>): Promise<ActionResult> {
   return asAction(async () => {
-    const { messageId, rating } = parse(rateSchema, input);
+    const { messageId, rating } = parseInput(rateSchema, input);
     await rateAnswer(await currentOwnerId(), messageId, rating);
     return undefined;
   });
@@ -44,13 +44,7 @@ const previewSchema = z.object({
 /** Read-only: page size, the cited chunk's boxes and its quoted values' exact boxes for the citation preview (manuals are shared). */
 export async function getPagePreview(input: z.input<typeof previewSchema>): Promise<ActionResult<PagePreview>> {
   return asAction(async () => {
-    const { manualId, page, chunkId, values } = parse(previewSchema, input);
+    const { manualId, page, chunkId, values } = parseInput(previewSchema, input);
     return pagePreview(manualId, page, chunkId, values);
   });
-}
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new ChatError('bad_request:chat');
-  return parsed.data;
 }

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
-import { asAction, ChatError, type ActionResult } from '@/lib/chat/errors';
+import { asAction, ChatError, parseInput, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { forkSharedChat, revokeChatShare, shareChat, updateChatShare, type ShareInfo } from '@/lib/chat/service';
 
@@ -12,9 +12,8 @@ const shareSchema = z.object({ sessionId: z.string().regex(ID_PATTERN) });
 /** The chat's read-only link: the active one, or a new snapshot as of now. */
 export async function shareSession(input: z.input<typeof shareSchema>): Promise<ActionResult<ShareInfo>> {
   return asAction(async () => {
-    const parsed = shareSchema.safeParse(input);
-    if (!parsed.success) throw new ChatError('bad_request:chat');
-    return shareChat(await currentOwnerId(), parsed.data.sessionId);
+    const { sessionId } = parseInput(shareSchema, input);
+    return shareChat(await currentOwnerId(), sessionId);
   });
 }
 
@@ -23,17 +22,15 @@ const shareIdSchema = z.object({ shareId: z.string().regex(ID_PATTERN) });
 /** The same link now shows the chat as it is now. */
 export async function updateShare(input: z.input<typeof shareIdSchema>): Promise<ActionResult<ShareInfo>> {
   return asAction(async () => {
-    const parsed = shareIdSchema.safeParse(input);
-    if (!parsed.success) throw new ChatError('bad_request:chat');
-    return updateChatShare(await currentOwnerId(), parsed.data.shareId);
+    const { shareId } = parseInput(shareIdSchema, input);
+    return updateChatShare(await currentOwnerId(), shareId);
   });
 }
 
 export async function revokeShare(input: z.input<typeof shareIdSchema>): Promise<ActionResult> {
   return asAction(async () => {
-    const parsed = shareIdSchema.safeParse(input);
-    if (!parsed.success) throw new ChatError('bad_request:chat');
-    await revokeChatShare(await currentOwnerId(), parsed.data.shareId);
+    const { shareId } = parseInput(shareIdSchema, input);
+    await revokeChatShare(await currentOwnerId(), shareId);
     return undefined;
   });
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ApiKeys } from '@/components/settings/api-keys';
+import { PageFrame } from '@/components/ui/page-frame';
 import { listKeys } from '@/lib/api/keys';
 import { currentKeyOwner, keyCreationRefusal } from '@/lib/api/key-owner';
 import { currentActor } from '@/lib/auth/access';
@@ -13,18 +14,16 @@ export default async function SettingsPage() {
   const [keys, audit] = owner ? await Promise.all([listKeys(owner), listAudit(owner, 20)]) : [[], []];
   const cannotCreate = keyCreationRefusal((await currentActor())?.role);
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight" data-testid="page-title">
-          Settings
-        </h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">API keys let an assistant (MCP) or a script (POST /api/v1/ask) use your manuals. See the README for setup.</p>
-      </div>
+    <PageFrame
+      title="Settings"
+      description="API keys let an assistant (MCP) or a script (POST /api/v1/ask) use your manuals. See the README for setup."
+      width="max-w-3xl"
+    >
       <ApiKeys
         initial={keys}
         cannotCreate={cannotCreate}
         audit={audit.map((a) => ({ id: a.id, keyId: a.keyId, tool: a.tool, at: a.at.getTime(), ms: a.ms, outcome: a.outcome }))}
       />
-    </div>
+    </PageFrame>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { revokeShare, shareSession, updateShare } from '@/app/actions/share';
 import type { ShareInfo } from '@/lib/chat/service';
+import type { ActionResult } from '@/lib/chat/errors';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { formatDateTime } from '@/lib/manual-view';
 import { Icon, Spinner } from './icons';
@@ -45,15 +46,21 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
     if (open && revoked) newLinkButton.current?.focus();
   }, [open, revoked]);
 
-  const create = async () => {
-    setBusy('share');
-    setError(null);
-    const r = await shareSession({ sessionId });
+  /** Runs one share action with its button busy: what it returns goes to `onOk`, a failure to the error line. */
+  const act = async <T,>(kind: 'share' | 'update' | 'revoke', action: () => Promise<ActionResult<T>>, onOk: (data: T) => void) => {
+    setBusy(kind);
+    const r = await action();
     setBusy(null);
-    if (r.ok) {
-      setShare(r.data);
+    if (r.ok) onOk(r.data);
+    else setError(r.message);
+  };
+
+  const create = () => {
+    setError(null);
+    return act('share', () => shareSession({ sessionId }), (data) => {
+      setShare(data);
       setRevoked(false);
-    } else setError(r.message);
+    });
   };
 
   const onShareClick = () => {
@@ -157,13 +164,7 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
                 type="button"
                 data-testid="update-share"
                 disabled={busy !== null}
-                onClick={async () => {
-                  setBusy('update');
-                  const r = await updateShare({ shareId: share.id });
-                  setBusy(null);
-                  if (r.ok) setShare(r.data);
-                  else setError(r.message);
-                }}
+                onClick={() => act('update', () => updateShare({ shareId: share.id }), setShare)}
                 className="inline-flex items-center gap-1.5 rounded-lg border border-zinc-200 px-3 py-1.5 text-sm hover:bg-zinc-50 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 {busy === 'update' ? <Spinner /> : <Icon name="retry" className="h-3.5 w-3.5" />}
@@ -173,15 +174,12 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
                 type="button"
                 data-testid="revoke-share"
                 disabled={busy !== null}
-                onClick={async () => {
-                  setBusy('revoke');
-                  const r = await revokeShare({ shareId: share.id });
-                  setBusy(null);
-                  if (r.ok) {
+                onClick={() =>
+                  act('revoke', () => revokeShare({ shareId: share.id }), () => {
                     setShare(null);
                     setRevoked(true);
-                  } else setError(r.message);
-                }}
+                  })
+                }
                 className="ml-auto inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-50 dark:text-red-400 dark:hover:bg-red-950/40"
               >
                 {busy === 'revoke' && <Spinner />}

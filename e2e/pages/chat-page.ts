@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { samplePdfPath } from '../sample-pdf';
 import { ManualsPage } from './manuals-page';
 
@@ -47,6 +47,17 @@ export class ChatPage {
     await manuals.expectReady(row);
   }
 
+  /**
+   * For a spec's `test.beforeAll`: readies the sample manual once, in a page of its own, before the
+   * spec's tests ask about it (the upload and ingest may take minutes on a cold server).
+   */
+  static async sampleManualReadyBeforeAll({ browser }: { browser: Browser }) {
+    test.setTimeout(240_000);
+    const page = await browser.newPage();
+    await new ChatPage(page).ensureSampleManualReady();
+    await page.close();
+  }
+
   /** Watches the DOM for trail rows and the turn status while the next question streams. */
   async recordTrail() {
     await this.page.evaluate(() => {
@@ -80,6 +91,13 @@ export class ChatPage {
     await expect(this.input()).toBeEnabled();
     await this.input().fill(question);
     await this.input().press('Enter');
+  }
+
+  /** Opens a new chat, asks `question` and waits until its answer is done. */
+  async askInNewChat(question: string) {
+    await this.goto('/');
+    await this.ask(question);
+    await this.expectLastTurn('done');
   }
 
   async expectLastTurn(status: 'done' | 'cancelled' | 'failed', timeout = 60_000) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BBox } from '@/lib/providers/types';
 import { Environment, quotedBoxes } from './environment';
 import { chunk, page, resultOf } from './testing';
 
@@ -37,22 +38,20 @@ describe('Environment', () => {
   });
 });
 
+/** Adds one hybrid_search passage with a box per line to `env` and returns its hit. */
+function hybridHit(env: Environment, text: string, bboxes: BBox[]) {
+  const [hit] = env.add('hybrid_search', resultOf([chunk(text, { bboxes })]), 0);
+  return hit;
+}
+
 describe('quoted boxes', () => {
   it('boxes only the passage lines the answer quotes, then the values they state', () => {
     const env = new Environment();
-    const [hit] = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('Specifications\nThe fuse is rated 2 A slow-blow.\nThe supply is 24 V DC.', {
-          bboxes: [
-            { x: 10, y: 10, w: 80, h: 10 },
-            { x: 10, y: 22, w: 200, h: 10 },
-            { x: 10, y: 34, w: 150, h: 10 },
-          ],
-        }),
-      ]),
-      0,
-    );
+    const hit = hybridHit(env, 'Specifications\nThe fuse is rated 2 A slow-blow.\nThe supply is 24 V DC.', [
+      { x: 10, y: 10, w: 80, h: 10 },
+      { x: 10, y: 22, w: 200, h: 10 },
+      { x: 10, y: 34, w: 150, h: 10 },
+    ]);
     const [source] = env.sourcesFor(`The fuse is rated 2 A slow-blow [${hit.ref}].`);
     // "2 A" is characters 18–21 of the 32 in its line: placed by that share until the PDF refines it
     expect(source.bboxes).toEqual([
@@ -61,18 +60,10 @@ describe('quoted boxes', () => {
     ]);
     expect(quotedBoxes(hit, ['Nothing on this page says that.'])).toBeUndefined();
     // a table row is quoted with its header's words: still its own line
-    const [row] = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('Supply voltage | 24 V DC\nMaximum current | 3.5 A', {
-          bboxes: [
-            { x: 1, y: 1, w: 1, h: 1 },
-            { x: 2, y: 2, w: 2, h: 2 },
-          ],
-        }),
-      ]),
-      0,
-    );
+    const row = hybridHit(env, 'Supply voltage | 24 V DC\nMaximum current | 3.5 A', [
+      { x: 1, y: 1, w: 1, h: 1 },
+      { x: 2, y: 2, w: 2, h: 2 },
+    ]);
     // "24 V" and "DC" stand side by side: one box
     expect(quotedBoxes(row, ['Parameter: Supply voltage; Value: 24 V DC'])).toEqual([
       { x: 1, y: 1, w: 1, h: 1 },
@@ -82,18 +73,10 @@ describe('quoted boxes', () => {
 
   it('a paraphrase that quotes no line whole still boxes the value it cites, with its line', () => {
     const env = new Environment();
-    const [hit] = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('ADC input range | 0–5 V\nSupply voltage | 24 V DC ±10 %, reverse-polarity protected', {
-          bboxes: [
-            { x: 0, y: 0, w: 100, h: 10 },
-            { x: 0, y: 20, w: 300, h: 10 },
-          ],
-        }),
-      ]),
-      0,
-    );
+    const hit = hybridHit(env, 'ADC input range | 0–5 V\nSupply voltage | 24 V DC ±10 %, reverse-polarity protected', [
+      { x: 0, y: 0, w: 100, h: 10 },
+      { x: 0, y: 20, w: 300, h: 10 },
+    ]);
     const boxes = quotedBoxes(hit, ['The controller runs from DC, 24 V to be exact']);
     expect(boxes?.[0]).toEqual({ x: 0, y: 20, w: 300, h: 10 });
     // "DC" is not read inside "ADC"; the value keeps the page's own spelling

@@ -246,8 +246,8 @@ export function quotedBoxes(hit: RefHit, quotes: string[]): BBox[] | undefined {
 /** Share of one side's words the other must contain for a line to count as quoted. */
 const QUOTED_SHARE = 0.8;
 
-/** What a citation needs to open the page and highlight the passage. */
-export function toSource(hit: RefHit): Source {
+/** Where a hit stands (ref, manual, page, chunk, heading): what a citation and a trail event both start with. */
+export function hitPlace(hit: RefHit) {
   return {
     ref: hit.ref,
     kind: hit.kind,
@@ -256,6 +256,13 @@ export function toSource(hit: RefHit): Source {
     page: hit.page,
     ...(hit.chunkId ? { chunkId: hit.chunkId } : {}),
     ...(hit.heading ? { heading: hit.heading } : {}),
+  };
+}
+
+/** What a citation needs to open the page and highlight the passage. */
+export function toSource(hit: RefHit): Source {
+  return {
+    ...hitPlace(hit),
     snippet: truncate((hit.text ?? '').replace(/\s+/g, ' ').trim(), 300),
     ...(hit.bboxes?.length ? { bboxes: hit.bboxes } : {}),
     ...(hit.previewUrl ? { previewUrl: hit.previewUrl } : {}),

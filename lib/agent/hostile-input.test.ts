@@ -8,16 +8,14 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST } from '@/app/api/chat/route';
 import { prepareTurn } from '@/lib/chat/turn';
-import { ingestManual, shutdownOcrEngine } from '@/lib/ingest/pipeline';
+import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/library';
 import { getVectorStore } from '@/lib/providers';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
 import type { LlmClient } from '@/lib/providers/types';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
-import { closeDb } from '@/lib/store/db';
 import { listManuals } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
+import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import type { AgentEvent } from './events';
 import { eventsOf, jsonResult, mockLlm, promptText } from './testing';
 import { collectTurn, type RunTurnOptions } from './tree';
@@ -52,10 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.info('[hostile-input] turn durations (ms):', JSON.stringify(durations));
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
+  await closeIngestStack();
 });
 
 const OFFLINE = { llm: null, vlm: null } as const;

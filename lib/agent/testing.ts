@@ -11,6 +11,7 @@ import type { AgentDeps } from './services';
 import type { AgentEvent, AgentEventType, EventOf } from './events';
 import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
 import type { TreeData } from './contract';
+import { Environment } from './environment';
 
 let chunkSeq = 0;
 
@@ -147,6 +148,23 @@ export function promptText(call: { prompt: Array<{ content: unknown }> }): strin
     .join('\n');
 }
 
+/** A TreeData as a turn starts (nothing found yet, a budget of 5 steps); `over` sets any other field. */
+export function startingTree(question: string, services: TreeData['services'], over: Partial<TreeData> = {}): TreeData {
+  return {
+    question,
+    history: [],
+    environment: new Environment(),
+    errors: [],
+    iteration: 0,
+    budget: 5,
+    decisions: [],
+    skill: null,
+    services,
+    removed: {},
+    ...over,
+  };
+}
+
 /**
  * Runs one tool the way the loop does (validation with defaults, deadline, size guard) against a
  * fresh TreeData, folding results into its environment. For tool tests.
@@ -157,23 +175,10 @@ export async function runToolOnce(
   deps: AgentDeps,
   over: Partial<Pick<TreeData, 'question' | 'manualIds' | 'environment'>> = {},
 ) {
-  const { Environment } = await import('./environment');
   const { chain, defaultInterceptors } = await import('./interceptors');
   const { resolveServices } = await import('./services');
   const providers = resolveServices(deps);
-  const tree: TreeData = {
-    question: over.question ?? 'test question',
-    history: [],
-    manualIds: over.manualIds,
-    environment: over.environment ?? new Environment(),
-    errors: [],
-    iteration: 0,
-    budget: 5,
-    decisions: [],
-    skill: null,
-    services: providers,
-    removed: {},
-  };
+  const tree = startingTree(over.question ?? 'test question', providers, { manualIds: over.manualIds, environment: over.environment ?? new Environment() });
   const outputs: ToolOutput[] = [];
   const audit: import('./events').AuditRecord[] = [];
   const runner = chain(defaultInterceptors({ audit, timeoutMs: 30_000 }));

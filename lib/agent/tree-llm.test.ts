@@ -17,6 +17,26 @@ const PUMP = [
 ];
 const search = (name: string, objects = PUMP) => scriptedTool({ name, run: () => [resultOf(objects)] });
 
+/**
+ * A rules-decided turn over the pump passages whose LLM writes `answers` in turn (the last one
+ * again after that) and whose sentence check finds every sentence supported: the value lock alone judges.
+ */
+async function answeredBy(question: string, answers: string[]) {
+  let call = 0;
+  const model = new MockLanguageModelV3({
+    doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
+    doStream: async () => streamOf(answers[Math.min(call++, answers.length - 1)]),
+  });
+  const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+  const events = await collectTurn({
+    question,
+    deps: { ...offlineDeps, llm },
+    tools: [search(TOOL.hybrid), textResponse],
+    options: { skills: [], decider: 'rules' },
+  });
+  return { model, events };
+}
+
 describe('runTurn with an LLM', () => {
   it('LLM decider: restricted to available tools, retries an invalid pick, streams a cited answer, flags an unsupported sentence', async () => {
     const decisions = [
@@ -78,19 +98,7 @@ describe('runTurn with an LLM', () => {
   });
 
   it('value lock: a model that invents a value is caught, rewrites once with the finding, and the corrected answer passes', async () => {
-    const answers = ['The motor is rated at 240 V [1].', 'The motor is rated at 230 V [1].'];
-    let call = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
-      doStream: async () => streamOf(answers[Math.min(call++, answers.length - 1)]),
-    });
-    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
-    const events = await collectTurn({
-      question: 'What voltage is the pump motor rated for?',
-      deps: { ...offlineDeps, llm },
-      tools: [search(TOOL.hybrid), textResponse],
-      options: { skills: [], decider: 'rules' },
-    });
+    const { model, events } = await answeredBy('What voltage is the pump motor rated for?', ['The motor is rated at 240 V [1].', 'The motor is rated at 230 V [1].']);
     expect(eventsOf(events, 'status').some((e) => e.message.startsWith('240 V: not in the cited sources'))).toBe(true);
     expect(promptText(model.doStreamCalls[1])).toContain('Your previous answer stated values that do not appear in the sources it cites:\n- "240 V" (cited [1])');
     const response = eventsOf(events, 'response')[0];
@@ -99,17 +107,7 @@ describe('runTurn with an LLM', () => {
   });
 
   it('value lock: a value still invented after the rewrite is marked, not hidden', async () => {
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
-      doStream: async () => streamOf('The motor draws 9.5 A at full load [1].'),
-    });
-    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
-    const events = await collectTurn({
-      question: 'How much current does the pump motor draw?',
-      deps: { ...offlineDeps, llm },
-      tools: [search(TOOL.hybrid), textResponse],
-      options: { skills: [], decider: 'rules' },
-    });
+    const { model, events } = await answeredBy('How much current does the pump motor draw?', ['The motor draws 9.5 A at full load [1].']);
     expect(model.doStreamCalls).toHaveLength(2);
     const check = eventsOf(events, 'check')[0];
     expect(check.unsupported).toEqual([{ index: 0, sentence: 'The motor draws 9.5 A at full load [1].', refs: [1], reason: '9.5 A does not appear in the cited source' }]);

@@ -15,7 +15,7 @@ import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
 import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
 import { loadSkills, matchSkill, type Skill } from './decision/skills';
 import type { Decider, Decision, ToolOption } from './decision/types';
-import { Environment } from './environment';
+import { Environment, hitPlace } from './environment';
 import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from './events';
 import { abortable } from '@/lib/abort';
 import { chain, defaultInterceptors } from './interceptors';
@@ -375,13 +375,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
 
 function toEventHit(h: RefHit): EventHit {
   return {
-    ref: h.ref,
-    kind: h.kind,
-    manualId: h.manualId,
-    ...(h.manualTitle ? { manualTitle: h.manualTitle } : {}),
-    page: h.page,
-    ...(h.chunkId ? { chunkId: h.chunkId } : {}),
-    ...(h.heading ? { heading: h.heading } : {}),
+    ...hitPlace(h),
     ...(h.text ? { text: truncate(h.text, 600) } : {}),
     score: Math.round(h.score * 10000) / 10000,
     ...(h.previewUrl ? { previewUrl: h.previewUrl } : {}),

@@ -7,6 +7,7 @@ import { defaultTools } from '@/tools';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '@/lib/providers';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { createManual } from '@/lib/store/manuals';
+import { restoreEnv } from '@/test/env';
 import { eventsOf } from './testing';
 import { FIXTURE_CHUNKS, TITLES, bboxFor } from './testing-store';
 import { collectTurn } from './tree';
@@ -29,10 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeVectorStores();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv(saved);
 });
 
 describe('runTurn with the configured providers', () => {

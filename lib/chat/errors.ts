@@ -3,6 +3,8 @@
  * decided HTTP status and a message written for the person using the app; anything unexpected is
  * logged on the server and shown as a generic message.
  */
+import type { z } from 'zod';
+
 export type ErrorType = 'bad_request' | 'not_found' | 'busy' | 'unavailable' | 'internal';
 export type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
 export type ErrorCode = `${ErrorType}:${Surface}`;
@@ -53,6 +55,13 @@ export async function asAction<T>(body: () => Promise<T>): Promise<ActionResult<
   } catch (err) {
     return toFailure(err);
   }
+}
+
+/** `input` as `schema` reads it; input it refuses is a bad_request:chat (with `message`, else the standard one). */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ChatError('bad_request:chat', message);
+  return parsed.data;
 }
 
 export function errorJson(err: unknown): Response {

@@ -8,6 +8,7 @@ import type { AgentEvent } from '@/lib/agent/events';
 import { closeDb, getDb } from '@/lib/store/db';
 import { chunks, manuals, pages } from '@/lib/store/schema';
 import { createSession, insertMessage, listMessages, updateMessage } from '@/lib/store/sessions';
+import { uniqueId as uid } from '@/lib/store/testing/ids';
 import { ChatError } from './errors';
 import {
   cancelAnswer,
@@ -26,12 +27,7 @@ import {
 } from './service';
 import { fromStored } from './view';
 
-afterAll(async () => {
-  await closeDb();
-});
-
-let n = 0;
-const uid = (p: string) => `${p}-${Date.now().toString(36)}-${n++}`;
+afterAll(closeDb);
 
 const EVENTS: AgentEvent[] = [
   { type: 'turn_start', question: 'Voltage?', manualIds: ['m'], budget: 5, decider: 'rules', t: 0 },

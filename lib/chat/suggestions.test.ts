@@ -12,6 +12,21 @@ const SEEDS = [
   { manualId: 'hx', heading: '7 Pressure transducer calibration', text: 'Calibrate the transducer input every 12 months on the HX-200.' },
 ];
 
+type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
+
+/** The event of a hybrid_search that found `hits`, `ms` into the turn. */
+const hybridResult = (hits: ResultEvent['hits'], ms: number): ResultEvent => ({
+  type: 'result',
+  tool: 'hybrid_search',
+  name: 'hybrid',
+  refs: hits.map((h) => h.ref),
+  hits,
+  metadata: {},
+  count: hits.length,
+  time_ms: ms,
+  t: ms,
+});
+
 describe('suggestions', () => {
   it('cleans heading leaves and finds a product name', () => {
     expect(headingLeaf('2 Technical specifications > Table 2-1 Electrical data')).toBe('Electrical data');
@@ -46,22 +61,15 @@ describe('suggestions', () => {
   });
 
   it('suggests 2–3 follow-ups from the question kind and the retrieved headings, never repeating a question', () => {
-    const events: AgentEvent[] = [
-      {
-        type: 'result',
-        tool: 'hybrid_search',
-        name: 'hybrid',
-        refs: [1, 2, 3],
-        hits: [
+    const events = [
+      hybridResult(
+        [
           { ref: 1, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 6, heading: '5 Error codes > Table 5-1 Error codes', text: 'E03 | Transducer wire break', score: 0.9 },
           { ref: 2, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 9, heading: '8 Troubleshooting > Table 8-1 Symptom, cause and remedy', text: 'HX-200 symptoms', score: 0.7 },
           { ref: 3, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 4, heading: '3 Electrical installation > 3.1 Wiring diagram', text: 'HX-200 J3', score: 0.6 },
         ],
-        metadata: {},
-        count: 3,
-        time_ms: 10,
-        t: 10,
-      },
+        10,
+      ),
     ];
     const qs = followUps('My HX-200 shows E03, what does it mean?', events);
     expect(qs.length).toBeGreaterThanOrEqual(2);
@@ -92,20 +100,13 @@ describe('follow-ups read as real questions', () => {
   });
 
   it('never offers a question the answer does not ground', () => {
-    const result: AgentEvent = {
-      type: 'result',
-      tool: 'hybrid_search',
-      name: 'hybrid',
-      refs: [1, 2],
-      hits: [
+    const result = hybridResult(
+      [
         { ref: 1, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 40, heading: 'Note', text: 'Note: the output', score: 0.9 },
         { ref: 2, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 41, heading: 'Remote Control > To Set the LAN Parameters', text: 'Press Utility', score: 0.8 },
       ],
-      metadata: {},
-      count: 2,
-      time_ms: 5,
-      t: 5,
-    };
+      5,
+    );
     const qs = followUps('How do I set the over-voltage protection?', [result]);
     expect(qs).toEqual(['How do I set the LAN parameters?']);
     expect(qs.join(' ')).not.toMatch(/about note|tools and parts/i);

@@ -9,6 +9,7 @@ import { runTurn, type RunTurnInput } from '@/lib/agent';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { closeDb } from '@/lib/store/db';
 import { getOwnedSession, listMessages } from '@/lib/store/sessions';
+import { uniqueId } from '@/lib/store/testing/ids';
 import { ChatError } from './errors';
 import { eventsOfMessage, storedToMessages, turnFromMessages, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
 import { isSessionBusy } from './registry';
@@ -25,8 +26,7 @@ afterAll(async () => {
 });
 
 const READY = async () => ['px-200', 'cb-9'];
-let n = 0;
-const newId = () => `sess-${Date.now().toString(36)}-${n++}`;
+const newId = () => uniqueId('sess');
 
 function realRun(seen?: RunTurnInput[]) {
   return (input: RunTurnInput) => {

@@ -1,7 +1,8 @@
 /** Command-line parsing of `npm run eval` and `npm run bench` (node:util parseArgs, strict). */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LlmMode } from './llm-mode';
 import { STRATEGIES, type StrategyName } from './report';
+import type { EvalOptions } from './run';
 
 export class UsageError extends Error {}
 
@@ -23,17 +24,10 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --record FILE    use the configured LLM and record every call to FILE
   --json           print one JSON object on stdout (logs go to stderr)`;
 
-export interface EvalArgs {
-  qa: string[];
-  manuals: string[];
+/** What runEval takes (less the logger), with the switches settled, and what the script itself does. */
+export interface EvalArgs extends Omit<EvalOptions, 'log' | 'cv' | 'train'> {
   cv: boolean;
   train: boolean;
-  k: number;
-  strategies: StrategyName[];
-  limit?: number;
-  manual?: string;
-  dataDir?: string;
-  llm: LlmMode;
   json: boolean;
   help: boolean;
 }
@@ -43,6 +37,15 @@ function positiveInt(name: string, raw: string | undefined, fallback?: number): 
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a whole number >= 1, got "${raw}"`);
   return n;
+}
+
+/** parseArgs with no positionals and no unknown options; what it refuses becomes a UsageError. */
+function parseStrict<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 export function parseStrategies(raw: string | undefined): StrategyName[] {
@@ -55,32 +58,22 @@ export function parseStrategies(raw: string | undefined): StrategyName[] {
 }
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        qa: { type: 'string', multiple: true },
-        manuals: { type: 'string', multiple: true },
-        cv: { type: 'boolean', default: false },
-        train: { type: 'boolean', default: false },
-        k: { type: 'string' },
-        strategy: { type: 'string' },
-        strategies: { type: 'string' },
-        limit: { type: 'string' },
-        manual: { type: 'string' },
-        'data-dir': { type: 'string' },
-        replay: { type: 'string' },
-        record: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = parseStrict(argv, {
+    qa: { type: 'string', multiple: true },
+    manuals: { type: 'string', multiple: true },
+    cv: { type: 'boolean', default: false },
+    train: { type: 'boolean', default: false },
+    k: { type: 'string' },
+    strategy: { type: 'string' },
+    strategies: { type: 'string' },
+    limit: { type: 'string' },
+    manual: { type: 'string' },
+    'data-dir': { type: 'string' },
+    replay: { type: 'string' },
+    record: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help === true;
   if (!help && (!values.qa?.length || !values.manuals?.length)) throw new UsageError('--qa and --manuals are required');
   if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');
@@ -125,25 +118,15 @@ export interface BenchArgs {
 }
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        json: { type: 'boolean', default: false },
-        sizes: { type: 'string' },
-        manuals: { type: 'string' },
-        queries: { type: 'string' },
-        skip: { type: 'string' },
-        'in-process': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = parseStrict(argv, {
+    json: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    manuals: { type: 'string' },
+    queries: { type: 'string' },
+    skip: { type: 'string' },
+    'in-process': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const sizes = (values.sizes ?? '1000,10000,100000').split(',').map((s) => s.trim().replace(/_/g, '')).filter(Boolean).map((s) => {
     const m = /^(\d+(?:\.\d+)?)(k)?$/i.exec(s);
     const n = m ? Math.round(Number(m[1]) * (m[2] ? 1000 : 1)) : NaN;

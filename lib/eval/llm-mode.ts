@@ -17,8 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentDeps, RunTurnOptions } from '../agent';
 import { getConfig } from '../providers/config';
-import { createLlmClient, getLLM, getVLM } from '../providers/llm';
-import type { LanguageModelV3 } from '../providers/llm/sdk-types';
+import { getLLM, getVLM, replayOnlyLlmClient } from '../providers/llm';
 import type { LlmClient } from '../providers/types';
 
 export type LlmMode = { kind: 'offline' } | { kind: 'record'; file: string } | { kind: 'replay'; file: string };
@@ -68,19 +67,7 @@ const roleOf = (c: LlmClient | null) => (c ? { provider: c.provider, modelId: c.
 
 /** A client of a role the recording had but never called: served from the cassette, never calls out. */
 function replayOnly(file: string, role: 'llm' | 'vlm', meta: { provider: string; modelId: string }): LlmClient {
-  const refuse = () => {
-    throw new Error(`replay-only ${role.toUpperCase()}: nothing can be called`);
-  };
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    provider: `replay.${meta.provider}`,
-    modelId: meta.modelId,
-    supportedUrls: {},
-    doGenerate: async () => refuse(),
-    doStream: async () => refuse(),
-  };
-  const provider = meta.provider === 'gemini' || meta.provider === 'openai-compatible' ? meta.provider : 'test';
-  return createLlmClient(model, { replay: file, provider, role, vision: role === 'vlm' });
+  return replayOnlyLlmClient(role, meta, { replay: file }, `replay-only ${role.toUpperCase()}: nothing can be called`);
 }
 
 /** The agent's deps and options for the mode (after applyLlmMode). Throws when the mode cannot work. */

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
+import { jsonLines } from '../jsonl';
 
 export const QUESTION_KINDS = ['fact', 'table', 'visual', 'procedure', 'multi-hop', 'unanswerable'] as const;
 
@@ -29,22 +30,15 @@ export function isAnswerable(q: Pick<QaItem, 'pages' | 'kind'>): boolean {
 export function parseQa(text: string, source = 'qa'): QaItem[] {
   const out: QaItem[] = [];
   const seen = new Set<string>();
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      throw new Error(`${source}:${i + 1}: not valid JSON`);
-    }
-    const parsed = questionSchema.safeParse(raw);
+  for (const { value, where } of jsonLines(text, source)) {
+    const parsed = questionSchema.safeParse(value);
     if (!parsed.success) {
-      throw new Error(`${source}:${i + 1}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`);
+      throw new Error(`${where}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`);
     }
-    if (seen.has(parsed.data.id)) throw new Error(`${source}:${i + 1}: duplicate id ${parsed.data.id}`);
+    if (seen.has(parsed.data.id)) throw new Error(`${where}: duplicate id ${parsed.data.id}`);
     seen.add(parsed.data.id);
     out.push(parsed.data);
-  });
+  }
   return out;
 }
 

@@ -17,13 +17,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rehypeCitations, rehypeUnsupported } from '@/lib/chat/markdown';
 import { acceptUpload, deleteManual } from '@/lib/library';
 import { getVectorStore } from '@/lib/providers';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
-import { closeDb } from '@/lib/store/db';
 import { getManual, listManuals, listPages } from '@/lib/store/manuals';
+import { restoreEnv } from '@/test/env';
 import { isIngestError, type IngestErrorCode } from './errors';
 import { manualDir, manualSourcePath, pageImagePath } from './paths';
-import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { ingestManual } from './pipeline';
+import { closeIngestStack } from './testing/teardown';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;
@@ -99,18 +98,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(() => {
-  for (const [k, v] of Object.entries(envBefore)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv(envBefore);
 });
 
 afterAll(async () => {
   console.info('[bad-input] durations (ms):', JSON.stringify(durations), 'outcomes:', JSON.stringify(outcomes));
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
+  await closeIngestStack();
 });
 
 async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {

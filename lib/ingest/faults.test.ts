@@ -11,16 +11,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSampleManual } from '@/lib/sample';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
 import { OpenAICompatibleEmbedder } from '@/lib/providers/embeddings/openai-compatible';
 import type { VectorStore } from '@/lib/providers/types';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { acceptUpload } from '@/lib/library';
-import { closeDb, getDb } from '@/lib/store/db';
+import { getDb } from '@/lib/store/db';
 import { getManual } from '@/lib/store/manuals';
 import { embeddingsReply, openaiErrorReply, startFaultServer } from '@/test/fault-server';
-import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { ingestManual } from './pipeline';
 import { manualDir, manualSourcePath } from './paths';
+import { closeIngestStack } from './testing/teardown';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;
@@ -53,12 +52,7 @@ beforeAll(async () => {
   expect(otherChunkIds.length).toBeGreaterThan(10);
 }, 180_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 async function upload(bytes: Uint8Array, name: string): Promise<string> {
   const { manual, duplicate } = await acceptUpload(bytesOf(bytes), name, 'owner-a');

@@ -9,8 +9,8 @@
  * write the same path differently, and a reader never sees half a file.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { ensureWritableDir } from '../data-dir';
 import { getConfig } from '../providers/config';
 
 /** FILES_DIR (default DATA_DIR) joined with `parts`. */
@@ -20,14 +20,7 @@ export function filesDir(...parts: string[]): string {
 
 /** filesDir(...parts), created if needed; throws a clear error when it is not writable. */
 export function ensureFilesDir(...parts: string[]): string {
-  const dir = filesDir(...parts);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.accessSync(dir, fs.constants.W_OK);
-  } catch (err) {
-    throw new Error(`FILES_DIR is not writable: ${dir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  return dir;
+  return ensureWritableDir(filesDir(...parts), 'FILES_DIR');
 }
 
 export const manualDir = (id: string) => filesDir('manuals', assertId(id));

@@ -6,14 +6,13 @@ import { generateSampleManual } from '@/lib/sample';
 import { generateLargeManual } from '@/lib/sample/large';
 import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { acceptUpload, deleteManual } from '@/lib/library';
 import { getChunk, getManual, listPages, updateManual } from '@/lib/store/manuals';
-import { closeDb } from '@/lib/store/db';
-import { ingestManual, shutdownOcrEngine } from './pipeline';
+import { ingestManual } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
 import { manualDir, pageImagePath, pageThumbPath } from './paths';
 import { hasSharedManuals, sharedManual } from '@/test/shared-manuals';
+import { closeIngestStack } from './testing/teardown';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;
@@ -30,11 +29,7 @@ beforeAll(async () => {
   expect(summary?.status).toBe('ready');
 }, 180_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 describe('ingest pipeline on the generated sample manual', () => {
   it('ends ready with every page, image, chunk and vector', async () => {

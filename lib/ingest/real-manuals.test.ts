@@ -7,11 +7,10 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptUpload } from '@/lib/library';
 import { getVectorStore } from '@/lib/providers';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
-import { closeDb } from '@/lib/store/db';
 import { getManual, listPages } from '@/lib/store/manuals';
 import { hasSharedManuals, SHARED_MANUALS_DIR, sharedManual } from '@/test/shared-manuals';
-import { ingestManual, shutdownOcrEngine, type IngestSummary } from './pipeline';
+import { ingestManual, type IngestSummary } from './pipeline';
+import { closeIngestStack } from './testing/teardown';
 
 const files = hasSharedManuals ? fs.readdirSync(SHARED_MANUALS_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];
 const results = new Map<string, { id: string; summary: IngestSummary | null }>();
@@ -23,11 +22,7 @@ beforeAll(async () => {
   }
 }, 1_200_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 describe.runIf(hasSharedManuals)('all real manuals through the pipeline', () => {
   it.each(files)('%s is ready with as many pages as the PDF has', async (file) => {

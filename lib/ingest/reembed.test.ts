@@ -14,14 +14,15 @@ import { HashedNgramEmbedder } from '@/lib/providers/embeddings';
 import { LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from '@/lib/providers/multivector/local';
 import { closeVectorStores, VectorDimensionError } from '@/lib/providers/vectorstore';
 import type { CallOptions } from '@/lib/providers/types';
-import { closeDb, getDb } from '@/lib/store/db';
+import { getDb } from '@/lib/store/db';
 import { claimNextReembed, countStaleManuals } from '@/lib/store/jobs';
 import { getManual, listPages } from '@/lib/store/manuals';
 import { readCorpusRows } from '@/lib/store/corpus';
 import { manuals } from '@/lib/store/tables';
 import { manualDir, manualSourcePath } from './paths';
-import { embeddingText, ingestManual, shutdownOcrEngine } from './pipeline';
+import { embeddingText, ingestManual } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';
+import { closeIngestStack } from './testing/teardown';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;
@@ -68,11 +69,7 @@ beforeAll(async () => {
   fs.rmSync(path.join(manualDir(manualId), 'pages'), { recursive: true, force: true });
 }, 180_000);
 
-afterAll(async () => {
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeDb();
-});
+afterAll(closeIngestStack);
 
 describe('re-embedding when the embedder changes', () => {
   it('records the fingerprint of the embedders that wrote a manual', async () => {

@@ -13,14 +13,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleAsk } from '@/lib/api/ask';
 import { createApiKey, revokeKey } from '@/lib/api/keys';
-import { ingestManual, shutdownOcrEngine } from '@/lib/ingest/pipeline';
+import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/library';
-import { closeEmbeddings } from '@/lib/providers/embeddings';
-import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
 import { listAudit } from '@/lib/store/api-keys';
-import { closeDb } from '@/lib/store/db';
 import { createUser, deleteUser } from '@/lib/store/users';
+import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import { baseUrlOf, handleMcpRequest } from './http';
 
 const OFFLINE = { agent: { llm: null, vlm: null } };
@@ -66,10 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((r) => server?.close(r));
-  await shutdownOcrEngine();
-  await closeVectorStores();
-  await closeEmbeddings();
-  await closeDb();
+  await closeIngestStack();
 });
 
 describe('MCP over Streamable HTTP', () => {

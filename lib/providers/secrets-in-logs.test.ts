@@ -15,6 +15,7 @@ import { GeminiEmbedder } from './embeddings/gemini';
 import { OpenAICompatibleEmbedder } from './embeddings/openai-compatible';
 import { loadConfig } from './config';
 import { createClientFromConfig, type LlmClientOptions } from './llm';
+import type { LlmClient } from './types';
 
 const OPENAI_KEY = 'sk-sentinel-openai-7d1f0c9e4b2a6358';
 const GEMINI_KEY = 'AIza-sentinel-gemini-0e9b3c5a71d2f846';
@@ -109,6 +110,9 @@ async function failure(run: () => Promise<unknown>): Promise<string> {
   throw new Error('the call was expected to fail');
 }
 
+/** How a one-shot generate call through `client` failed (it must fail). */
+const failedGenerate = (client: LlmClient) => failure(() => generateText({ model: client.model, prompt: 'hi', maxRetries: 0 }));
+
 function expectNoKey(text: string, where: string) {
   for (const key of KEYS) expect(text.includes(key), `${where} contains the API key:\n${text.slice(0, 2000)}`).toBe(false);
   expect(text, where).not.toMatch(/Bearer\s+sk-/);
@@ -126,8 +130,7 @@ describe('API keys in logs and errors', () => {
   });
 
   it('a 401 that echoes the key and Authorization header: not in the log, not in the error', async () => {
-    const client = openaiClient('echo-401');
-    const error = await failure(() => generateText({ model: client.model, prompt: 'hi', maxRetries: 0 }));
+    const error = await failedGenerate(openaiClient('echo-401'));
     expect(error).toContain('401');
     expect(error).toContain('[redacted]'); // the rest of the provider's message survives
     expectNoKey(error, 'the thrown error');
@@ -136,8 +139,7 @@ describe('API keys in logs and errors', () => {
   });
 
   it('a 503 echoing the key, retried (debug retry lines), then given up', async () => {
-    const client = openaiClient('echo-503');
-    const error = await failure(() => generateText({ model: client.model, prompt: 'hi', maxRetries: 0 }));
+    const error = await failedGenerate(openaiClient('echo-503'));
     expect(error).toContain('gave up after 2 attempts');
     expectNoKey(error, 'the thrown error');
     expect(output.join('\n')).toMatch(/"msg":"llm\.retry"/);
@@ -158,8 +160,7 @@ describe('API keys in logs and errors', () => {
   });
 
   it('Gemini (key in the x-goog-api-key header) echoing it back', async () => {
-    const client = geminiClient('gemini-echo');
-    const error = await failure(() => generateText({ model: client.model, prompt: 'hi', maxRetries: 0 }));
+    const error = await failedGenerate(geminiClient('gemini-echo'));
     expect(error).toContain('401');
     expectNoKey(error, 'the thrown error');
     expectNoKey(output.join('\n'), 'log output');

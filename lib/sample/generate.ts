@@ -5,7 +5,7 @@
  * sha256 is stable and upload de-duplication can recognise it.
  */
 import crypto from 'node:crypto';
-import { PDFDocument, PDFPage, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, PDFPage, rgb } from 'pdf-lib';
 import { drawWiringDiagram, WIRE, WIRE_LEGEND } from './diagram';
 import {
   SAMPLE_MACHINE,
@@ -16,7 +16,7 @@ import {
   IMAGE_ONLY_QUESTION_IDS,
   type SampleQuestion,
 } from './facts';
-import { BRAND, CONTENT_WIDTH, drawPageFrame, INK, MARGIN, MUTED, PAGE, PageWriter, SIZE, WHITE, type Fonts } from './layout';
+import { BRAND, CONTENT_WIDTH, drawPageFrame, embedFonts, INK, MARGIN, MUTED, PAGE, PageWriter, SIZE, WHITE, type Fonts } from './layout';
 import { PLATE_PX, renderRatingPlatePng } from './raster';
 
 /** Fixed metadata date: pdf-lib would otherwise stamp "now" and change the hash on every run. */
@@ -55,12 +55,7 @@ export async function generateSampleManual(): Promise<SampleManual> {
   doc.setCreationDate(SAMPLE_PDF_DATE);
   doc.setModificationDate(SAMPLE_PDF_DATE);
 
-  const fonts: Fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    italic: await doc.embedFont(StandardFonts.HelveticaOblique),
-    mono: await doc.embedFont(StandardFonts.Courier),
-  };
+  const fonts = await embedFonts(doc);
   const plate = await doc.embedPng(await renderRatingPlatePng());
 
   const builders: Array<(page: PDFPage, w: PageWriter) => void> = [

@@ -5,10 +5,10 @@
  * drawn from a seeded generator so every page differs (no cache hides the work) and the file is
  * the same on every run. Never committed: generate it (`npm run sample -- --large 2000`).
  */
-import { PDFDocument, type PDFImage, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFImage } from 'pdf-lib';
 import { drawWiringDiagram } from './diagram';
 import { prng } from './prng';
-import { CONTENT_WIDTH, type Fonts, MARGIN, PAGE, PageWriter, drawPageFrame } from './layout';
+import { CONTENT_WIDTH, embedFonts, MARGIN, PAGE, PageWriter, drawPageFrame } from './layout';
 import { registerFont, renderRatingPlatePng } from './raster';
 
 export interface LargeManualOptions {
@@ -41,12 +41,7 @@ export async function generateLargeManual(opts: LargeManualOptions = {}): Promis
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(`Generated ${total}-page service manual`);
-  const fonts: Fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    italic: await doc.embedFont(StandardFonts.HelveticaOblique),
-    mono: await doc.embedFont(StandardFonts.Courier),
-  };
+  const fonts = await embedFonts(doc);
   const photo = await doc.embedPng(await renderRatingPlatePng());
   const header = { left: 'GENERATED SERVICE MANUAL', right: 'Large-manual benchmark' };
 

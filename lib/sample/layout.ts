@@ -3,7 +3,7 @@
  * notices, numbered steps and ruled tables. It throws instead of silently overflowing a page, so a
  * content edit that no longer fits fails the tests rather than producing a clipped manual.
  */
-import { PDFFont, PDFPage, rgb, type Color } from 'pdf-lib';
+import { PDFFont, PDFPage, rgb, StandardFonts, type Color, type PDFDocument } from 'pdf-lib';
 
 export const PAGE = { width: 595.28, height: 841.89 } as const; // A4 in points
 export const MARGIN = { left: 56, right: 56, top: 72, bottom: 70 } as const;
@@ -24,6 +24,16 @@ export interface Fonts {
   bold: PDFFont;
   italic: PDFFont;
   mono: PDFFont;
+}
+
+/** The four standard PDF fonts a generated manual writes with, embedded in `doc`. */
+export async function embedFonts(doc: PDFDocument): Promise<Fonts> {
+  return {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+    mono: await doc.embedFont(StandardFonts.Courier),
+  };
 }
 
 const UNIT = /^(V|A|DC|mA|bar|°C|%|Nm|mm|mm²|ms|s|kg|ohm|Hz|baud|m|minutes|months|years)[,.;:)]*$/;

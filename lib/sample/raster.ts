@@ -65,15 +65,7 @@ export async function renderRatingPlatePng(): Promise<Uint8Array> {
   const py = 50;
   const pw = 820;
   const ph = 660;
-  g.save();
-  g.shadowColor = 'rgba(0,0,0,0.55)';
-  g.shadowBlur = 18;
-  g.shadowOffsetX = 8;
-  g.shadowOffsetY = 10;
-  g.fillStyle = '#c9ced4';
-  roundRect(g, px, py, pw, ph, 18);
-  g.fill();
-  g.restore();
+  shadowedPanel(g, { x: px, y: py, w: pw, h: ph, r: 18 }, '#c9ced4', { color: 'rgba(0,0,0,0.55)', blur: 18, dx: 8, dy: 10 });
   const metal = g.createLinearGradient(px, py, px + pw, py + ph);
   metal.addColorStop(0, '#e4e7ea');
   metal.addColorStop(0.45, '#c3c8ce');
@@ -147,15 +139,7 @@ export async function renderRatingPlatePng(): Promise<Uint8Array> {
   const sy = 90;
   const sw = 540;
   const sh = 590;
-  g.save();
-  g.shadowColor = 'rgba(0,0,0,0.5)';
-  g.shadowBlur = 12;
-  g.shadowOffsetX = 6;
-  g.shadowOffsetY = 8;
-  g.fillStyle = '#f6c915';
-  roundRect(g, sx, sy, sw, sh, 10);
-  g.fill();
-  g.restore();
+  shadowedPanel(g, { x: sx, y: sy, w: sw, h: sh, r: 10 }, '#f6c915', { color: 'rgba(0,0,0,0.5)', blur: 12, dx: 6, dy: 8 });
   // Cream writing panel inside the yellow border: black on saturated yellow binarises to a solid
   // block in page-level OCR (global threshold), so the data sits on a light panel.
   g.fillStyle = '#fffbea';
@@ -198,6 +182,24 @@ function fitText(g: Ctx, text: string, x: number, y: number, maxWidth: number, m
   g.font = font(px);
   while (px > 12 && g.measureText(text).width > maxWidth) g.font = font(--px);
   g.fillText(text, x, y);
+}
+
+/** Fills a rounded panel (a plate, a sticker) that casts a drop shadow on the wall behind it. */
+function shadowedPanel(
+  g: Ctx,
+  box: { x: number; y: number; w: number; h: number; r: number },
+  fill: string,
+  shadow: { color: string; blur: number; dx: number; dy: number },
+): void {
+  g.save();
+  g.shadowColor = shadow.color;
+  g.shadowBlur = shadow.blur;
+  g.shadowOffsetX = shadow.dx;
+  g.shadowOffsetY = shadow.dy;
+  g.fillStyle = fill;
+  roundRect(g, box.x, box.y, box.w, box.h, box.r);
+  g.fill();
+  g.restore();
 }
 
 function roundRect(g: Ctx, x: number, y: number, w: number, h: number, r: number): void {

@@ -5,12 +5,14 @@
  * files together and run `npm run db:generate`; schema-pg.test.ts checks they agree.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
-import { MANUAL_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
+import { AUDIT_OUTCOMES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 const createdAt = () => ts('created_at').notNull().default(sql`now()`);
+/** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
+const cascadeTo = (name: string, parent: () => AnyPgColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 
 export const manuals = pgTable(
   'manuals',
@@ -52,9 +54,7 @@ export const workers = pgTable('workers', {
 export const pages = pgTable(
   'pages',
   {
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     number: integer('number').notNull(),
     width: doublePrecision('width').notNull(),
     height: doublePrecision('height').notNull(),
@@ -71,9 +71,7 @@ export const chunks = pgTable(
   'chunks',
   {
     id: text('id').primaryKey(),
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     page: integer('page').notNull(),
     heading: text('heading').notNull().default(''),
     text: text('text').notNull(),
@@ -100,9 +98,7 @@ export const messages = pgTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     position: integer('position').notNull(),
     question: text('question').notNull(),
     answer: text('answer').notNull().default(''),
@@ -110,7 +106,7 @@ export const messages = pgTable(
     sources: jsonb('sources').$type<unknown[]>(),
     metrics: jsonb('metrics').$type<Record<string, unknown>>(),
     audit: jsonb('audit').$type<unknown[]>(),
-    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('running'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
@@ -120,9 +116,7 @@ export const shares = pgTable(
   'shares',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     ownerId: text('owner_id').notNull(),
     snapshot: jsonb('snapshot').$type<{ title: string; messages: unknown[] }>().notNull(),
     createdAt: createdAt(),
@@ -134,9 +128,7 @@ export const shares = pgTable(
 export const feedback = pgTable(
   'feedback',
   {
-    messageId: text('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    messageId: cascadeTo('message_id', () => messages.id),
     ownerId: text('owner_id').notNull(),
     rating: integer('rating').notNull(),
     comment: text('comment'),
@@ -169,7 +161,7 @@ export const apiAudit = pgTable(
     tool: text('tool').notNull(),
     at: createdAt(),
     ms: integer('ms').notNull(),
-    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     message: text('message'),
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],

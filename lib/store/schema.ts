@@ -4,18 +4,24 @@
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BBox } from '../providers/types';
 
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' })
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
+/** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
+const cascadeTo = (name: string, parent: () => AnySQLiteColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 
 export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
 /** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
 export const REEMBED_STAGES = ['embedding', 'indexing'] as const;
+/** A chat turn while it streams, and how it ended. */
+export const MESSAGE_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
+/** How an API call ended (api_audit). */
+export const AUDIT_OUTCOMES = ['ok', 'error', 'refused'] as const;
 
 export const manuals = sqliteTable(
   'manuals',
@@ -66,9 +72,7 @@ export const workers = sqliteTable('workers', {
 export const pages = sqliteTable(
   'pages',
   {
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     number: integer('number').notNull(),
     width: real('width').notNull(),
     height: real('height').notNull(),
@@ -87,9 +91,7 @@ export const chunks = sqliteTable(
   'chunks',
   {
     id: text('id').primaryKey(),
-    manualId: text('manual_id')
-      .notNull()
-      .references(() => manuals.id, { onDelete: 'cascade' }),
+    manualId: cascadeTo('manual_id', () => manuals.id),
     page: integer('page').notNull(),
     heading: text('heading').notNull().default(''),
     text: text('text').notNull(),
@@ -117,9 +119,7 @@ export const messages = sqliteTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     position: integer('position').notNull(),
     question: text('question').notNull(),
     answer: text('answer').notNull().default(''),
@@ -128,7 +128,7 @@ export const messages = sqliteTable(
     sources: text('sources', { mode: 'json' }).$type<unknown[]>(),
     metrics: text('metrics', { mode: 'json' }).$type<Record<string, unknown>>(),
     audit: text('audit', { mode: 'json' }).$type<unknown[]>(),
-    status: text('status', { enum: ['running', 'done', 'cancelled', 'failed'] }).notNull().default('running'),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('running'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('messages_session_position_idx').on(t.sessionId, t.position)],
@@ -138,9 +138,7 @@ export const shares = sqliteTable(
   'shares',
   {
     id: text('id').primaryKey(),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: cascadeTo('session_id', () => sessions.id),
     ownerId: text('owner_id').notNull(),
     /** Messages as of share time, JSON: viewers see this snapshot, not later turns. */
     snapshot: text('snapshot', { mode: 'json' }).$type<{ title: string; messages: unknown[] }>().notNull(),
@@ -153,9 +151,7 @@ export const shares = sqliteTable(
 export const feedback = sqliteTable(
   'feedback',
   {
-    messageId: text('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    messageId: cascadeTo('message_id', () => messages.id),
     ownerId: text('owner_id').notNull(),
     rating: integer('rating').notNull(),
     comment: text('comment'),
@@ -194,7 +190,7 @@ export const apiAudit = sqliteTable(
     tool: text('tool').notNull(),
     at: createdAt(),
     ms: integer('ms').notNull(),
-    outcome: text('outcome', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     message: text('message'),
   },
   (t) => [index('api_audit_key_idx').on(t.keyId, t.at), index('api_audit_owner_idx').on(t.ownerId, t.at)],

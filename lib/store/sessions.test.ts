@@ -23,13 +23,9 @@ import {
   updateMessage,
   updateShareSnapshot,
 } from './sessions';
+import { uniqueId as uid } from './testing/ids';
 
-afterAll(async () => {
-  await closeDb();
-});
-
-let n = 0;
-const uid = (p: string) => `${p}-${Date.now().toString(36)}-${n++}`;
+afterAll(closeDb);
 
 describe('sessions store', () => {
   it('creates, lists (most recent first), renames and deletes sessions, scoped to their owner', async () => {

@@ -4,6 +4,7 @@
  * which database the store talks to is fixed when lib/store/tables.ts is first imported.
  */
 import { describe, expect, it } from 'vitest';
+import { uniqueId as uid } from './testing/ids';
 
 export function storeContract(label: string) {
   const load = async () => ({
@@ -17,8 +18,6 @@ export function storeContract(label: string) {
     tables: await import('./tables'),
     drizzle: await import('drizzle-orm'),
   });
-  let n = 0;
-  const uid = (p: string) => `${p}-${Date.now().toString(36)}-${n++}`;
   const pause = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 
   describe(`state store contract (${label})`, () => {

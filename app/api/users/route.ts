@@ -1,7 +1,7 @@
 import { requireAdmin } from '@/lib/auth/access';
 import { addUser, listUserViews, newUserSchema } from '@/lib/auth/users-admin';
-import { errorResponse } from '@/lib/http';
-import { guardWrite, readJsonCapped } from '@/lib/security/request-guard';
+import { errorResponse, guardedWrite } from '@/lib/http';
+import { readJsonCapped } from '@/lib/security/request-guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,13 +15,10 @@ export async function GET() {
 }
 
 export async function POST(request: Request) {
-  try {
-    guardWrite(request, 'write');
+  return guardedWrite(request, async () => {
     await requireAdmin();
     const parsed = newUserSchema.safeParse(await readJsonCapped(request, 8 * 1024));
     if (!parsed.success) return Response.json({ error: `Invalid user: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` }, { status: 400 });
     return Response.json({ user: await addUser(parsed.data) }, { status: 201 });
-  } catch (err) {
-    return errorResponse(err);
-  }
+  });
 }

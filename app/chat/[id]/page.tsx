@@ -32,9 +32,9 @@ export default async function ChatPage({ params }: Props) {
   const { id } = await params;
   const chat = await load(id);
   if (!chat) notFound();
-  const ctx = await chatPageContext(await currentOwnerId(), { examples: chat.turns.length === 0 });
+  const { sessions, ...library } = await chatPageContext(await currentOwnerId(), { examples: chat.turns.length === 0 });
   return (
-    <ChatShell sessions={ctx.sessions}>
+    <ChatShell sessions={sessions}>
       <Chat
         key={chat.session.id}
         sessionId={chat.session.id}
@@ -42,11 +42,7 @@ export default async function ChatPage({ params }: Props) {
         initialTurns={chat.turns}
         initialScope={chat.session.scope}
         initialShare={chat.share}
-        manuals={ctx.manuals}
-        processing={ctx.processing}
-        failedCount={ctx.failedCount}
-        examples={ctx.examples}
-        offline={ctx.offline}
+        {...library}
       />
     </ChatShell>
   );

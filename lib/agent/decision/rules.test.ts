@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
-import { Environment } from '../environment';
-import { chunk, page, resultOf, scriptedTool } from '../testing';
+import { chunk, page, resultOf, scriptedTool, startingTree } from '../testing';
 import type { TreeData } from '../contract';
 import { classifyQuestion, decideByRules } from './rules';
 import type { ToolOption } from './types';
@@ -9,21 +8,7 @@ import type { ToolOption } from './types';
 const names = [TOOL.fastVector, TOOL.colqwen, TOOL.hybrid, TOOL.visual, TOOL.summarize, TOOL.textResponse];
 const tools: Record<string, AnyTool> = Object.fromEntries(names.map((n) => [n, scriptedTool({ name: n, run: () => [] })]));
 
-function tree(question: string, over: Partial<TreeData> = {}): TreeData {
-  return {
-    question,
-    history: [],
-    environment: new Environment(),
-    errors: [],
-    iteration: 0,
-    budget: 5,
-    decisions: [],
-    skill: null,
-    services: {} as TreeData['services'],
-    removed: {},
-    ...over,
-  };
-}
+const tree = (question: string, over: Partial<TreeData> = {}) => startingTree(question, {} as TreeData['services'], over);
 
 function options(unavailable: string[] = []): ToolOption[] {
   return names.map((n) => ({ tool: tools[n], availability: unavailable.includes(n) ? { ok: false, reason: 'not here' } : { ok: true } }));

@@ -64,30 +64,16 @@ export interface CorpusOptions {
 }
 
 /**
- * Chunk records number `from` .. `to - 1` of the synthetic corpus, in batches. Record n is
- * replica floor(n / seeds.length) of seed n % seeds.length; replica 0 is the seed itself.
+ * Records number `from` .. `to - 1` of a synthetic corpus, in batches. Record n is replica
+ * floor(n / seeds.length) of seed n % seeds.length; replica 0 is the seed itself, any other is
+ * `copy(seed, replica, n)`.
  */
-export function* syntheticChunks(seeds: readonly ChunkRecord[], from: number, to: number, batch: number, opts: CorpusOptions = {}): Generator<ChunkRecord[]> {
-  if (seeds.length === 0) throw new Error('no seed chunks: ingest at least one manual first');
-  const noise = opts.noise ?? 0.2;
-  const drop = opts.dropWords ?? 0.1;
-  let out: ChunkRecord[] = [];
+function* replicated<T>(seeds: readonly T[], from: number, to: number, batch: number, copy: (seed: T, replica: number, n: number) => T): Generator<T[]> {
+  let out: T[] = [];
   for (let n = from; n < to; n++) {
     const seed = seeds[n % seeds.length];
     const replica = Math.floor(n / seeds.length);
-    // Per-record generator: the same record always gets the same noise, whatever the batching.
-    const rand = prng((opts.seed ?? 1) * 2654435761 + n);
-    out.push(
-      replica === 0
-        ? seed
-        : {
-            ...seed,
-            id: replicaId(seed.id, replica),
-            manualId: replicaId(seed.manualId, replica),
-            text: perturbText(seed.text, drop, rand),
-            vector: jitter(seed.vector, noise, gaussian(rand)),
-          },
-    );
+    out.push(replica === 0 ? seed : copy(seed, replica, n));
     if (out.length >= batch) {
       yield out;
       out = [];
@@ -96,23 +82,32 @@ export function* syntheticChunks(seeds: readonly ChunkRecord[], from: number, to
   if (out.length) yield out;
 }
 
-/** Page records number `from` .. `to - 1`, replicated like the chunks (bags jittered vector by vector). */
+/** Chunk records of the synthetic corpus (see replicated): replicas get perturbed text and a jittered vector. */
+export function* syntheticChunks(seeds: readonly ChunkRecord[], from: number, to: number, batch: number, opts: CorpusOptions = {}): Generator<ChunkRecord[]> {
+  if (seeds.length === 0) throw new Error('no seed chunks: ingest at least one manual first');
+  const noise = opts.noise ?? 0.2;
+  const drop = opts.dropWords ?? 0.1;
+  yield* replicated(seeds, from, to, batch, (seed, replica, n) => {
+    // Per-record generator: the same record always gets the same noise, whatever the batching.
+    const rand = prng((opts.seed ?? 1) * 2654435761 + n);
+    return {
+      ...seed,
+      id: replicaId(seed.id, replica),
+      manualId: replicaId(seed.manualId, replica),
+      text: perturbText(seed.text, drop, rand),
+      vector: jitter(seed.vector, noise, gaussian(rand)),
+    };
+  });
+}
+
+/** Page records, replicated like the chunks (bags jittered vector by vector). */
 export function* syntheticPages(seeds: readonly PageRecord[], from: number, to: number, batch: number, opts: CorpusOptions = {}): Generator<PageRecord[]> {
   if (seeds.length === 0) throw new Error('no seed pages: ingest at least one manual first');
   const noise = opts.noise ?? 0.2;
-  let out: PageRecord[] = [];
-  for (let n = from; n < to; n++) {
-    const seed = seeds[n % seeds.length];
-    const replica = Math.floor(n / seeds.length);
-    const rand = prng((opts.seed ?? 1) * 40503 + n);
-    const normal = gaussian(rand);
-    out.push(replica === 0 ? seed : { ...seed, manualId: replicaId(seed.manualId, replica), vectors: seed.vectors.map((v) => jitter(v, noise, normal)) });
-    if (out.length >= batch) {
-      yield out;
-      out = [];
-    }
-  }
-  if (out.length) yield out;
+  yield* replicated(seeds, from, to, batch, (seed, replica, n) => {
+    const normal = gaussian(prng((opts.seed ?? 1) * 40503 + n));
+    return { ...seed, manualId: replicaId(seed.manualId, replica), vectors: seed.vectors.map((v) => jitter(v, noise, normal)) };
+  });
 }
 
 /** Pages that go with `chunks` chunks at the seeds' chunks-per-page ratio, capped (page bags are large). */

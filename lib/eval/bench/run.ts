@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChunkRecord, PageRecord } from '../../providers/types';
-import type { BenchPart } from '../args';
+import type { BenchArgs, BenchPart } from '../args';
 import { ingestFile, type IngestedFile, type Log } from '../ingest';
 import { latencySummary } from '../metrics';
 import { readQa } from '../qa';
@@ -23,16 +23,13 @@ export const OCR_MANUAL = 'tek-4041-service-notes-1987.pdf';
 export const SEARCH_TOOLS = ['fast_vector_search', 'hybrid_search', 'colqwen_search', 'bm25'] as const;
 export type SearchTool = (typeof SEARCH_TOOLS)[number];
 
-export interface BenchOptions {
+/** The corpus sizes, manuals, query count and skipped parts as `npm run bench` parsed them, and the rest. */
+export interface BenchOptions extends Pick<BenchArgs, 'sizes' | 'manuals' | 'queries' | 'skip'> {
   root: string;
-  sizes: number[];
-  manuals?: string;
-  queries: number;
   /** Chat turns timed through the server (after one warm-up turn). */
   turns: number;
   /** Page-bag cap of the synthetic corpus (page bags are ~250 kB each with the offline embedder). */
   maxPages: number;
-  skip: BenchPart[];
   /** Time chat turns with runTurn in-process (no server). */
   inProcess?: boolean;
   log: Log;

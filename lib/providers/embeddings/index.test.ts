@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { restoreEnvAfterEach } from '@/test/env';
+import { scratchDir } from '@/test/scratch';
 import { getConfig } from '../config';
 import { CachingEmbedder } from './cache';
 import { GeminiEmbedder } from './gemini';
@@ -11,18 +12,8 @@ import { writeTinyBertModel } from './testing/tiny-bert';
 import { hasTokenVectors } from './token-vectors';
 
 const KEYS = ['EMBEDDINGS', 'EMBEDDING_MODEL', 'EMBEDDING_MODEL_DIR', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_EMBEDDING_MODEL', 'EMBEDDING_BATCH_SIZE'];
-const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-emb-factory-'));
-
-afterEach(async () => {
-  for (const k of KEYS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-  await closeEmbeddings();
-});
-
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+restoreEnvAfterEach(KEYS, closeEmbeddings);
+const tmp = scratchDir('mc-emb-factory-');
 
 describe('getEmbedder', () => {
   it('falls back to the offline embedder, quickly and with a reason, when the default model is not available', async () => {

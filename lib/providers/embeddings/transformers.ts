@@ -24,19 +24,8 @@ import { chunk, errorMessage, l2normalize, throwIfAborted } from './util';
 export type Pooling = 'cls' | 'mean';
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
 
-export interface TransformersEmbedderOptions {
-  /** Hub id (Xenova/bge-small-en-v1.5) or a folder path. */
-  model: string;
-  /** A folder holding the model, or holding <model id>/ (EMBEDDING_MODEL_DIR). */
-  modelDir?: string;
-  /** Download cache and second search location: DATA_DIR/models. */
-  cacheDir: string;
-  /** Fetch from the hub when no local copy exists (default: allowed unless offline env vars say otherwise). */
-  allowRemote?: boolean;
-  /** Hub base URL (tests point it at a local server). Default https://huggingface.co/. */
-  remoteHost?: string;
-  /** Timeout of the hub reachability probe before any download. */
-  probeTimeoutMs?: number;
+/** Model Xenova/bge-small-en-v1.5 (say), found as ModelLocation describes (modelDir: EMBEDDING_MODEL_DIR). */
+export interface TransformersEmbedderOptions extends ModelLocation {
   pooling?: Pooling;
   dtype?: Dtype;
   /** Token limit per sequence (capped by the tokenizer's model_max_length). */
@@ -44,8 +33,6 @@ export interface TransformersEmbedderOptions {
   /** Texts per forward pass. */
   batchSize?: number;
   log?: (message: string) => void;
-  /** fetch used by the reachability probe (tests). */
-  fetch?: typeof fetch;
 }
 
 /** No usable model: not on disk, and the hub is disabled or unreachable. */
@@ -141,12 +128,19 @@ export function serialisedLoad<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Where and how a transformers.js model is looked for (the embedder's and the reranker's options share these). */
 export interface ModelLocation {
+  /** Hub id (Xenova/bge-small-en-v1.5) or a folder path. */
   model: string;
+  /** A folder holding the model, or holding <model id>/ (EMBEDDING_MODEL_DIR, RERANKER_MODEL_DIR). */
   modelDir?: string;
+  /** Download cache and second search location: DATA_DIR/models. */
   cacheDir: string;
+  /** Fetch from the hub when no local copy exists (default: allowed unless offline env vars say otherwise). */
   allowRemote?: boolean;
+  /** Hub base URL (tests point it at a local server). Default https://huggingface.co/. */
   remoteHost?: string;
+  /** Timeout of the hub reachability probe before any download. */
   probeTimeoutMs?: number;
+  /** fetch used by the reachability probe (tests). */
   fetch?: typeof fetch;
 }
 

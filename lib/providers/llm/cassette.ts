@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { jsonLines } from '../../jsonl';
 import type { CallOptions, Content, FinishReason, GenerateResult, StreamPart, StreamResult, Usage } from './sdk-types';
 
 export interface RecordedRequest {
@@ -306,17 +307,11 @@ export class CassetteRecorder {
 export function readCassette(file: string): CassetteEntry[] {
   const text = fs.readFileSync(file, 'utf8');
   const entries: CassetteEntry[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let entry: CassetteEntry;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      throw new Error(`${file}:${i + 1}: not valid JSON (is this an MC_LLM_RECORD file?)`);
-    }
-    if (typeof entry?.key !== 'string' || !entry.response) throw new Error(`${file}:${i + 1}: missing key or response`);
+  for (const line of jsonLines(text, file, ' (is this an MC_LLM_RECORD file?)')) {
+    const entry = line.value as CassetteEntry;
+    if (typeof entry?.key !== 'string' || !entry.response) throw new Error(`${line.where}: missing key or response`);
     entries.push(entry);
-  });
+  }
   return entries;
 }
 

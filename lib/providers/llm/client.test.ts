@@ -6,6 +6,7 @@ import { generateText, Output, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { rejection } from '@/test/rejection';
 import { createLlmClient, type LlmClientOptions } from './client';
 import { LlmCallError } from './errors';
 import { createLogger, logLevelFromEnv } from './log';
@@ -24,15 +25,6 @@ function openaiClient(respond: Parameters<typeof fakeFetch>[0], options: LlmClie
   const model = createOpenAICompatibleModel({ baseURL: 'http://localhost:11434/v1', modelId: 'llama3.2', fetch });
   const client = createLlmClient(model, { provider: 'openai-compatible', logger: logs.logger, ...fast, ...options });
   return { client, calls, logs, callLines: () => logs.lines.filter((l) => l.msg === 'llm.call') };
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const apiError = (statusCode: number, headers?: Record<string, string>) =>

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { restoreEnv, snapshotEnv, type EnvSnapshot } from '@/test/env';
 import { getLLM, getVLM, llmOptionsFromEnv } from './index';
 
 // Every variable that can change which client comes back; cleared before each test, restored after.
@@ -27,18 +28,13 @@ const VARS = [
   'MC_LLM_RECORD',
   'MC_LLM_REPLAY',
 ];
-let saved: Record<string, string | undefined>;
+let saved: EnvSnapshot;
 
 beforeEach(() => {
-  saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
+  saved = snapshotEnv(VARS);
   for (const k of VARS) delete process.env[k];
 });
-afterEach(() => {
-  for (const k of VARS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-});
+afterEach(() => restoreEnv(saved));
 
 describe('getLLM / getVLM', () => {
   it('return null with the default (offline) environment', () => {

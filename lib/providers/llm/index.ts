@@ -86,18 +86,26 @@ function replayOnlyClient(role: LlmRole, options: LlmClientOptions): LlmClient |
   const recorded = readCassette(options.replay!).filter((e) => e.role === role);
   const last = recorded.at(-1);
   if (!last) return null;
+  return replayOnlyLlmClient(role, last, options, `replay-only ${role.toUpperCase()} model: no provider is configured, so nothing can be called`);
+}
+
+/**
+ * A client of `role` as the recording knew it (its provider and model id), answered only from the
+ * cassette in `options.replay`: a call the cassette lacks fails with `refusal` instead of calling out.
+ */
+export function replayOnlyLlmClient(role: LlmRole, recorded: { provider: string; modelId: string }, options: LlmClientOptions, refusal: string): LlmClient {
   const refuse = () => {
-    throw new Error(`replay-only ${role.toUpperCase()} model: no provider is configured, so nothing can be called`);
+    throw new Error(refusal);
   };
   const model: LanguageModelV3 = {
     specificationVersion: 'v3',
-    provider: `replay.${last.provider}`,
-    modelId: last.modelId,
+    provider: `replay.${recorded.provider}`,
+    modelId: recorded.modelId,
     supportedUrls: {},
     doGenerate: async () => refuse(),
     doStream: async () => refuse(),
   };
-  const provider = (['gemini', 'openai-compatible'] as const).find((p) => p === last.provider) ?? 'test';
+  const provider = (['gemini', 'openai-compatible'] as const).find((p) => p === recorded.provider) ?? 'test';
   return createLlmClient(model, { ...options, provider, role, vision: role === 'vlm' });
 }
 

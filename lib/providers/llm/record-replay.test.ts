@@ -8,6 +8,7 @@ import path from 'node:path';
 import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rejection } from '@/test/rejection';
 import { loadConfig } from '../config';
 import { normalizeRequest, readCassette, requestKey } from './cassette';
 import { createLlmClient } from './client';
@@ -37,15 +38,6 @@ const forbidden = (modelId = 'llama3.2') =>
       throw new Error('network call during replay');
     },
   });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('record then replay', () => {
   it('replays a recorded generate call without calling the model', async () => {

@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs/promises';
 import { sleep } from '@/lib/abort';
-import { safeCache, type VectorCache } from '../embeddings/cache';
+import type { VectorCache } from '../embeddings/cache';
 import { l2normalize, sha256Hex } from '../embeddings/util';
 import type { CallOptions, MultiVectorEmbedder } from '../types';
+import { cachedPageBags } from './cached-bags';
 import { poolVectors } from './pooling';
 
 export interface ColQwenClientOptions {
@@ -197,28 +198,17 @@ export class ColQwenMultiVectorEmbedder implements MultiVectorEmbedder {
     const images = await Promise.all(pages.map((p) => fs.readFile(p.imagePath!)));
     // Keyed by image bytes: re-ingesting the same PDF finds every page in the cache.
     const keys = images.map((img) => ({ model: this.id, kind: 'page' as const, text: `png:${sha256Hex(img.toString('base64'))}` }));
-    const out: Array<Float32Array[] | undefined> = new Array(pages.length);
-    const cache = this.cache;
-    if (cache) {
-      const hits = await safeCache(() => cache.getMany(keys), new Map<number, Float32Array[]>());
-      for (const [i, bag] of hits) out[i] = bag;
-    }
-    const todo = pages.map((_, i) => i).filter((i) => !out[i]);
-    for (let s = 0; s < todo.length; s += this.imageBatchSize) {
-      const idx = todo.slice(s, s + this.imageBatchSize);
+    const embed = async (idx: number[]) => {
       const bags = await this.client.embedImages(
         idx.map((i) => images[i].toString('base64')),
         opts,
       );
-      const fresh = idx.map((i, j) => {
+      return idx.map((_, j) => {
         this.checkDim(bags[j]);
-        const bag = poolVectors(bags[j], this.maxVectorsPerPage);
-        out[i] = bag;
-        return { key: keys[i], vectors: bag };
+        return poolVectors(bags[j], this.maxVectorsPerPage);
       });
-      if (cache) await safeCache(() => cache.putMany(fresh.filter((f) => f.vectors.length > 0)), undefined);
-    }
-    return out as Float32Array[][];
+    };
+    return cachedPageBags(this.cache, keys, this.imageBatchSize, embed);
   }
 
   async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]> {

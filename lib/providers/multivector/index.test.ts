@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { restoreEnvAfterEach } from '@/test/env';
+import { scratchDir } from '@/test/scratch';
 import { closeEmbeddings } from '../embeddings';
 import { writeTinyBertModel } from '../embeddings/testing/tiny-bert';
 import { ColQwenMultiVectorEmbedder } from './colqwen';
@@ -11,18 +11,8 @@ import { getMultiVectorEmbedder, maxSim } from './index';
 import { LocalMultiVectorEmbedder } from './local';
 
 const KEYS = ['EMBEDDINGS', 'EMBEDDING_MODEL_DIR', 'GOOGLE_GENERATIVE_AI_API_KEY', 'MULTIVECTOR', 'COLQWEN_URL', 'MULTIVECTOR_MAX_VECTORS_PER_PAGE'];
-const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-mv-factory-'));
-
-afterEach(async () => {
-  for (const k of KEYS) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-  await closeEmbeddings();
-});
-
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+restoreEnvAfterEach(KEYS, closeEmbeddings);
+const tmp = scratchDir('mc-mv-factory-');
 
 describe('getMultiVectorEmbedder', () => {
   it('defaults to local token vectors of the offline embedder, 128 dims, ≤256 per page', async () => {

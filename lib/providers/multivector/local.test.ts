@@ -1,15 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDir } from '@/test/scratch';
 import { VectorCache } from '../embeddings/cache';
 import { HashedNgramEmbedder } from '../embeddings/hashed-ngrams';
 import type { TokenOptions, TokenVectors, TokenVectorSource } from '../embeddings/token-vectors';
 import { LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from './local';
 import { maxSim } from './maxsim';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-mv-local-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = scratchDir('mc-mv-local-');
 
 const PAGES = [
   'Power supply: 12-24 V input. The MP1584EN buck converter delivers up to 2.5 A output current.',

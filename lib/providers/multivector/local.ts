@@ -5,9 +5,10 @@
  * survives OCR merges); with transformers.js they are the model's contextual token outputs
  * (ColBERT-style late interaction on a model that was not trained for it).
  */
-import { safeCache, type VectorCache } from '../embeddings/cache';
+import type { VectorCache } from '../embeddings/cache';
 import type { TokenVectorSource } from '../embeddings/token-vectors';
 import type { CallOptions, MultiVectorEmbedder } from '../types';
+import { cachedPageBags } from './cached-bags';
 import { poolVectors, type Linkage } from './pooling';
 
 /** Bound on vectors per page for model token outputs (384+ dims each). */
@@ -52,33 +53,22 @@ export class LocalMultiVectorEmbedder implements MultiVectorEmbedder {
   }
 
   async embedPages(pages: Array<{ text: string; imagePath?: string }>, opts?: CallOptions): Promise<Float32Array[][]> {
-    const out: Array<Float32Array[] | undefined> = new Array(pages.length);
     const keys = pages.map((p) => ({ model: this.id, kind: 'page' as const, text: p.text }));
-    const cache = this.cache;
-    if (cache) {
-      const hits = await safeCache(() => cache.getMany(keys), new Map<number, Float32Array[]>());
-      for (const [i, bag] of hits) out[i] = bag;
-    }
-    const todo = pages.map((_, i) => i).filter((i) => !out[i]);
-    for (let s = 0; s < todo.length; s += this.batchSize) {
-      opts?.signal?.throwIfAborted();
-      const idx = todo.slice(s, s + this.batchSize);
+    const embed = async (idx: number[]) => {
       const tokenBags = await this.source.embedTokens(
         idx.map((i) => pages[i].text),
         { kind: 'document', signal: opts?.signal },
       );
-      const fresh: Array<{ key: (typeof keys)[number]; vectors: Float32Array[] }> = [];
+      const bags: Float32Array[][] = [];
       for (let j = 0; j < idx.length; j++) {
         // Pooling is CPU work (a few ms per page): yield between pages to keep requests flowing.
         if (j > 0) await new Promise<void>((resolve) => setImmediate(resolve));
         // A page with no text (an unOCRed scan) has an empty bag: it can only be found visually.
-        const bag = poolVectors(tokenBags[j].vectors, this.maxVectorsPerPage, { linkage: this.linkage });
-        out[idx[j]] = bag;
-        fresh.push({ key: keys[idx[j]], vectors: bag });
+        bags.push(poolVectors(tokenBags[j].vectors, this.maxVectorsPerPage, { linkage: this.linkage }));
       }
-      if (cache) await safeCache(() => cache.putMany(fresh.filter((f) => f.vectors.length > 0)), undefined);
-    }
-    return out as Float32Array[][];
+      return bags;
+    };
+    return cachedPageBags(this.cache, keys, this.batchSize, embed, opts?.signal);
   }
 
   async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array[]> {

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
-import { type Dtype, ModelUnavailableError, openTransformers, pickDtype, serialisedLoad } from '../embeddings/transformers';
+import { type Dtype, type ModelLocation, ModelUnavailableError, openTransformers, pickDtype, serialisedLoad } from '../embeddings/transformers';
 import { chunk, errorMessage, throwIfAborted } from '../embeddings/util';
 import type { CallOptions, Reranker } from '../types';
 
@@ -24,23 +24,12 @@ export { ModelUnavailableError };
  */
 export const RERANK_BATCH_SIZE = 8;
 
-export interface TransformersRerankerOptions {
-  /** Hub id (Xenova/ms-marco-MiniLM-L-6-v2) or a folder path. */
-  model: string;
-  /** A folder holding the model, or holding <model id>/ (RERANKER_MODEL_DIR). */
-  modelDir?: string;
-  /** Download cache and second search location: DATA_DIR/models. */
-  cacheDir: string;
-  /** Fetch from the hub when no local copy exists (default: allowed unless offline env vars say otherwise). */
-  allowRemote?: boolean;
-  /** Hub base URL (tests point it at a local server). Default https://huggingface.co/. */
-  remoteHost?: string;
-  probeTimeoutMs?: number;
+/** Model Xenova/ms-marco-MiniLM-L-6-v2 (say), found as ModelLocation describes (modelDir: RERANKER_MODEL_DIR). */
+export interface TransformersRerankerOptions extends ModelLocation {
   dtype?: Dtype;
   /** Token limit per (query, passage) pair, capped by the tokenizer's model_max_length. */
   maxLength?: number;
   log?: (message: string) => void;
-  fetch?: typeof fetch;
 }
 
 export function loadTransformersReranker(opts: TransformersRerankerOptions): Promise<TransformersReranker> {

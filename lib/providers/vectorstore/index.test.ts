@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restoreEnv } from '@/test/env';
 import { axis, contractChunks } from './contract';
 import { closeVectorStores, getVectorStore, openLanceStore } from './index';
 
@@ -19,10 +20,7 @@ describe('getVectorStore', () => {
   });
   afterAll(async () => {
     await closeVectorStores();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restoreEnv(saved);
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 

@@ -4,6 +4,7 @@
  * (LanceDB 0.37 does not check a vector's length on add — a wrong-sized vector goes in silently).
  */
 import * as arrow from 'apache-arrow';
+import type { PageRecord, Passage } from '../types';
 
 const item = () => new arrow.Field('item', new arrow.Float32(), true);
 const vectorType = (dims: number) => new arrow.FixedSizeList<arrow.Float32>(dims, item());
@@ -50,16 +51,19 @@ export function vectorDimsOf(schema: arrow.Schema, column: string): number | und
 
 const encoder = new TextEncoder();
 
+/** Arrow value offsets of items of these lengths: item i spans offsets[i] up to offsets[i + 1]. */
+function offsetsOf(lengths: number[]): Int32Array {
+  const offsets = new Int32Array(lengths.length + 1);
+  lengths.forEach((n, i) => {
+    offsets[i + 1] = offsets[i] + n;
+  });
+  return offsets;
+}
+
 function utf8(values: string[]): arrow.Data {
   const parts = values.map((v) => encoder.encode(v));
-  const offsets = new Int32Array(values.length + 1);
-  let total = 0;
-  parts.forEach((p, i) => {
-    offsets[i] = total;
-    total += p.length;
-  });
-  offsets[values.length] = total;
-  const bytes = new Uint8Array(total);
+  const offsets = offsetsOf(parts.map((p) => p.length));
+  const bytes = new Uint8Array(offsets[values.length]);
   parts.forEach((p, i) => bytes.set(p, offsets[i]));
   return arrow.makeData({ type: new arrow.Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data: bytes });
 }
@@ -84,13 +88,7 @@ function vectors(dims: number, rows: ArrayLike<number>[]): arrow.Data<arrow.Fixe
 }
 
 function bags(dims: number, rows: ArrayLike<number>[][]): arrow.Data {
-  const offsets = new Int32Array(rows.length + 1);
-  let total = 0;
-  rows.forEach((bag, i) => {
-    offsets[i] = total;
-    total += bag.length;
-  });
-  offsets[rows.length] = total;
+  const offsets = offsetsOf(rows.map((bag) => bag.length));
   const child = vectors(dims, rows.flat());
   return arrow.makeData({ type: bagType(dims), length: rows.length, nullCount: 0, valueOffsets: offsets, child });
 }
@@ -101,13 +99,8 @@ function table(schema: arrow.Schema, children: arrow.Data[]): arrow.Table {
   return new arrow.Table(schema, [new arrow.RecordBatch(schema, struct)]);
 }
 
-export interface ChunkRow {
-  id: string;
-  manualId: string;
-  page: number;
-  heading: string;
-  text: string;
-  ocr: boolean;
+/** A passage as the chunks table stores it: its boxes as JSON, its vector. */
+export interface ChunkRow extends Omit<Passage, 'bboxes'> {
   bboxesJson: string;
   vector: ArrayLike<number>;
 }
@@ -125,10 +118,8 @@ export function chunkBatch(dims: number, rows: ChunkRow[]): arrow.Table {
   ]);
 }
 
-export interface PageRow {
-  manualId: string;
-  page: number;
-  text: string;
+/** A page as the pages table stores it: its bag of vectors and their mean. */
+export interface PageRow extends Pick<PageRecord, 'manualId' | 'page' | 'text'> {
   centroid: ArrayLike<number>;
   bag: ArrayLike<number>[];
 }

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDir } from '@/test/scratch';
 import { maxSim } from '../multivector/maxsim';
 import type { ChunkRecord, PageRecord } from '../types';
 import { axis, contractChunks, contractPages, runVectorStoreContract } from './contract';
@@ -9,10 +8,9 @@ import { VectorDimensionError } from './errors';
 import { LanceStore, openLanceStore, type LanceStoreOptions } from './lancedb';
 import { l2normalize } from './records';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-lance-'));
+const root = scratchDir('mc-lance-');
 let n = 0;
 const tempDir = () => path.join(root, `db-${++n}`);
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 runVectorStoreContract('LanceDB', () => openLanceStore(tempDir()));
 

@@ -43,8 +43,8 @@ import {
   pagesSchema,
   vectorDimsOf,
 } from './lance-arrow';
-import { KeyedSerialQueue } from './queue';
-import { byScore, checkLimit, checkManualId, l2normalize, meanVector, parseBBoxes, prepareChunks, preparePages } from './records';
+import { VectorStoreAdapter } from './adapter';
+import { byScore, checkLimit, checkManualId, l2normalize, meanVector, prepareChunks, preparePages, storedChunkHit } from './records';
 
 /**
  * Past this many rows a vector index replaces the flat scan. A flat scan reads the vectors from
@@ -138,9 +138,8 @@ export interface LanceStoreOptions {
 
 type Row = Record<string, unknown>;
 
-export class LanceStore implements VectorStore {
+export class LanceStore extends VectorStoreAdapter implements VectorStore {
   readonly provider = 'lancedb' as const;
-  private readonly queue = new KeyedSerialQueue();
   private readonly handles = new Map<TableName, Promise<lancedb.Table | null>>();
   private readonly dims: Partial<Record<TableName, number>> = {};
   private readonly idleTimers = new Map<TableName, NodeJS.Timeout>();
@@ -151,13 +150,18 @@ export class LanceStore implements VectorStore {
   private readonly rowCounts = new WeakMap<lancedb.Table, Map<string, Promise<number>>>();
   private readonly searchIndexes = new WeakMap<lancedb.Table, { version: number; index: VectorIndexInfo | null }>();
   private readonly prewarmed = new WeakMap<lancedb.Table, string>();
-  private closedFlag = false;
 
   private constructor(
     private readonly db: lancedb.Connection,
     readonly dir: string,
     private readonly opts: LanceStoreOptions,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected get label(): string {
+    return `LanceStore at ${this.dir}`;
+  }
 
   static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
     await fs.promises.mkdir(dir, { recursive: true });
@@ -184,10 +188,6 @@ export class LanceStore implements VectorStore {
       throw err;
     }
     return store;
-  }
-
-  get closed(): boolean {
-    return this.closedFlag;
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -267,9 +267,7 @@ export class LanceStore implements VectorStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     const table = await this.readable('chunks', [vector], this.opts.dimensions);
     if (!table || limit === 0) return [];
     const normalised = l2normalize(vector);
@@ -283,9 +281,7 @@ export class LanceStore implements VectorStore {
   }
 
   async bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (typeof query !== 'string' || query.trim() === '' || limit === 0) return [];
     const table = await this.table('chunks');
     if (!table) return [];
@@ -315,9 +311,7 @@ export class LanceStore implements VectorStore {
   }
 
   async multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (queryVectors.length === 0 || limit === 0) return [];
     const table = await this.readable('pages', queryVectors, this.opts.multiVectorDimensions);
     if (!table) return [];
@@ -410,10 +404,6 @@ export class LanceStore implements VectorStore {
   }
 
   // ---- internals ----------------------------------------------------------------------------
-
-  private assertOpen() {
-    if (this.closedFlag) throw new Error(`LanceStore at ${this.dir} is closed`);
-  }
 
   private describe(name: TableName): string {
     return `LanceDB table "${name}" (column ${VECTOR_COLUMN[name]}) at ${this.dir}`;
@@ -700,16 +690,7 @@ function baseIndexes(name: TableName): Array<[string, () => lancedb.Index]> {
 }
 
 function toChunkHit(r: Row, score: number): ChunkHit {
-  return {
-    id: String(r.id),
-    manualId: String(r.manual_id),
-    page: Number(r.page),
-    heading: String(r.heading ?? ''),
-    text: String(r.text ?? ''),
-    ocr: Boolean(r.ocr),
-    bboxes: parseBBoxes(r.bboxes),
-    score,
-  };
+  return storedChunkHit(r, r.id, score);
 }
 
 /** Opens (creating if needed) a LanceDB store in `dir`. Tables are created on the first upsert. */

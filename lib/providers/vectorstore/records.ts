@@ -76,6 +76,20 @@ export function parseBBoxes(json: unknown): BBox[] {
 }
 
 /** Best first; equal scores in a stable order so that repeated searches agree. */
+/** A chunk hit read back from a stored row (snake_case columns; `id` is the chunk id, stored under another name by some backends). */
+export function storedChunkHit(row: Record<string, unknown>, id: unknown, score: number): ChunkHit {
+  return {
+    id: String(id),
+    manualId: String(row.manual_id),
+    page: Number(row.page),
+    heading: String(row.heading ?? ''),
+    text: String(row.text ?? ''),
+    ocr: Boolean(row.ocr),
+    bboxes: parseBBoxes(row.bboxes),
+    score,
+  };
+}
+
 export function byScore<T extends ChunkHit | PageHit>(a: T, b: T): number {
   if (b.score !== a.score) return b.score - a.score;
   const ka = 'id' in a ? a.id : `${a.manualId}\0${String(a.page).padStart(10, '0')}`;

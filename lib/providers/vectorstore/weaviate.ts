@@ -30,8 +30,8 @@ import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchF
 import { VectorDimensionError, assertDimensions } from './errors';
 import { normaliseFilter } from './filter';
 import { DEFAULT_FUSION, clampAlpha } from './fusion';
-import { KeyedSerialQueue } from './queue';
-import { byScore, checkLimit, checkManualId, l2normalize, parseBBoxes, prepareChunks, preparePages } from './records';
+import { VectorStoreAdapter } from './adapter';
+import { byScore, checkLimit, checkManualId, l2normalize, prepareChunks, preparePages, storedChunkHit } from './records';
 
 export const WEAVIATE_DENSE_VECTOR = 'dense';
 export const WEAVIATE_MULTI_VECTOR = 'colbert';
@@ -241,22 +241,19 @@ interface CollectionState {
   dims?: number;
 }
 
-export class WeaviateStore implements VectorStore {
+export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
   readonly provider = 'weaviate' as const;
   readonly names: Record<Kind, string>;
-  private readonly queue = new KeyedSerialQueue();
   private readonly state: Partial<Record<Kind, CollectionState>> = {};
-  private closedFlag = false;
+
+  protected readonly label = 'WeaviateStore';
 
   constructor(
     private readonly client: WeaviateClientLike,
     private readonly opts: Omit<WeaviateStoreOptions, 'client' | 'url' | 'apiKey'> = {},
   ) {
+    super();
     this.names = collectionNames(opts.collectionPrefix);
-  }
-
-  get closed(): boolean {
-    return this.closedFlag;
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -334,9 +331,7 @@ export class WeaviateStore implements VectorStore {
   // ---- reads --------------------------------------------------------------------------------
 
   async denseSearch(vector: Float32Array, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     const col = await this.readable('chunks', [vector]);
     if (!col || limit === 0) return [];
     const res = await col.query.nearVector(Array.from(vector), {
@@ -351,19 +346,11 @@ export class WeaviateStore implements VectorStore {
   }
 
   async bm25Search(query: string, opts: SearchOptions): Promise<ChunkHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (typeof query !== 'string' || query.trim() === '' || limit === 0) return [];
     const col = await this.readable('chunks', []);
     if (!col) return [];
-    const res = await col.query.bm25(query, {
-      queryProperties: ['text'],
-      limit,
-      filters: this.where(col, opts.filter),
-      returnProperties: [...CHUNK_PROPERTIES],
-      returnMetadata: ['score'],
-    });
+    const res = await col.query.bm25(query, this.keywordQuery(col, limit, opts.filter));
     opts.signal?.throwIfAborted();
     return res.objects.map((o) => toChunkHit(o, o.metadata?.score ?? 0)).sort(byScore);
   }
@@ -381,20 +368,19 @@ export class WeaviateStore implements VectorStore {
       targetVector: WEAVIATE_DENSE_VECTOR,
       alpha: clampAlpha(opts.alpha),
       fusionType: (opts.fusion ?? DEFAULT_FUSION) === 'rrf' ? 'Ranked' : 'RelativeScore',
-      queryProperties: ['text'],
-      limit,
-      filters: this.where(col, opts.filter),
-      returnProperties: [...CHUNK_PROPERTIES],
-      returnMetadata: ['score'],
+      ...this.keywordQuery(col, limit, opts.filter),
     });
     opts.signal?.throwIfAborted();
     return res.objects.map((o) => toChunkHit(o, o.metadata?.score ?? 0)).sort(byScore);
   }
 
+  /** What a query with a keyword leg (BM25, hybrid) matches on and returns: the chunk text, scored. */
+  private keywordQuery(col: WeaviateCollection, limit: number, filter: SearchFilter | undefined): QueryOptions {
+    return { queryProperties: ['text'], limit, filters: this.where(col, filter), returnProperties: [...CHUNK_PROPERTIES], returnMetadata: ['score'] };
+  }
+
   async multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]> {
-    this.assertOpen();
-    opts.signal?.throwIfAborted();
-    const limit = checkLimit(opts.limit);
+    const limit = this.beginSearch(opts);
     if (queryVectors.length === 0 || limit === 0) return [];
     const col = await this.readable('pages', queryVectors);
     if (!col) return [];
@@ -455,10 +441,6 @@ export class WeaviateStore implements VectorStore {
   }
 
   // ---- internals ----------------------------------------------------------------------------
-
-  private assertOpen() {
-    if (this.closedFlag) throw new Error('WeaviateStore is closed');
-  }
 
   private describe(kind: Kind): string {
     return `Weaviate collection "${this.names[kind]}" (vector ${kind === 'chunks' ? WEAVIATE_DENSE_VECTOR : WEAVIATE_MULTI_VECTOR})`;
@@ -528,17 +510,7 @@ export class WeaviateStore implements VectorStore {
 }
 
 function toChunkHit(o: WeaviateObject, score: number): ChunkHit {
-  const p = o.properties;
-  return {
-    id: String(p.chunk_id),
-    manualId: String(p.manual_id),
-    page: Number(p.page),
-    heading: String(p.heading ?? ''),
-    text: String(p.text ?? ''),
-    ocr: Boolean(p.ocr),
-    bboxes: parseBBoxes(p.bboxes),
-    score,
-  };
+  return storedChunkHit(o.properties, o.properties.chunk_id, score);
 }
 
 /** Connects (or wraps a given client) and returns the store; collections are created on first upsert. */

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { prng } from '@/lib/sample/prng';
 
 // --- minimal protobuf writer -------------------------------------------------------------------
 
@@ -111,11 +112,18 @@ export function encodeTinyBertOnnx(wordEmb: Float32Array, typeEmb: Float32Array,
   graph.message(5, tensorProto('type_embeddings', [2, dim], FLOAT, f32Bytes(typeEmb)));
   graph.message(5, tensorProto('mask_bias', [dim], FLOAT, f32Bytes(maskBias)));
   graph.message(5, tensorProto('unsqueeze_axes', [1], INT64, i64Bytes([-1])));
-  graph.message(11, valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']));
-  graph.message(11, valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']));
-  graph.message(11, valueInfo('token_type_ids', INT64, ['batch_size', 'sequence_length']));
+  addBertInputs(graph);
   graph.message(12, valueInfo('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', dim]));
+  return onnxModel(graph);
+}
 
+/** Declares the graph inputs a BERT tokenizer feeds: input_ids, attention_mask, token_type_ids, each [batch, sequence]. */
+export function addBertInputs(graph: ProtoWriter): void {
+  for (const name of ['input_ids', 'attention_mask', 'token_type_ids']) graph.message(11, valueInfo(name, INT64, ['batch_size', 'sequence_length']));
+}
+
+/** The ONNX file of `graph`: a ModelProto of IR version 8 importing the default domain at opset 13. */
+export function onnxModel(graph: ProtoWriter): Uint8Array {
   return pb()
     .int(1, 8) // ir_version
     .string(2, 'manual-copilot-tests') // producer_name
@@ -133,17 +141,6 @@ export const TINY_WORDS = [
   '##s', '##ing', '##ed', '3', '.', 'v', 'e', '##1', '##2', ',', '?', 'what', 'is', 'how', 'to',
 ];
 
-function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    // mulberry32: deterministic tables so expected values are reproducible across runs.
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface TinyBertModel {
   /** The folder holding config.json, tokenizer files and onnx/model*.onnx. */
@@ -173,7 +170,8 @@ export interface TinyBertOptions {
 export function writeTinyBertModel(dir: string, opts: TinyBertOptions = {}): TinyBertModel {
   const dim = opts.dim ?? 8;
   const vocab = [...TINY_SPECIAL_TOKENS, ...TINY_WORDS];
-  const rand = seededRandom(opts.seed ?? 42);
+  // mulberry32: deterministic tables so expected values are reproducible across runs.
+  const rand = prng(opts.seed ?? 42);
   const wordEmb = new Float32Array(vocab.length * dim).map(() => rand() * 2 - 1);
   const typeEmb = new Float32Array(2 * dim).map(() => (rand() * 2 - 1) * 0.1);
   const maskBias = new Float32Array(dim).map(() => rand() * 2 - 1);

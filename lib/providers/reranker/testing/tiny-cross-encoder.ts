@@ -14,11 +14,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  addBertInputs,
   f32Bytes,
   FLOAT,
   i64Bytes,
   INT64,
   node,
+  onnxModel,
   pb,
   tensorProto,
   TINY_SPECIAL_TOKENS,
@@ -72,17 +74,9 @@ function encodeCrossEncoderOnnx(vocabSize: number, labels: 1 | 2, tokenWeight: F
   graph.message(5, tensorProto('classifier_bias', [labels], FLOAT, f32Bytes(bias)));
   graph.message(5, tensorProto('last_axis', [1], INT64, i64Bytes([-1])));
   graph.message(5, tensorProto('seq_axis', [1], INT64, i64Bytes([1])));
-  graph.message(11, valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']));
-  graph.message(11, valueInfo('attention_mask', INT64, ['batch_size', 'sequence_length']));
-  graph.message(11, valueInfo('token_type_ids', INT64, ['batch_size', 'sequence_length']));
+  addBertInputs(graph);
   graph.message(12, valueInfo('logits', FLOAT, ['batch_size', labels]));
-
-  return pb()
-    .int(1, 8) // ir_version
-    .string(2, 'manual-copilot-tests') // producer_name
-    .message(7, graph)
-    .message(8, pb().string(1, '').int(2, 13)) // opset_import: default domain, opset 13
-    .finish();
+  return onnxModel(graph);
 }
 
 /** Writes the tiny cross-encoder into `dir` (created if needed). */
