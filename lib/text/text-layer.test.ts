@@ -29,3 +29,12 @@ describe('private-use characters', () => {
     expect(repairTextLayer(`Series Resistance \uf8fdOnly for reflection`)).toBe('Series Resistance  Only for reflection');
   });
 });
+
+describe('full-width ASCII', () => {
+  it('becomes ASCII, one character for one; CJK text stays', () => {
+    expect(repairTextLayer('Power supply：DC24~48V，（2）Set １．Product')).toBe('Power supply:DC24~48V,(2)Set 1.Product');
+    expect(repairTextLayer('开关电源　GND')).toBe('开关电源 GND');
+    const s = '（ＲＷ／Ｓ）';
+    expect(repairTextLayer(s)).toHaveLength(s.length);
+  });
+});

@@ -41,7 +41,17 @@ export function blankPrivateUse(text: string): string {
   return text.replace(/[\ue000-\uf8ff]/gu, ' ');
 }
 
+/**
+ * Full-width forms of ASCII (U+FF01–U+FF5E) and the ideographic space, which manuals written with
+ * CJK input methods put inside English text ("Power supply：", "（2）Set", "１．Product"), become
+ * ASCII: the one-for-one part of Unicode's compatibility normalisation (NFKC would also expand
+ * "℃" and ligatures into two characters, and glyph positions are kept per character).
+ */
+export function narrowFullWidth(text: string): string {
+  return text.replace(/[\uff01-\uff5e\u3000]/gu, (ch) => (ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0)));
+}
+
 /** Every repair above, for a span of the text layer. */
 export function repairTextLayer(text: string): string {
-  return blankPrivateUse(repairSwappedBytes(text));
+  return narrowFullWidth(blankPrivateUse(repairSwappedBytes(text)));
 }
