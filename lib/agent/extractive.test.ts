@@ -143,7 +143,7 @@ describe('extractive answer', () => {
     expect(a.text).not.toContain('Note:');
     expect(a.text).not.toContain('6.0 A');
   });
-  it('says up front when the question names another device than the one the evidence is about', () => {
+  it("declines, naming the asked device, when only another device's manual has the value", () => {
     const env = new Environment();
     const found = env.add(
       'hybrid_search',
@@ -158,9 +158,9 @@ describe('extractive answer', () => {
       ['libre', new Set<string>()],
     ]);
     const a = extractiveAnswer('What is the maximum input power of the NanoVNA-H RF port?', found, { topicTerms });
-    expect(a.declined).toBe(false);
-    expect(a.parts[0]).toBe('Note: I found no answer in a manual for NanoVNA-H User Guide; what follows is from LibreVNA User Manual, a different device.');
-    expect(a.text).toContain('+10 dBm; more can damage the receiver [1].');
+    expect(a.declined).toBe(true);
+    expect(a.text).toBe('The manuals do not say: I found no passage giving the maximum input power in NanoVNA-H User Guide.');
+    expect(a.text).not.toContain('+10 dBm');
   });
   it("answers a \"how can I\" question from the named device's manual even when only another manual has numbered steps", () => {
     const env = new Environment();

@@ -23,7 +23,7 @@
  */
 import type { RefHit } from './hits';
 import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
-import { declineSentence, otherDeviceNote, whereLooked } from '@/lib/answer/wording';
+import { declineSentence, whereLooked } from '@/lib/answer/wording';
 import { askedSpan } from '@/lib/text/asked';
 import { matchTerms, termGroups, terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
@@ -425,8 +425,15 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const coverage = got / (total || 1);
   const evidence: AnswerEvidence = { coverage, quantityMissing };
   const namesDevice = [...topics.get(manualId)!].some((t) => qTerms.includes(t));
-  const where = whereLooked(question, passages.find((p) => p.hit.manualId === manualId)?.hit.manualTitle, namesDevice);
+  const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
+  const where = whereLooked(question, titleOf(manualId), namesDevice);
   if (shouldDecline(evidence, opts.declinePolicy)) return decline(question, evidence, where);
+  // Applicability: the question names another manual's device, and that manual had nothing to
+  // quote (namedManual would have put it first). Another device's value would mislead a
+  // technician — a baud rate, a rating — so the honest answer is that the asked device's manual
+  // does not say.
+  const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
+  if (asked) return decline(question, evidence, whereLooked(question, titleOf(asked[0]), true));
 
   // The chosen units with their context, within the length budget, then in reading order:
   // passage by passage (in the order the answer chose them), and in each by position.
@@ -469,10 +476,6 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
   const parts = ordered.flatMap((u) => quoteOf(u).map((piece) => cite(piece, u.ref)));
-  // Applicability: the question names another manual's device, not this one's — say so first.
-  const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
-  const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
-  if (asked) parts.unshift(otherDeviceNote(titleOf(asked[0]), titleOf(manualId)));
   return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage, evidence };
 }
 

@@ -30,7 +30,3 @@ export function declineSentence(question: string, where = 'the manuals searched'
     : `The manuals do not say: I found no passage in ${where} that answers this question.`;
 }
 
-/** The note before an answer whose evidence is from another device's manual than the one asked about. */
-export function otherDeviceNote(askedDevice: string, manualTitle: string): string {
-  return `Note: I found no answer in a manual for ${askedDevice}; what follows is from ${manualTitle}, a different device.`;
-}
