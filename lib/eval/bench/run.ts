@@ -15,6 +15,9 @@ import { pagesFor, syntheticChunks, syntheticPages } from './corpus';
 import { measureLargeIngest, type LargeIngestReport } from './large';
 import { askOverHttp, freePort, peakRssTree, startServer, waitFor, type TurnTiming } from './server';
 
+/** Who the bench acts as when it removes a manual it ingested (any id is the admin on loopback). */
+const BENCH_OPERATOR = 'bench';
+
 /** Real manuals the ingest figures use when ../shared/manuals is there. */
 export const TEXT_MANUALS = ['pixhawk-ds009-connector-standard.pdf', 'olimex-esp32-poe-user-manual.pdf'];
 /** Fully scanned (no text layer), 3 pages: every page goes through OCR. */
@@ -173,7 +176,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       report.ingest.ocr_engine = engine.detail;
       if (engine.provider === 'tesseract' && ocr[0]?.manualId) {
         // The zero-install engine on the same manual: remove it, switch engines, ingest it again.
-        await deleteManual(ocr[0].manualId, null);
+        // As the local operator: on loopback any owner acts as admin (lib/auth/roles.ts); a null
+        // owner is an anonymous request and may not change the library.
+        await deleteManual(ocr[0].manualId, BENCH_OPERATOR);
         await shutdownOcrEngine();
         const saved = process.env.OCR_ENGINE;
         process.env.OCR_ENGINE = 'tesseract.js';
