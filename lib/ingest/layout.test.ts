@@ -136,6 +136,24 @@ describe('buildBlocks', () => {
     expect(inList.headings).toEqual([]);
   });
 
+  it('judges a numbered title by the text flow around it, not by figure labels just above it', () => {
+    const lines = buildLines(
+      [
+        span('The drive socket pinout is shown in the figure below.', 50, 100),
+        span('2. External high current drive connection', 50, 420),
+        span('External drive interface:', 50, 520),
+      ],
+      W,
+    );
+    // Labels of the figure above, OCR'd, the last one just above the title (a table's last row).
+    const label = (text: string, y: number): TextLine => ({
+      text, bbox: { x: 60, y, w: 40, h: 9 }, fontSize: 9.5, bold: false, cells: [{ text, bbox: { x: 60, y, w: 40, h: 9 } }], ocr: true, column: 0, region: 0,
+    });
+    const withLabels = [lines[0], ...[130, 142, 154, 166, 178, 190, 202, 214].map((y, i) => label(`1/${2 ** i} Step`, y)), label('High', 405), lines[1], lines[2]];
+    const headings = buildBlocks(withLabels).filter((b) => b.kind === 'heading').map((b) => b.text);
+    expect(headings).toEqual(['2. External high current drive connection']);
+  });
+
   it('keeps a wrapped heading as one heading', () => {
     const page = layout([
       span('Calibration of the receiver', 50, 60, 18, { bold: true }),

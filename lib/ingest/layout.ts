@@ -508,7 +508,12 @@ export function buildBlocks(lines: TextLine[], bodySize = bodyFontSize(lines)): 
   // kept as one 'figure' block per image region.
   const isFigure = (l: TextLine) => hasTextLayer && l.ocr;
   const tableAt = new Map(findTables(usable).filter(([s]) => !isFigure(usable[s])));
-  const typical = typicalLineGap(usable);
+  // Spacing and neighbours are those of the text flow: figure labels sit anywhere, at any gap.
+  const typical = typicalLineGap(usable.filter((l) => !isFigure(l)));
+  const flowLine = (j: number, step: 1 | -1): TextLine | undefined => {
+    while (j >= 0 && j < usable.length && isFigure(usable[j])) j += step;
+    return usable[j];
+  };
   const paragraphGapFor = (fs: number) => (Number.isFinite(typical) ? 1.5 * typical + 0.3 * fs : 0.8 * fs);
   const bodyBold = isBodyBold(usable, bodySize);
   const blocks: TextBlock[] = [];
@@ -562,7 +567,7 @@ export function buildBlocks(lines: TextLine[], bodySize = bodyFontSize(lines)): 
       while (k < usable.length && k - i < 4 && !tableAt.has(k) && continuesRun(usable[k - 1], usable[k])) k++;
       const run = usable.slice(i, k);
       const joined: TextLine = { ...line, text: run.map((l) => l.text).join(' '), bbox: union(run.map((l) => l.bbox)) };
-      const ctx = { bodySize, bodyBold, prev: usable[i - 1], next: usable[k], paragraphGap: paragraphGapFor(line.fontSize) };
+      const ctx = { bodySize, bodyBold, prev: flowLine(i - 1, -1), next: flowLine(k, 1), paragraphGap: paragraphGapFor(line.fontSize) };
       if (run.length <= 3 && isHeadingLine(joined, ctx)) {
         flush();
         blocks.push(makeBlock('heading', run));
