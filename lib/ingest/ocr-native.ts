@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ingestErrors } from './errors';
 import type { OcrEngine, OcrLine, OcrMode, OcrOptions, OcrResult, OcrWord } from './ocr';
+import { meanConfidence } from './ocr-confidence';
 
 const PSM_OF: Record<OcrMode, string> = { page: '3', sparse: '11', block: '6' };
 
@@ -228,11 +229,10 @@ export function parseTsv(tsv: string, ms = 0): OcrResult {
     for (let i = 0; i < para.length; i++) {
       const line = lines[li++];
       line.text = line.words.map((w) => w.text).join(' ');
-      line.confidence = line.words.reduce((s, w) => s + w.confidence, 0) / line.words.length;
+      line.confidence = meanConfidence(line.words);
       para[i] = line.text;
     }
   }
   const words = lines.flatMap((l) => l.words);
-  const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
-  return { text: paragraphs.map((p) => p.join('\n')).join('\n\n'), words, lines, confidence, ms };
+  return { text: paragraphs.map((p) => p.join('\n')).join('\n\n'), words, lines, confidence: meanConfidence(words), ms };
 }

@@ -11,18 +11,19 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { ingestErrors } from './errors';
-import type { BBox } from './geometry';
+import { type BBox, boxOfPoints } from './geometry';
 import type { OcrEngine, OcrLine, OcrOptions, OcrResult, OcrWord } from './ocr';
+import { meanConfidence } from './ocr-confidence';
 import { packageRoot } from './pdfjs';
 
 interface PaddleLine {
   text: string;
   /** 0…1 */
   mean: number;
-  box?: number[][];
 }
 interface LineImage {
-  box: number[][];
+  /** The text box's four corners, in pixels of the image detection ran on. */
+  box: Array<[number, number]>;
 }
 interface Detection {
   run(image: Buffer): Promise<LineImage[]>;
@@ -127,15 +128,6 @@ async function tilePng(img: Rgba, t: Tile): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Axis-aligned box of a quadrilateral. */
-function boundsOf(points: number[][]): BBox {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
-}
-
 /**
  * Words of one recognised box. The model gives the box, not where each word is in it; a word's
  * box is its share of the characters along the box (labels in one box are one font, so this is
@@ -173,7 +165,7 @@ export function createPaddleEngine(options: PaddleEngineOptions = {}): OcrEngine
       opts.signal?.throwIfAborted();
       const boxes = await detection.run(await tilePng(img, tile));
       for (const box of boxes) {
-        const inTile = boundsOf(box.box);
+        const inTile = boxOfPoints(box.box);
         const bbox = { ...inTile, x: inTile.x + tile.x, y: inTile.y + tile.y };
         const cx = bbox.x + bbox.w / 2;
         const cy = bbox.y + bbox.h / 2;
@@ -190,8 +182,7 @@ export function createPaddleEngine(options: PaddleEngineOptions = {}): OcrEngine
     // Reading order: top to bottom, then left to right.
     lines.sort((a, b) => a.bbox.y + a.bbox.h / 2 - (b.bbox.y + b.bbox.h / 2) || a.bbox.x - b.bbox.x);
     const words = lines.flatMap((l) => l.words);
-    const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
-    return { text: lines.map((l) => l.text).join('\n'), words, lines, confidence, ms: performance.now() - t0 };
+    return { text: lines.map((l) => l.text).join('\n'), words, lines, confidence: meanConfidence(words), ms: performance.now() - t0 };
   };
 
   return {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Tesseract from 'tesseract.js';
 import { IngestError, ingestErrors } from './errors';
+import { meanConfidence } from './ocr-confidence';
 import type { BBox } from './geometry';
 import { packageRoot } from './pdfjs';
 
@@ -224,6 +225,5 @@ function toResult(page: Tesseract.Page, ms: number): OcrResult {
     }
   }
   const words = lines.flatMap((l) => l.words);
-  const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
-  return { text: page.text ?? lines.map((l) => l.text).join('\n'), words, lines, confidence, ms };
+  return { text: page.text ?? lines.map((l) => l.text).join('\n'), words, lines, confidence: meanConfidence(words), ms };
 }

@@ -18,7 +18,7 @@ function isSwappedLetter(ch: string): boolean {
  * to Latin letters ("USB接口") always holds other characters, so it is left alone.
  */
 export function repairSwappedBytes(text: string): string {
-  if (!/[\u4100-\u7a00]/u.test(text)) return text;
+  if (!SWAPPED.test(text)) return text;
   return text.replace(/\p{L}+/gu, (run) => {
     let ascii = 0;
     let swapped = 0;
