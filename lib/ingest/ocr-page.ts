@@ -188,21 +188,23 @@ export async function ocrPage(doc: PdfDoc, page: PageContent, engine: OcrEngine,
 
 /**
  * ocrPage in two steps, for pipelining: `rendered` settles once every target image is drawn (the
- * part that runs on this thread, and the only one that needs `doc`), `result` once the engine has
- * read them all. Each target goes to the engine as soon as it is drawn. Both promises reject on
- * failure; the caller must handle both.
+ * part that runs on this thread, and the only one that needs `doc`), with the render of the whole
+ * page when one was drawn (a scanned page: its preview is made from it); `result` once the engine
+ * has read them all. Each target goes to the engine as soon as it is drawn. Both promises reject
+ * on failure; the caller must handle both.
  */
 export function startPageOcr(
   doc: PdfDoc,
   page: PageContent,
   engine: OcrEngine,
   opts: OcrPageOptions = {},
-): { rendered: Promise<void>; result: Promise<PageOcrResult> } {
+): { rendered: Promise<RawImage | undefined>; result: Promise<PageOcrResult> } {
   const t0 = performance.now();
   const minConfidence = opts.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const targets = opts.targets ?? planOcr(page, opts);
   // Drawn one after the other (they share this thread anyway): the first one reaches the engine soonest.
   let previous: Promise<unknown> = Promise.resolve();
+  let wholePage: RawImage | undefined;
   const images = targets.map((target) => {
     const drawn = previous.then(async () => {
       opts.signal?.throwIfAborted();
@@ -211,12 +213,13 @@ export function startPageOcr(
       const raw = await doc.renderRegionRaw(page.page, target.bbox, { scale: target.scale, ...(target.mode === 'sparse' ? { maxPixels: MAX_FIGURE_PIXELS } : {}) });
       // Figure regions of text pages: what the text layer already says there is not read again.
       if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
+      else if (target.mode === 'page') wholePage = raw;
       return { image: toPpm(raw), scale: raw.scale, t };
     });
     previous = drawn.catch(() => {});
     return drawn;
   });
-  const rendered = Promise.all(images).then(() => {});
+  const rendered = Promise.all(images).then(() => wholePage);
   const result = Promise.all(
     images.map(async (drawn, region) => {
       const { image, scale, t } = await drawn;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { getManual } from '../store/manuals';
 import { pageImagePath, pageThumbPath, manualSourcePath, tempPathFor } from './paths';
 import { runPdfJob } from '../pdf-worker/pool';
-import { encodePageImages, makeThumbnail, type RawImage } from './render';
+import { encodePageImages, encodePageImagesDownscaled, makeThumbnail, type RawImage } from './render';
 
 export async function writePageImages(manualId: string, page: number, png: Buffer, thumb?: Buffer): Promise<void> {
   const imagePath = pageImagePath(manualId, page);
@@ -25,9 +25,12 @@ export async function writePageImages(manualId: string, page: number, png: Buffe
   await fs.promises.rename(thumbTmp, thumbPath);
 }
 
-/** writePageImages from raw pixels: PNG and thumbnail are encoded in parallel from the same pixels. */
-export async function writePageImagesRaw(manualId: string, page: number, raw: RawImage): Promise<void> {
-  const { png, thumb } = await encodePageImages(raw);
+/**
+ * writePageImages from raw pixels: PNG and thumbnail are encoded in parallel from the same pixels;
+ * with `size`, `raw` is a sharper render of the whole page, downscaled to that preview size.
+ */
+export async function writePageImagesRaw(manualId: string, page: number, raw: RawImage, size?: { width: number; height: number }): Promise<void> {
+  const { png, thumb } = size ? await encodePageImagesDownscaled(raw, size) : await encodePageImages(raw);
   await writePageImages(manualId, page, png, thumb);
 }
 

@@ -33,6 +33,16 @@ async function figurePdf(pages: number, opts: { captioned?: boolean; distinct?: 
   return pdf.save();
 }
 
+/** One scanned page: a full-page raster with dark bars, no text layer. */
+async function scannedPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const px = Buffer.alloc(W * H * 3, 235);
+  for (let y = 40; y < H - 40; y += 24) for (let x = 30; x < W - 30; x++) for (let k = 0; k < 8; k++) px.fill(20 + (x % 50), ((y + k) * W + x) * 3, ((y + k) * W + x + 1) * 3);
+  const png = await sharp(px, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+  pdf.addPage([W, H]).drawImage(await pdf.embedPng(png), { x: 0, y: 0, width: W, height: H });
+  return pdf.save();
+}
+
 interface Call {
   image: Buffer;
   opts: OcrOptions;
@@ -129,6 +139,37 @@ describe('PagePass', () => {
     const b = caption.bbox;
     for (let x = b.x + 1; x < b.x + b.w - 1; x += 3) for (let y = b.y + 1; y < b.y + b.h - 1; y += 2) expect(at(x, y)).toBe(255);
     expect(at(FIG.x + 20, FIG.y + 100)).toBeLessThan(250);
+  });
+
+  it('makes a scanned page\'s preview from its OCR render instead of drawing the page a second time', async () => {
+    const state = { parsed: 0 };
+    const { engine, calls } = fakeEngine(state);
+    const bytes = await scannedPdf();
+    const doc = await openPdf(bytes);
+    let previewDraws = 0;
+    const renderPageRaw = doc.renderPageRaw.bind(doc);
+    doc.renderPageRaw = (...args) => (previewDraws++, renderPageRaw(...args));
+    const pass = new PagePass(doc, { manualId: 'pass-scanned', ocr: () => engine });
+    try {
+      await pass.parse(async () => {});
+      await pass.ocr(async () => {});
+      await pass.images(async () => {});
+    } finally {
+      await pass.settle();
+      await doc.close();
+    }
+    expect(calls.map((c) => c.opts.mode)).toEqual(['page']);
+    expect(previewDraws).toBe(0);
+    // The same size and, within resampling, the same pixels as pdf.js drawing the preview itself.
+    const written = await sharp(fs.readFileSync(pageImagePath('pass-scanned', 1))).raw().toBuffer({ resolveWithObject: true });
+    expect([written.info.width, written.info.height]).toEqual([W * 1.5, H * 1.5]);
+    const direct = await openPdf(bytes);
+    const drawn = await direct.renderPageRaw(1, { scale: 1.5 });
+    await direct.close();
+    let diff = 0;
+    for (let i = 0; i < drawn.width * drawn.height; i++) diff += Math.abs(written.data[3 * i] - drawn.data[4 * i]);
+    expect(diff / (drawn.width * drawn.height)).toBeLessThan(12);
+    expect((await sharp(fs.readFileSync(pageThumbPath('pass-scanned', 1))).metadata()).width).toBe(240);
   });
 
   it('fails the ocr stage with the engine error; settle() waits for the rest and nothing is left unhandled', async () => {

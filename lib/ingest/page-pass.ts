@@ -1,7 +1,8 @@
 /**
  * The first three ingest stages as one pass over the pages, pipelined. For each page, on this
  * thread: extract the text layer and image regions, draw the regions that need OCR and hand them
- * to the OCR pool, draw the page preview and hand it to sharp. Recognition (tesseract workers) and
+ * to the OCR pool, draw the page preview and hand it to sharp (a scanned page is drawn once: its
+ * preview is downscaled from the OCR render, off this thread). Recognition (tesseract workers) and
  * PNG/WebP encoding (libuv thread pool) of page n run while page n+1 is being extracted and drawn,
  * so the cores are busy together instead of one stage after the other.
  *
@@ -14,7 +15,7 @@ import { ManualLanguage, ocrLanguageCandidates } from './ocr-language';
 import { type PageOcrResult, planOcr, startPageOcr, withOcrLines } from './ocr-page';
 import { writePageImagesRaw } from './page-images';
 import type { PageContent, PdfDoc } from './pdf';
-import { PAGE_SCALE } from './render';
+import { PAGE_SCALE, pageRenderSize, type RawImage } from './render';
 
 export interface PagePassOptions {
   manualId: string;
@@ -75,6 +76,8 @@ export class PagePass {
       const page = await doc.extractPage(n);
       this.pages.push(page);
       const targets = planOcr(page);
+      /** A render of the whole page for OCR (scanned pages), sharp enough to make the preview from. */
+      let wholePage: RawImage | undefined;
       if (targets.length) {
         engine ??= opts.ocr();
         this.language ??= new ManualLanguage(ocrLanguageCandidates(opts.languages ?? [], engine.languages));
@@ -91,14 +94,16 @@ export class PagePass {
         const settled = result.then(noop, noop);
         pendingOcr.add(settled);
         void settled.then(() => pendingOcr.delete(settled));
-        await job.rendered;
+        wholePage = await job.rendered;
         this.drawMs += performance.now() - t;
       }
       while (pendingImages.size >= maxImages) await Promise.race(pendingImages);
+      const preview = pageRenderSize(page.width, page.height, PAGE_SCALE);
+      const sharper = wholePage && wholePage.width >= preview.width && wholePage.height >= preview.height ? wholePage : undefined;
       const t = performance.now();
-      const raw = await doc.renderPageRaw(n, { scale: PAGE_SCALE });
+      const raw = sharper ?? (await doc.renderPageRaw(n, { scale: PAGE_SCALE }));
       this.drawMs += performance.now() - t;
-      const write = writePageImagesRaw(opts.manualId, n, raw).then(() => {
+      const write = writePageImagesRaw(opts.manualId, n, raw, sharper ? preview : undefined).then(() => {
         this.imagesDone++;
       });
       this.imageJobs.push(write);

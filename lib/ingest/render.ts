@@ -58,6 +58,9 @@ async function drawRaw(page: PDFPageProxy, scale: number, offset: { x: number; y
   return { data: Buffer.from(canvas.data()), width, height, scale };
 }
 
+const THUMB_WIDTH = 240;
+const PNG_OPTIONS = { compressionLevel: 6, adaptiveFiltering: false } as const;
+
 const sharpOf = (raw: RawImage) => sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).removeAlpha();
 
 /**
@@ -66,14 +69,33 @@ const sharpOf = (raw: RawImage) => sharp(raw.data, { raw: { width: raw.width, he
  * smaller files). Working from raw pixels lets the thumbnail skip decoding the PNG again.
  */
 export function encodePng(raw: RawImage): Promise<Buffer> {
-  return sharpOf(raw).png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
+  return sharpOf(raw).png(PNG_OPTIONS).toBuffer();
 }
 
 /** The page image (PNG) and its WebP thumbnail from one raw render, encoded in parallel off the JS thread. */
-export async function encodePageImages(raw: RawImage, thumbWidth = 240): Promise<{ png: Buffer; thumb: Buffer }> {
+export async function encodePageImages(raw: RawImage, thumbWidth = THUMB_WIDTH): Promise<{ png: Buffer; thumb: Buffer }> {
+  const [png, thumb] = await Promise.all([encodePng(raw), encodeThumb(raw, thumbWidth)]);
+  return { png, thumb };
+}
+
+const encodeThumb = (raw: RawImage, width: number) => sharpOf(raw).resize({ width, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer();
+
+/** Pixel size of a whole-page render at `scale` (lowered to fit MAX_PIXELS, as renderPageRaw does). */
+export function pageRenderSize(wPt: number, hPt: number, scale = PAGE_SCALE): { width: number; height: number; scale: number } {
+  const s = fitScale(wPt, hPt, { scale }, scale);
+  return { width: Math.max(1, Math.round(wPt * s)), height: Math.max(1, Math.round(hPt * s)), scale: s };
+}
+
+/**
+ * The page preview (PNG + thumbnail) from a sharper render of the whole page (`raw`, at least
+ * `size`), downscaled by sharp on the libuv pool to exactly the size renderPageRaw would have
+ * drawn (pageRenderSize): a scanned page is then drawn once, for OCR, instead of a second time by
+ * pdf.js on the JS thread for its preview.
+ */
+export async function encodePageImagesDownscaled(raw: RawImage, size: { width: number; height: number }): Promise<{ png: Buffer; thumb: Buffer }> {
   const [png, thumb] = await Promise.all([
-    encodePng(raw),
-    sharpOf(raw).resize({ width: thumbWidth, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer(),
+    sharpOf(raw).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' }).png(PNG_OPTIONS).toBuffer(),
+    encodeThumb(raw, THUMB_WIDTH),
   ]);
   return { png, thumb };
 }
