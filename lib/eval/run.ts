@@ -15,7 +15,7 @@ import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
 import { chooseDeclinePolicy, declineFolds, type DeclineSample } from './decline-cv';
 import { setDeclinePolicy, withDeclinePolicy, type DeclinePolicy } from '../answer/decline';
 import { libraryIndex } from '../ranking/library-cache';
-import type { LinearModel } from '../ranking/model';
+import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
 import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
@@ -134,7 +134,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
       if (opts.train) {
         const model = trainAll(rows);
-        fs.writeFileSync(WEIGHTS_FILE, `${JSON.stringify(model, null, 2)}\n`);
+        fs.writeFileSync(WEIGHTS_FILE, modelJson(model));
         // The in-sample rows of this run use the model just written, not the one imported at start.
         setRankingModel(model);
         log(`ranker: trained on ${rows.length} questions; weights written to ${WEIGHTS_FILE}`);
