@@ -13,14 +13,10 @@
  * full-batch gradient descent at step 2, chosen so training converges (300 epochs at step 0.5
  * stopped short: every weight still near its start; 10× the L2 scored lower under CV).
  */
+import type { TrainingQuery } from './training';
 import { boost, treesScore, type Tree } from './trees';
 
-export interface TrainingQuery {
-  /** Feature vectors of the candidates. */
-  candidates: Float64Array[];
-  /** Which candidates are right pages. */
-  relevant: boolean[];
-}
+export type { TrainingQuery };
 
 export interface LinearModel {
   features: readonly string[];

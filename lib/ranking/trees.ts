@@ -10,7 +10,7 @@
  * data): 50 trees, depth 3, shrinkage 0.1, L2 λ = 1 on leaf values, at least 20 candidates a
  * leaf, features cut at 32 quantiles.
  */
-import type { TrainingQuery } from './model';
+import type { TrainingQuery } from './training';
 
 /** A tree as flat arrays: node i splits on feature[i] at threshold[i] (x ≤ t → left[i]), or is a leaf (feature −1) with value[i]. */
 export interface Tree {
@@ -174,3 +174,4 @@ function growTree(binned: Uint8Array[], cuts: number[][], grad: Float64Array, he
 }
 
 const rounded = (t: Tree): Tree => ({ ...t, threshold: t.threshold.map((v) => Math.round(v * 1e6) / 1e6), value: t.value.map((v) => Math.round(v * 1e6) / 1e6) });
+
