@@ -132,6 +132,11 @@ export interface VectorStore {
   hybridSearch(query: string, vector: Float32Array, opts: HybridOptions): Promise<ChunkHit[]>;
   multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]>;
   count(filter?: SearchFilter): Promise<{ chunks: number; pages: number }>;
+  /**
+   * Folds every row written so far into the indexes now (LanceDB does it on its own once writes go
+   * quiet); absent where writes are indexed as they land.
+   */
+  optimize?(): Promise<void>;
   close(): Promise<void>;
 }
 
