@@ -98,8 +98,8 @@ export class PagePass {
         this.drawMs += performance.now() - t;
       }
       while (pendingImages.size >= maxImages) await Promise.race(pendingImages);
-      const preview = pageRenderSize(page.width, page.height, PAGE_SCALE);
-      const sharper = wholePage && wholePage.width >= preview.width && wholePage.height >= preview.height ? wholePage : undefined;
+      const preview = wholePage ? pageRenderSize(page.width, page.height, PAGE_SCALE) : undefined;
+      const sharper = wholePage && preview && wholePage.width >= preview.width && wholePage.height >= preview.height ? wholePage : undefined;
       const t = performance.now();
       const raw = sharper ?? (await doc.renderPageRaw(n, { scale: PAGE_SCALE }));
       this.drawMs += performance.now() - t;

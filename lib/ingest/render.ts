@@ -42,9 +42,12 @@ export interface RawImage {
   scale: number;
 }
 
+/** Pixels along a side of `pt` points at `scale`: what a render draws, and what a preview made from another render must match. */
+const pixels = (pt: number, scale: number) => Math.max(1, Math.round(pt * scale));
+
 async function drawRaw(page: PDFPageProxy, scale: number, offset: { x: number; y: number }, size: { w: number; h: number }): Promise<RawImage> {
-  const width = Math.max(1, Math.round(size.w * scale));
-  const height = Math.max(1, Math.round(size.h * scale));
+  const width = pixels(size.w, scale);
+  const height = pixels(size.h, scale);
   // offsetX/Y shift the page so the wanted region starts at the canvas origin.
   const viewport = page.getViewport({ scale, offsetX: -offset.x * scale, offsetY: -offset.y * scale });
   const canvas = createCanvas(width, height);
@@ -83,7 +86,7 @@ const encodeThumb = (raw: RawImage, width: number) => sharpOf(raw).resize({ widt
 /** Pixel size of a whole-page render at `scale` (lowered to fit MAX_PIXELS, as renderPageRaw does). */
 export function pageRenderSize(wPt: number, hPt: number, scale = PAGE_SCALE): { width: number; height: number; scale: number } {
   const s = fitScale(wPt, hPt, { scale }, scale);
-  return { width: Math.max(1, Math.round(wPt * s)), height: Math.max(1, Math.round(hPt * s)), scale: s };
+  return { width: pixels(wPt, s), height: pixels(hPt, s), scale: s };
 }
 
 /**

@@ -13,7 +13,7 @@
  * full-batch gradient descent at step 2, chosen so training converges (300 epochs at step 0.5
  * stopped short: every weight still near its start; 10× the L2 scored lower under CV).
  */
-import type { TrainingQuery } from './training';
+import { hasRightAndWrong, type TrainingQuery } from './training';
 import { boost, treesScore, type Tree } from './trees';
 
 export type { TrainingQuery };
@@ -49,7 +49,7 @@ export function score(model: LinearModel, x: ArrayLike<number>): number {
 export function train(features: readonly string[], queries: TrainingQuery[]): LinearModel {
   const d = features.length;
   const w = new Float64Array(d);
-  const usable = queries.filter((q) => q.relevant.some(Boolean) && q.relevant.some((r) => !r));
+  const usable = queries.filter(hasRightAndWrong);
   if (usable.length === 0) return { features, weights: [...w] };
   const grad = new Float64Array(d);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
@@ -77,5 +77,6 @@ export function train(features: readonly string[], queries: TrainingQuery[]): Li
 export function modelJson(model: LinearModel): string {
   const { trees = [], ...linear } = model;
   const head = JSON.stringify(linear, null, 2).replace(/\n}$/, '');
-  return `${head},\n  "trees": [\n${trees.map((t) => `    ${JSON.stringify(t)}`).join(',\n')}\n  ]\n}\n`;
+  const list = trees.length ? `[\n${trees.map((t) => `    ${JSON.stringify(t)}`).join(',\n')}\n  ]` : '[]';
+  return `${head},\n  "trees": ${list}\n}\n`;
 }

@@ -5,3 +5,6 @@ export interface TrainingQuery {
   /** Which candidates are right pages. */
   relevant: boolean[];
 }
+
+/** A question teaches the ranker something only with both a right and a wrong candidate. */
+export const hasRightAndWrong = (q: TrainingQuery): boolean => q.relevant.some(Boolean) && q.relevant.some((r) => !r);

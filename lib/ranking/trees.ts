@@ -10,7 +10,7 @@
  * data): 50 trees, depth 3, shrinkage 0.1, L2 λ = 1 on leaf values, at least 20 candidates a
  * leaf, features cut at 32 quantiles.
  */
-import type { TrainingQuery } from './training';
+import { hasRightAndWrong, type TrainingQuery } from './training';
 
 /** A tree as flat arrays: node i splits on feature[i] at threshold[i] (x ≤ t → left[i]), or is a leaf (feature −1) with value[i]. */
 export interface Tree {
@@ -37,7 +37,7 @@ export function treesScore(trees: readonly Tree[], x: ArrayLike<number>): number
 
 interface Rows {
   x: Float64Array[];
-  /** Query of each row, and each query's row range. */
+  /** Each query's rows, [start, end). */
   ranges: Array<[number, number]>;
   relevant: boolean[];
 }
@@ -60,7 +60,7 @@ function cutPoints(x: Float64Array[], d: number, bins: number): number[][] {
  */
 export function boost(queries: readonly TrainingQuery[], base: (x: Float64Array) => number, opts: Partial<typeof BOOSTING> = {}): Tree[] {
   const o = { ...BOOSTING, ...opts };
-  const usable = queries.filter((q) => q.relevant.some(Boolean) && q.relevant.some((r) => !r));
+  const usable = queries.filter(hasRightAndWrong);
   const rows: Rows = { x: [], ranges: [], relevant: [] };
   for (const q of usable) {
     const start = rows.x.length;
