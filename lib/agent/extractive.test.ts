@@ -162,6 +162,24 @@ describe('extractive answer', () => {
     expect(a.text).toBe('The manuals do not say: I found no passage giving the maximum input power in NanoVNA-H User Guide.');
     expect(a.text).not.toContain('+10 dBm');
   });
+  it("answers from a copy of the named device's manual filed under another title (its passages name the device)", () => {
+    const env = new Environment();
+    const found = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('Code: E05; Meaning: HX-200 overpressure: pump pressure above limit, check the relief valve', { manualId: 'copy', manualTitle: 'Press controller desktop', page: 6 }),
+        chunk('The HX-200 controller is mounted on a DIN rail.', { manualId: 'acme', manualTitle: 'Acme HX-200 Controller Manual', page: 2 }),
+      ]),
+      0,
+    );
+    const topicTerms = new Map([
+      ['acme', new Set(['hx-200'])],
+      ['copy', new Set<string>()],
+    ]);
+    const a = extractiveAnswer('What does error E05 mean on the HX-200?', found, { topicTerms });
+    expect(a.declined).toBe(false);
+    expect(a.text).toContain('overpressure');
+  });
   it("answers a \"how can I\" question from the named device's manual even when only another manual has numbered steps", () => {
     const env = new Environment();
     const found = env.add(

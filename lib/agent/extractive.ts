@@ -431,8 +431,15 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // Applicability: the question names another manual's device, and that manual had nothing to
   // quote (namedManual would have put it first). Another device's value would mislead a
   // technician — a baud rate, a rating — so the honest answer is that the asked device's manual
-  // does not say.
-  const asked = namesDevice ? undefined : [...topics].find(([id, ts]) => id !== manualId && [...ts].some((t) => qTerms.includes(t)));
+  // does not say. Unless the evidence's own passages name that device too (a copy or revision of
+  // its manual under another title): then it is the same device's manual.
+  const namedIn = (t: string) => passages.some((p) => p.hit.manualId === manualId && p.terms.has(t));
+  const asked = namesDevice
+    ? undefined
+    : [...topics].find(([id, ts]) => {
+        const deviceTerms = [...ts].filter((t) => qTerms.includes(t));
+        return id !== manualId && deviceTerms.length > 0 && !deviceTerms.every(namedIn);
+      });
   if (asked) return decline(question, evidence, whereLooked(question, titleOf(asked[0]), true));
 
   // The chosen units with their context, within the length budget, then in reading order:
