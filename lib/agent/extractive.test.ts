@@ -143,6 +143,27 @@ describe('extractive answer', () => {
     expect(a.text).not.toContain('Note:');
     expect(a.text).not.toContain('6.0 A');
   });
+  it("does not take a common word in a manual's title for the device's name", () => {
+    // "board" is in the BMS manual's title, but the best page (another manual's) uses it too:
+    // a question about a power supply board names no device.
+    const env = new Environment();
+    const found = env.add(
+      'hybrid_search',
+      resultOf([
+        chunk('Power Supply Board | 118-5022-00\nL.V. Transformer | 118-4937-00', { manualId: 'notes', manualTitle: 'Service notes 1987', page: 3 }),
+        chunk('The protection board switches the charging MOS off when the power supply voltage is too high.', {
+          manualId: 'bms',
+          manualTitle: 'Lithium battery smart protection board manual',
+          page: 9,
+        }),
+      ]),
+      0,
+    );
+    const a = extractiveAnswer('What part number is the power supply board I need to order?', found);
+    expect(a.declined).toBe(false);
+    expect(a.text).toContain('118-5022-00');
+    expect(a.text).not.toContain('charging MOS');
+  });
   it("declines, naming the asked device, when only another device's manual has the value", () => {
     const env = new Environment();
     const found = env.add(

@@ -278,7 +278,13 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   }
   const isTopic = (t: string, manualId: string) => topics.get(manualId)!.has(t);
   const anyTopic = (t: string) => [...topics.values()].some((s) => s.has(t));
-  const named = namedManual(titles, qTerms);
+  // The words that name a manual's device: its title's words that the library finds mostly in
+  // that manual (topicTerms) or that no other retrieved manual's passages use. A common word in a
+  // title ("board" in "… smart protection board … manual") names nothing: a question about a
+  // power supply board is not about that manual.
+  const usedElsewhere = (t: string, id: string) => passages.some((p) => p.hit.manualId !== id && p.terms.has(t));
+  const nameTerms = new Map([...titles].map(([id, ts]) => [id, new Set([...ts].filter((t) => opts.topicTerms?.get(id)?.has(t) || !usedElsewhere(t, id)))]));
+  const named = namedManual(nameTerms, qTerms);
 
   // Term weights: rare among the units; the topic weighs little.
   // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.
@@ -487,14 +493,14 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
 }
 
 /**
- * The manual whose device the question names: the one whose title terms the question shares
+ * The manual whose device the question names: the one whose naming terms the question shares
  * most, each term weighted by how few manuals it names (inverse document frequency over the
  * manuals at hand). Undefined when none or a tie.
  */
-function namedManual(titles: Map<string, Set<string>>, qTerms: string[]): string | undefined {
-  const m = titles.size;
-  const df = (t: string) => [...titles.values()].filter((s) => s.has(t)).length;
-  const scores = [...titles].map(([id, ts]) => ({ id, score: qTerms.filter((t) => ts.has(t)).reduce((a, t) => a + Math.log(1 + m / df(t)), 0) }));
+function namedManual(names: Map<string, Set<string>>, qTerms: string[]): string | undefined {
+  const m = names.size;
+  const df = (t: string) => [...names.values()].filter((s) => s.has(t)).length;
+  const scores = [...names].map(([id, ts]) => ({ id, score: qTerms.filter((t) => ts.has(t)).reduce((a, t) => a + Math.log(1 + m / df(t)), 0) }));
   scores.sort((a, b) => b.score - a.score);
   return scores[0]?.score > 0 && (scores.length === 1 || scores[0].score > scores[1].score) ? scores[0].id : undefined;
 }
