@@ -164,6 +164,19 @@ describe('extractive answer', () => {
     expect(a.text).toContain('118-5022-00');
     expect(a.text).not.toContain('charging MOS');
   });
+  it('declines when the line that states the asked quantity does not fit in the answer', () => {
+    // One list item of ten sentences, every one about the receiver sensitivity test: it fills the
+    // answer, and the only line with a voltage (on the second page) no longer fits.
+    const test = Array.from({ length: 10 }, (_, i) => `In step ${i + 1} the receiver sensitivity test sets the signal generator and notes the display reading.`);
+    const found = pages(
+      'RX-1 Manual',
+      [`1. ${test.join(' ')}`, 'Receiver test'],
+      ['Apply 12V power to the receiver while holding the two buttons.', 'Installation'],
+    );
+    const a = extractiveAnswer('What is the receiver sensitivity, in microvolts, of the RX-1?', found);
+    expect(a.evidence.quantityMissing).toBe(true);
+    expect(a.declined).toBe(true);
+  });
   it("declines, naming the asked device, when only another device's manual has the value", () => {
     const env = new Environment();
     const found = env.add(

@@ -391,6 +391,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // states one: take the best such unit of the answer's pages, or decline when there is none.
   const manualId = chosen[0].manualId;
   let quantityMissing = false;
+  const rescued: Unit[] = [];
   const siblingsOf = (u: Unit) => passageOf.get(u.ref)!.units;
   for (const kind of askedQuantities) {
     const states = (u: Unit) => valueKinds(u.text).has(kind);
@@ -407,6 +408,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
       continue;
     }
     chosen.push(rescue);
+    rescued.push(rescue);
     for (const t of rescue.terms) covered.add(t);
   }
 
@@ -429,25 +431,6 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     else missing.push(...g);
   }
   const coverage = got / (total || 1);
-  const evidence: AnswerEvidence = { coverage, quantityMissing };
-  const namesDevice = [...topics.get(manualId)!].some((t) => qTerms.includes(t));
-  const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
-  const where = whereLooked(question, titleOf(manualId), namesDevice);
-  if (shouldDecline(evidence, opts.declinePolicy)) return decline(question, evidence, where);
-  // Applicability: the question names another manual's device, and that manual had nothing to
-  // quote (namedManual would have put it first). Another device's value would mislead a
-  // technician — a baud rate, a rating — so the honest answer is that the asked device's manual
-  // does not say. Unless the evidence's own passages name that device too (a copy or revision of
-  // its manual under another title): then it is the same device's manual.
-  const namedIn = (t: string) => passages.some((p) => p.hit.manualId === manualId && p.terms.has(t));
-  const asked = namesDevice
-    ? undefined
-    : [...topics].find(([id, ts]) => {
-        const deviceTerms = [...ts].filter((t) => qTerms.includes(t));
-        return id !== manualId && deviceTerms.length > 0 && !deviceTerms.every(namedIn);
-      });
-  if (asked) return decline(question, evidence, whereLooked(question, titleOf(asked[0]), true));
-
   // The chosen units with their context, within the length budget, then in reading order:
   // passage by passage (in the order the answer chose them), and in each by position.
   // A long unit (a list item that runs on for a paragraph) is quoted by its sentences that say
@@ -478,7 +461,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const quotedLength = (u: Unit) => quoteOf(u).reduce((n, p) => n + p.length + 6, 0);
   const used = new Set<Unit>();
   let chars = 0;
-  chosen.forEach((u, i) => {
+  // A unit rescued for an asked quantity is quoted right after the first: it is why the answer
+  // counts as stating that quantity, so the length budget must not drop it.
+  const byPriority = [chosen[0], ...rescued, ...chosen.slice(1).filter((u) => !rescued.includes(u))];
+  byPriority.forEach((u, i) => {
     if (i > 0 && chars + quotedLength(u) > MAX_ANSWER_CHARS) return;
     for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0)) {
       if (used.has(c) || (c !== u && chars + quotedLength(c) > MAX_ANSWER_CHARS)) continue;
@@ -489,6 +475,29 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
   const parts = ordered.flatMap((u) => quoteOf(u).map((piece) => cite(piece, u.ref)));
+  // An asked quantity the quoted answer does not state (its unit fell to the length budget) is
+  // missing from the answer, whatever the passages hold.
+  const quotedKinds = valueKinds(parts.join(' '));
+  if ([...askedQuantities].some((k) => !quotedKinds.has(k))) quantityMissing = true;
+  const evidence: AnswerEvidence = { coverage, quantityMissing };
+  const namesDevice = [...topics.get(manualId)!].some((t) => qTerms.includes(t));
+  const titleOf = (id: string) => passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
+  const where = whereLooked(question, titleOf(manualId), namesDevice);
+  if (shouldDecline(evidence, opts.declinePolicy)) return decline(question, evidence, where);
+  // Applicability: the question names another manual's device, and that manual had nothing to
+  // quote (namedManual would have put it first). Another device's value would mislead a
+  // technician — a baud rate, a rating — so the honest answer is that the asked device's manual
+  // does not say. Unless the evidence's own passages name that device too (a copy or revision of
+  // its manual under another title): then it is the same device's manual.
+  const namedIn = (t: string) => passages.some((p) => p.hit.manualId === manualId && p.terms.has(t));
+  const asked = namesDevice
+    ? undefined
+    : [...topics].find(([id, ts]) => {
+        const deviceTerms = [...ts].filter((t) => qTerms.includes(t));
+        return id !== manualId && deviceTerms.length > 0 && !deviceTerms.every(namedIn);
+      });
+  if (asked) return decline(question, evidence, whereLooked(question, titleOf(asked[0]), true));
+
   return { text: parts.join(' '), parts, refs: passageOrder, declined: false, coverage, evidence };
 }
 
