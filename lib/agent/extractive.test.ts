@@ -164,6 +164,16 @@ describe('extractive answer', () => {
     expect(a.text).toContain('118-5022-00');
     expect(a.text).not.toContain('charging MOS');
   });
+  it('quotes no figure label after an intro, and an intro without its list ends as a sentence', () => {
+    const found = pages('SKR Mini E3 V2.0 Manual', ['Use the DCDC 5V module to power the SKR Mini E3 V2.0 as shown below:\nSKR MINI\nV2.0 pads', 'Power']);
+    const a = extractiveAnswer('Which module powers the SKR Mini E3 V2.0 from 5V?', found);
+    expect(a.text).toBe('Use the DCDC 5V module to power the SKR Mini E3 V2.0 as shown below [1].');
+  });
+  it('quotes a part number after its intro, though it is not a sentence', () => {
+    const found = pages('FMUM Standard', ['The IMU flex connector J1 uses the following connector part:\nBM20B(0.8)-34DP-0.4V(53)\nTop view', 'Connectors']);
+    const a = extractiveAnswer('Which connector part does the IMU flex connector J1 use?', found);
+    expect(a.text).toBe('The IMU flex connector J1 uses the following connector part [1]: BM20B(0.8)-34DP-0.4V(53) [1].');
+  });
   it('declines when the line that states the asked quantity does not fit in the answer', () => {
     // One list item of ten sentences, every one about the receiver sensitivity test: it fills the
     // answer, and the only line with a voltage (on the second page) no longer fits.

@@ -463,10 +463,11 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   let chars = 0;
   // A unit rescued for an asked quantity is quoted right after the first: it is why the answer
   // counts as stating that quantity, so the length budget must not drop it.
+  const readable = readableFor(question);
   const byPriority = [chosen[0], ...rescued, ...chosen.slice(1).filter((u) => !rescued.includes(u))];
   byPriority.forEach((u, i) => {
     if (i > 0 && chars + quotedLength(u) > MAX_ANSWER_CHARS) return;
-    for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0)) {
+    for (const c of withContext(u, passageOf.get(u.ref)!.units, procedural, i === 0, readable)) {
       if (used.has(c) || (c !== u && chars + quotedLength(c) > MAX_ANSWER_CHARS)) continue;
       used.add(c);
       chars += quotedLength(c);
@@ -474,7 +475,9 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   });
   const passageOrder = [...new Set(chosen.map((u) => u.ref))];
   const ordered = [...used].sort((a, b) => passageOrder.indexOf(a.ref) - passageOrder.indexOf(b.ref) || a.position - b.position);
-  const parts = ordered.flatMap((u) => quoteOf(u).map((piece) => cite(piece, u.ref)));
+  // A list intro ("… as follows:") whose list is not quoted ends as a sentence, not on a colon.
+  const dangling = (u: Unit, i: number) => u.isIntro && !(ordered[i + 1]?.ref === u.ref && ordered[i + 1].position === u.position + 1);
+  const parts = ordered.flatMap((u, i) => quoteOf(u).map((piece) => cite(dangling(u, i) ? piece.replace(/:\s*$/, '') : piece, u.ref)));
   // An asked quantity the quoted answer does not state (its unit fell to the length budget) is
   // missing from the answer, whatever the passages hold.
   const quotedKinds = valueKinds(parts.join(' '));
@@ -523,17 +526,34 @@ function isSentenceLike(text: string): boolean {
 }
 
 const quotable = (u: Unit | undefined): u is Unit => !!u && u.kind !== 'header' && u.kind !== 'question';
+/**
+ * Quotable as context: a row, a list item, a sentence or a line with a value the question does not
+ * already hold ("BM20B(0.8)-34DP-0.4V(53)"); not a figure label or a title line ("SKR MINI",
+ * "V2.0 pads" of a question about the SKR Mini E3 V2.0, "Abstract").
+ */
+function readableFor(question: string): (u: Unit | undefined) => u is Unit {
+  const asked = new Set(valueTokens(question));
+  return (u): u is Unit =>
+    quotable(u) && (u.kind === 'row' || u.kind === 'item' || isSentenceLike(u.text) || valueTokens(u.text).some((t) => !asked.has(t)));
+}
+/** Tokens with a digit, lower-cased ("V2.0", "0x602A"). */
+const valueTokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}.]+/u)
+    .map((w) => w.replace(/^\.+|\.+$/g, ''))
+    .filter((w) => /\d/.test(w));
 
 /** A unit with what it needs to make sense, in reading order. */
-function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: boolean): Unit[] {
+function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: boolean, readable: (u: Unit | undefined) => u is Unit): Unit[] {
   const at = u.position;
   const before: Unit[] = [];
   const after: Unit[] = [];
   const prev = siblings[at - 1];
-  if (quotable(prev) && ANAPHORIC.test(u.text)) before.push(prev);
+  if (readable(prev) && ANAPHORIC.test(u.text)) before.push(prev);
   // An FAQ answer opens with its most direct sentence ("It is because … (GPIO12)").
   const opening = u.answerStart !== undefined ? siblings[u.answerStart] : undefined;
-  if (opening && opening !== u && opening !== prev && quotable(opening) && opening.position < at) before.unshift(opening);
+  if (opening && opening !== u && opening !== prev && readable(opening) && opening.position < at) before.unshift(opening);
   const itemsFrom = (start: number, max: number) => {
     const items: Unit[] = [];
     for (let i = start; i < siblings.length && items.length < max && siblings[i].kind === 'item'; i++) items.push(siblings[i]);
@@ -542,7 +562,7 @@ function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: bo
   if (u.isIntro) {
     // "… as follows:" — the list it introduces (or, without one, the next two units).
     const items = itemsFrom(at + 1, 8);
-    after.push(...(items.length ? items : siblings.slice(at + 1, at + 3).filter(quotable)));
+    after.push(...(items.length ? items : siblings.slice(at + 1, at + 3).filter(readable)));
   } else if (procedural && u.kind === 'item') {
     // A step of a procedure: the whole run of steps, from its intro.
     let start = at;
@@ -559,7 +579,7 @@ function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: bo
     }
   } else if (isFirst && !u.hasValue) {
     // A topic sentence without the value: the values usually follow in the next units.
-    for (let i = at + 1; i <= at + 2 && quotable(siblings[i]) && siblings[i].hasValue; i++) after.push(siblings[i]);
+    for (let i = at + 1; i <= at + 2 && readable(siblings[i]) && siblings[i].hasValue; i++) after.push(siblings[i]);
   }
   return [...before, u, ...after];
 }
