@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RefHit } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import { checkValues } from '@/lib/answer/values';
-import { extractiveAnswer, extractiveSummary } from './extractive';
+import { cite, extractiveAnswer, extractiveSummary } from './extractive';
 import { chunk, page, resultOf } from './testing';
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
@@ -44,6 +44,13 @@ describe('extractive answer', () => {
     expect(a.text).toMatch(/^Parameter: Supply voltage; Value: 24 V DC ±10 % \[2\]/);
   });
 
+  it('puts the citation before one closing mark', () => {
+    expect(cite('The battery is 400 mAh.', 3)).toBe('The battery is 400 mAh [3].');
+    expect(cite('Values run from 0x00 ..', 1)).toBe('Values run from 0x00 [1].');
+    expect(cite('Do it as follows:', 2)).toBe('Do it as follows [2]:');
+    expect(cite('Is it on?', 2)).toBe('Is it on [2]?');
+    expect(cite('Set the mode;', 2)).toBe('Set the mode [2].');
+  });
   it('cites the passage each sentence came from', () => {
     const a = extractiveAnswer('How do I switch the unit on with the power button?', BATTERY);
     expect(a.text).toMatch(/^Press and hold the power button for two seconds to switch the unit on \[2\]\./);

@@ -594,8 +594,10 @@ export function cite(sentence: string, ref: number): string {
   const trimmed = sentence.trim();
   const m = trimmed.match(/^(.*?)([.!?:;]*)$/s)!;
   // A list intro keeps its colon; anything else ends like a sentence.
-  const end = m[2] ? (m[2].endsWith(':') ? ':' : m[2].endsWith(';') ? '.' : m[2]) : '.';
-  return `${m[1]} [${ref}]${end}`;
+  // One mark: "0x00 .." cut from a range must not read "0x00 [1].."
+  const last = m[2].at(-1);
+  const end = last === ':' ? ':' : last === '!' || last === '?' ? last : '.';
+  return `${m[1].trimEnd()} [${ref}]${end}`;
 }
 
 function nearDuplicate(a: Set<string>, b: Set<string>): boolean {

@@ -17,6 +17,13 @@ describe('sentences and citations', () => {
     ]);
   });
 
+  it('does not end a sentence at a range or an ellipsis', () => {
+    expect(splitSentences('It converts -512 mV .. +512 mV into values 0x00 .. 0xFF. Hantek made it so.')).toEqual([
+      'It converts -512 mV .. +512 mV into values 0x00 .. 0xFF.',
+      'Hantek made it so.',
+    ]);
+  });
+
   it('reads citations, including grouped ones', () => {
     expect(citedRefs('A [1]. B [2, 3]. C [1].')).toEqual([1, 2, 3]);
     expect(stripCitations('Value is 5 V [4].')).toBe('Value is 5 V.');

@@ -14,7 +14,8 @@ export function splitSentences(text: string): string[] {
     // "1. Switch it off" is a list item, not a sentence "1." followed by another.
     .replace(/(^|\n)(\s*\d{1,2})\.(?=\s)/g, `$1$2${PLACEHOLDER}`);
   const pieces = protectedText
-    .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(\[•\-])/u)
+    // A full stop after another or after a space is a range or an ellipsis ("0x00 .. 0xFF"), not an end.
+    .split(/\n+|(?<=[^.\s][.!?])\s+(?=[\p{Lu}\p{N}"'(\[•\-])/u)
     .map((s) => s.replaceAll(PLACEHOLDER, '.').replace(/\s+/g, ' ').trim())
     .filter((s) => s.length > 0);
   // A citation marker that opens a piece ("A. [1] B.") belongs to the sentence before it.
