@@ -14,6 +14,7 @@ import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
+import { designations, modelMentions } from '@/lib/text/designations';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -188,6 +189,11 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       }
     }
 
+    // Maker + model names ("Rigol DP832") that no page, title or file name of the library mentions,
+    // when the question names no model the library knows ("… the SKR Mini E3 V2.0 from a Mean Well
+    // LRS-350" is about the SKR).
+    const knowsAModel = identity ? designations(input.query).some((w) => identity!.mentions(w)) : true;
+    const unknownDevices = identity && !knowsAModel ? modelMentions(input.query).filter((m) => !identity!.mentions(m.model)).map((m) => m.text) : [];
     const failedLeg =
       text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
     const outPages = uniquePages(objects);
@@ -211,11 +217,12 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
+        ...(unknownDevices.length ? { unknown_devices: unknownDevices } : {}),
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
       // page) and found mostly in that manual — a contents page on the cover names "power" too.
       topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
-      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
+      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.${unknownDevices.length ? ` No manual in the library mentions ${unknownDevices.join(' or ')}.` : ''}`,
     };
   }),
 };

@@ -280,6 +280,20 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     const bare = await run(textResponse, { include_sources: false }, t);
     expect(bare.response!.sources).toEqual([]);
   });
+
+  it('a maker and model no manual mentions: hybrid_search reports it and text_response declines naming it', async () => {
+    const question = 'How do I update the firmware of a Rigol DP832 power supply?';
+    const t = treeWith({ question });
+    const { result } = await run(hybridSearch, { query: question }, t);
+    expect(result!.metadata.unknown_devices).toEqual(['Rigol DP832']);
+    const { response } = await run(textResponse, {}, t);
+    expect(response).toMatchObject({ declined: true, text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.' });
+    // the sample's own model is known, and a question that names it is about it
+    for (const query of ['What does error E05 mean on the Acme HX-200?', 'Can the HX-200 run from a Rigol DP832 power supply?']) {
+      const known = await run(hybridSearch, { query });
+      expect(known.result!.metadata.unknown_devices).toBeUndefined();
+    }
+  });
 });
 
 describe('the sample ground truth through the full offline loop', () => {

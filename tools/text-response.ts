@@ -48,6 +48,8 @@ function answerPrompt(t: TreeData, finding?: string): string {
     used += line.length;
   }
   if (used === 0) lines.push('(no sources were found)');
+  const unknown = t.environment.unknownDevices();
+  if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
   const summary = t.environment.summaries.at(-1);
   if (summary) lines.push('', `Summary of the sources: ${summary}`);
   if (finding) lines.push('', finding);
@@ -128,7 +130,10 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
     if (method === 'extractive') {
-      const answer = extractiveAnswer(t.question, t.environment.textHits(), { topicTerms: t.environment.topicTerms() });
+      const answer = extractiveAnswer(t.question, t.environment.textHits(), {
+        topicTerms: t.environment.topicTerms(),
+        unknownDevices: t.environment.unknownDevices(),
+      });
       text = answer.text;
       declined = answer.declined;
       evidence = answer.evidence;

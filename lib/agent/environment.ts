@@ -141,6 +141,15 @@ export class Environment {
     return out;
   }
 
+  /** Maker + model names in the question that no manual of the library mentions (hybrid_search's unknown_devices). */
+  unknownDevices(): string[] {
+    const out = new Set<string>();
+    for (const byName of Object.values(this.results))
+      for (const list of Object.values(byName))
+        for (const r of list) for (const d of (r.metadata.unknown_devices as string[] | undefined) ?? []) out.add(d);
+    return [...out];
+  }
+
   /** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */
   sourcesFor(text: string): Source[] {
     const quotes = new Map<number, string[]>();

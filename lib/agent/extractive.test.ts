@@ -181,6 +181,15 @@ describe('extractive answer', () => {
     const a = extractiveAnswer('Which connector part does the IMU flex connector J1 use?', found);
     expect(a.text).toBe('The IMU flex connector J1 uses the following connector part [1]: BM20B(0.8)-34DP-0.4V(53) [1].');
   });
+  it("declines a question about a maker's model no manual mentions, unless it also names a device the manuals cover", () => {
+    const found = pages('OpenGD77 User Guide', ['Hold the two buttons (S1, Fn) and turn the radio on to enter firmware update mode.', 'Firmware']);
+    const a = extractiveAnswer('How do I enter firmware update mode on a Yaesu FT-65?', found, { unknownDevices: ['Yaesu FT-65'] });
+    expect(a.declined).toBe(true);
+    expect(a.text).toBe('The manuals do not cover the Yaesu FT-65: no manual in the library mentions it.');
+    const covered = extractiveAnswer('How do I enter firmware update mode in OpenGD77 User Guide terms after a Yaesu FT-65?', found, { unknownDevices: ['Yaesu FT-65'] });
+    expect(covered.declined).toBe(false);
+    expect(covered.text).toContain('S1, Fn');
+  });
   it('declines when the line that states the asked quantity does not fit in the answer', () => {
     // One list item of ten sentences, every one about the receiver sensitivity test: it fills the
     // answer, and the only line with a voltage (on the second page) no longer fits.

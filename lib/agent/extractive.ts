@@ -23,7 +23,7 @@
  */
 import type { RefHit } from './hits';
 import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
-import { declineSentence, whereLooked } from '@/lib/answer/wording';
+import { declineSentence, unknownDeviceSentence, whereLooked } from '@/lib/answer/wording';
 import { askedSpan } from '@/lib/text/asked';
 import { matchTerms, termGroups, terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
@@ -246,6 +246,8 @@ export interface ExtractiveOptions {
   topicTerms?: Map<string, Set<string>>;
   /** When to decline; default: the policy chosen under cross-validation (lib/answer/decline.json). */
   declinePolicy?: DeclinePolicy;
+  /** Maker + model names the question gives that no manual of the library mentions ("Rigol DP832"). */
+  unknownDevices?: readonly string[];
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
@@ -285,6 +287,12 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const usedElsewhere = (t: string, id: string) => passages.some((p) => p.hit.manualId !== id && p.terms.has(t));
   const nameTerms = new Map([...titles].map(([id, ts]) => [id, new Set([...ts].filter((t) => opts.topicTerms?.get(id)?.has(t) || !usedElsewhere(t, id)))]));
   const named = namedManual(nameTerms, qTerms);
+  // The question names a device by maker and model that no manual mentions (and no model one does,
+  // nor a manual by its title): another device's passages would only mislead.
+  if (opts.unknownDevices?.length && !named) {
+    const text = unknownDeviceSentence(opts.unknownDevices);
+    return { text, parts: [text], refs: [], declined: true, coverage: 0, evidence: NO_EVIDENCE };
+  }
 
   // Term weights: rare among the units; the topic weighs little.
   // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.

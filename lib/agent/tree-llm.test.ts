@@ -113,6 +113,22 @@ describe('runTurn with an LLM', () => {
     expect(check.unsupported).toEqual([{ index: 0, sentence: 'The motor draws 9.5 A at full load [1].', refs: [1], reason: '9.5 A does not appear in the cited source' }]);
   });
 
+  it('tells the model which maker and model no manual mentions', async () => {
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => jsonResult({ verdicts: [] }),
+      doStream: async () => streamOf('The manuals do not cover the Grundfos CR45: no manual in the library mentions it.'),
+    });
+    const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { unknown_devices: ['Grundfos CR45'] } }] });
+    const events = await collectTurn({
+      question: 'What voltage is a Grundfos CR45 pump rated for?',
+      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } },
+      tools: [unknownSearch, textResponse],
+      options: { skills: [], decider: 'rules' },
+    });
+    expect(promptText(model.doStreamCalls[0])).toContain('Note: no manual in the library mentions Grundfos CR45.');
+    expect(eventsOf(events, 'response')[0]).toMatchObject({ declined: true });
+  });
+
   it('falls back to the extractive answer when the LLM stream fails', async () => {
     const model = new MockLanguageModelV3({
       doStream: async () => {

@@ -113,6 +113,25 @@ export class LibraryIndex {
     this.vocabulary = [...vocab];
   }
 
+  /** Every word of the pages and identities, hyphens removed ("md-9600" → "md9600"), computed on first use. */
+  private joinedWords?: Set<string>;
+
+  /**
+   * Whether the library mentions a word anywhere: on a page or in a manual's identity (title, file
+   * name, cover), with or without hyphens ("MD-9600" = "MD9600"), or as its parts on one page
+   * ("MD 9600").
+   */
+  mentions(word: string): boolean {
+    if (!this.joinedWords) {
+      const joined = new Set<string>();
+      for (const set of [...this.pageTermSets, ...this.identityWords.values()]) for (const t of set) joined.add(t.replace(/-/g, ''));
+      this.joinedWords = joined;
+    }
+    if (this.joinedWords.has(word.replace(/-/g, ''))) return true;
+    const parts = word.split('-').filter(Boolean);
+    return parts.length > 1 && this.pageTermSets.some((set) => parts.every((p) => set.has(p)));
+  }
+
   private trigramPostings?: Map<string, number[]>;
   /** Distinct trigrams of each vocabulary term (by id), for the Dice denominator. */
   private trigramCounts?: Uint16Array;

@@ -27,6 +27,17 @@ const corpus: Corpus = {
 };
 const index = new LibraryIndex(corpus);
 
+describe('what the library mentions', () => {
+  it('finds a model written whole, without its hyphen or spaced on one page, and in titles', () => {
+    expect(index.mentions('hx-200')).toBe(true);
+    expect(index.mentions('hx200')).toBe(true);
+    expect(index.mentions('dp832')).toBe(true);
+    expect(index.mentions('e05')).toBe(true);
+    expect(index.mentions('ft-65')).toBe(false);
+    expect(index.mentions('dp821')).toBe(false);
+  });
+});
+
 describe('the page ranker', () => {
   it('computes one value per feature for each candidate, within [0, 1]', () => {
     const candidates = candidateFeatures(index, { question: 'What fuse does the HX-200 need?' });

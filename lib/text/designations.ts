@@ -1,0 +1,48 @@
+/**
+ * Devices a question names by maker and model: a capitalised word followed by a model designation,
+ * a token of letters and digits ("Rigol DP832", "Yaesu FT-65", "Hantek 6254BD"). A quantity is not
+ * a designation ("24V", "1400mAh": js-quantities reads them, ./quantities.ts), and neither is a
+ * designation after a lower-case word ("move to X200", "the LiFePO4 preset"): without the maker's
+ * name the token may as well be a coordinate, a code or a chemistry.
+ */
+import { words } from './analyze';
+import { valueKinds } from './quantities';
+
+export interface ModelMention {
+  /** As the question writes it: "Rigol DP832". */
+  text: string;
+  /** The designation's word ("dp832"), as the library's indexes spell it. */
+  model: string;
+}
+
+const MAKER = /^\p{Lu}[\p{L}-]+$/u;
+const strip = (token: string) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+function isDesignation(token: string): boolean {
+  if (token.length < 3 || !/\p{L}/u.test(token) || !/\d/.test(token)) return false;
+  // "24V", "1400mAh", "5 V" written as one token are values, not models.
+  return valueKinds(token).size === 0 && valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size === 0;
+}
+
+/** Every designation-shaped word of a text ("OpenGD77", "V2.0", "DP832"), as the indexes spell them. */
+export function designations(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map(strip)
+    .filter(isDesignation)
+    .map((t) => words(t)[0])
+    .filter((w): w is string => !!w);
+}
+
+/** Maker + model mentions of a question, in order. The question's first word is not taken for a maker. */
+export function modelMentions(question: string): ModelMention[] {
+  const tokens = question.split(/\s+/).map(strip).filter(Boolean);
+  const out: ModelMention[] = [];
+  for (let i = 2; i < tokens.length; i++) {
+    const [maker, model] = [tokens[i - 1], tokens[i]];
+    if (!MAKER.test(maker) || !isDesignation(model)) continue;
+    const word = words(model)[0];
+    if (word) out.push({ text: `${maker} ${model}`, model: word });
+  }
+  return out;
+}
