@@ -38,6 +38,12 @@ function identityText(manual: CorpusManual, cover: CorpusPage | undefined): stri
   return [manual.title, fileWords, cover?.text ?? ''].join('\n');
 }
 
+/** "dp832a" → "dp832", "md-9600" → "md9600": a word with digits loses its hyphens and trailing letters. */
+const modelCore = (word: string) => {
+  const joined = word.replace(/-/g, '');
+  return /\d/.test(joined) ? joined.replace(/(\d)\p{L}+$/u, '$1') : joined;
+};
+
 export class LibraryIndex {
   readonly manuals: CorpusManual[];
   readonly manualIndexOf = new Map<string, number>();
@@ -113,21 +119,21 @@ export class LibraryIndex {
     this.vocabulary = [...vocab];
   }
 
-  /** Every word of the pages and identities, hyphens removed ("md-9600" → "md9600"), computed on first use. */
-  private joinedWords?: Set<string>;
+  /** Every word of the pages and identities, hyphens and a model's letter suffix removed, computed on first use. */
+  private modelCores?: Set<string>;
 
   /**
    * Whether the library mentions a word anywhere: on a page or in a manual's identity (title, file
-   * name, cover), with or without hyphens ("MD-9600" = "MD9600"), or as its parts on one page
-   * ("MD 9600").
+   * name, cover), with or without hyphens ("MD-9600" = "MD9600") or a variant's letter suffix
+   * ("DP832A" = "DP832", "6022BL" = "6022BE"), or as its parts on one page ("MD 9600").
    */
   mentions(word: string): boolean {
-    if (!this.joinedWords) {
-      const joined = new Set<string>();
-      for (const set of [...this.pageTermSets, ...this.identityWords.values()]) for (const t of set) joined.add(t.replace(/-/g, ''));
-      this.joinedWords = joined;
+    if (!this.modelCores) {
+      const cores = new Set<string>();
+      for (const set of [...this.pageTermSets, ...this.identityWords.values()]) for (const t of set) cores.add(modelCore(t));
+      this.modelCores = cores;
     }
-    if (this.joinedWords.has(word.replace(/-/g, ''))) return true;
+    if (this.modelCores.has(modelCore(word))) return true;
     const parts = word.split('-').filter(Boolean);
     return parts.length > 1 && this.pageTermSets.some((set) => parts.every((p) => set.has(p)));
   }

@@ -32,6 +32,7 @@ describe('what the library mentions', () => {
     expect(index.mentions('hx-200')).toBe(true);
     expect(index.mentions('hx200')).toBe(true);
     expect(index.mentions('dp832')).toBe(true);
+    expect(index.mentions('dp832a')).toBe(true);
     expect(index.mentions('e05')).toBe(true);
     expect(index.mentions('ft-65')).toBe(false);
     expect(index.mentions('dp821')).toBe(false);
