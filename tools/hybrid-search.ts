@@ -189,11 +189,12 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       }
     }
 
-    // Maker + model names ("Rigol DP832") that no page, title or file name of the library mentions,
-    // when the question names no model the library knows ("… the SKR Mini E3 V2.0 from a Mean Well
-    // LRS-350" is about the SKR).
-    const knowsAModel = identity ? designations(input.query).some((w) => identity!.mentions(w)) : true;
-    const unknownDevices = identity && !knowsAModel ? modelMentions(input.query).filter((m) => !identity!.mentions(m.model)).map((m) => m.text) : [];
+    // Maker + model names ("Rigol DP832") when the library mentions none of the question's models
+    // ("… the SKR Mini E3 V2.0 from a Mean Well LRS-350" is about the SKR). Each mention's model is
+    // one of those designations, so then it is unknown too. The lookup runs only for such questions.
+    const mentioned = identity ? modelMentions(input.query) : [];
+    const unknownDevices =
+      mentioned.length && !designations(input.query).some((w) => identity!.mentions(w)) ? mentioned.map((m) => m.text) : [];
     const failedLeg =
       text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
     const outPages = uniquePages(objects);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RefHit } from '@/lib/agent/contract';
+import type { ChunkObject, RefHit } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import { checkValues } from '@/lib/answer/values';
 import { cite, extractiveAnswer, extractiveSummary } from './extractive';
@@ -8,6 +8,11 @@ import { chunk, page, resultOf } from './testing';
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();
   return env.add('fast_vector_search', resultOf(texts.map(([text, heading]) => chunk(text, { heading: heading ?? '' }))), 0);
+}
+
+/** What one hybrid_search returned: chunks of any manuals, as the writer receives them. */
+function searched(...objects: ChunkObject[]): RefHit[] {
+  return new Environment().add('hybrid_search', resultOf(objects), 0);
 }
 
 /** Passages of one manual, each on its own page (page n = position). */
@@ -136,14 +141,9 @@ describe('extractive answer', () => {
     expect(a.parts[0]).toBe('Terminal N takes the blue wire [2].');
   });
   it("answers from the named device's manual when it has a passage, though another device's matches more words", () => {
-    const env = new Environment();
-    const found = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('Output current | Peak 6.0 A (current changes with load)', { manualId: 'drive', manualTitle: 'CL57R Stepper Drive Manual', page: 3 }),
-        chunk('An MP1584EN regulator on the board is the 5 V supply, rated 2.5 A.', { manualId: 'skr', manualTitle: 'SKR Mini E3 V2 Manual', page: 2 }),
-      ]),
-      0,
+    const found = searched(
+      chunk('Output current | Peak 6.0 A (current changes with load)', { manualId: 'drive', manualTitle: 'CL57R Stepper Drive Manual', page: 3 }),
+      chunk('An MP1584EN regulator on the board is the 5 V supply, rated 2.5 A.', { manualId: 'skr', manualTitle: 'SKR Mini E3 V2 Manual', page: 2 }),
     );
     const a = extractiveAnswer('Which buck converter supplies the SKR Mini E3, and how much output current can it deliver?', found);
     expect(a.text).toMatch(/^An MP1584EN regulator on the board is the 5 V supply, rated 2\.5 A \[2\]\./);
@@ -153,18 +153,13 @@ describe('extractive answer', () => {
   it("does not take a common word in a manual's title for the device's name", () => {
     // "board" is in the BMS manual's title, but the best page (another manual's) uses it too:
     // a question about a power supply board names no device.
-    const env = new Environment();
-    const found = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('Power Supply Board | 118-5022-00\nL.V. Transformer | 118-4937-00', { manualId: 'notes', manualTitle: 'Service notes 1987', page: 3 }),
-        chunk('The protection board switches the charging MOS off when the power supply voltage is too high.', {
-          manualId: 'bms',
-          manualTitle: 'Lithium battery smart protection board manual',
-          page: 9,
-        }),
-      ]),
-      0,
+    const found = searched(
+      chunk('Power Supply Board | 118-5022-00\nL.V. Transformer | 118-4937-00', { manualId: 'notes', manualTitle: 'Service notes 1987', page: 3 }),
+      chunk('The protection board switches the charging MOS off when the power supply voltage is too high.', {
+        manualId: 'bms',
+        manualTitle: 'Lithium battery smart protection board manual',
+        page: 9,
+      }),
     );
     const a = extractiveAnswer('What part number is the power supply board I need to order?', found);
     expect(a.declined).toBe(false);
@@ -204,14 +199,9 @@ describe('extractive answer', () => {
     expect(a.declined).toBe(true);
   });
   it("declines, naming the asked device, when only another device's manual has the value", () => {
-    const env = new Environment();
-    const found = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', { manualId: 'libre', manualTitle: 'LibreVNA User Manual', page: 4 }),
-        chunk('The NanoVNA-H menu is opened with the jog switch.', { manualId: 'nano', manualTitle: 'NanoVNA-H User Guide', page: 2 }),
-      ]),
-      0,
+    const found = searched(
+      chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', { manualId: 'libre', manualTitle: 'LibreVNA User Manual', page: 4 }),
+      chunk('The NanoVNA-H menu is opened with the jog switch.', { manualId: 'nano', manualTitle: 'NanoVNA-H User Guide', page: 2 }),
     );
     const topicTerms = new Map([
       ['nano', new Set(['nanovna-h'])],
@@ -223,14 +213,9 @@ describe('extractive answer', () => {
     expect(a.text).not.toContain('+10 dBm');
   });
   it("answers from a copy of the named device's manual filed under another title (its passages name the device)", () => {
-    const env = new Environment();
-    const found = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('Code: E05; Meaning: HX-200 overpressure: pump pressure above limit, check the relief valve', { manualId: 'copy', manualTitle: 'Press controller desktop', page: 6 }),
-        chunk('The HX-200 controller is mounted on a DIN rail.', { manualId: 'acme', manualTitle: 'Acme HX-200 Controller Manual', page: 2 }),
-      ]),
-      0,
+    const found = searched(
+      chunk('Code: E05; Meaning: HX-200 overpressure: pump pressure above limit, check the relief valve', { manualId: 'copy', manualTitle: 'Press controller desktop', page: 6 }),
+      chunk('The HX-200 controller is mounted on a DIN rail.', { manualId: 'acme', manualTitle: 'Acme HX-200 Controller Manual', page: 2 }),
     );
     const topicTerms = new Map([
       ['acme', new Set(['hx-200'])],
@@ -241,14 +226,9 @@ describe('extractive answer', () => {
     expect(a.text).toContain('overpressure');
   });
   it("answers a \"how can I\" question from the named device's manual even when only another manual has numbered steps", () => {
-    const env = new Environment();
-    const found = env.add(
-      'hybrid_search',
-      resultOf([
-        chunk('#n P2203 | Get the firmware version | $n ok V4.0.0', { manualId: 'arm', manualTitle: 'Swift Pro Protocol', page: 12 }),
-        chunk('1. Open the library manager and check the firmware version of the installed package.', { manualId: 'sbc', manualTitle: 'AgonLight2 Manual', page: 33 }),
-      ]),
-      0,
+    const found = searched(
+      chunk('#n P2203 | Get the firmware version | $n ok V4.0.0', { manualId: 'arm', manualTitle: 'Swift Pro Protocol', page: 12 }),
+      chunk('1. Open the library manager and check the firmware version of the installed package.', { manualId: 'sbc', manualTitle: 'AgonLight2 Manual', page: 33 }),
     );
     const a = extractiveAnswer('How can I ask the Swift Pro which firmware version it is running?', found);
     expect(a.parts[0]).toContain('P2203');

@@ -30,7 +30,6 @@ export function declineSentence(question: string, where = 'the manuals searched'
     : `The manuals do not say: I found no passage in ${where} that answers this question.`;
 }
 
-
 /** "The manuals do not cover the Rigol DP832: no manual in the library mentions it." */
 export function unknownDeviceSentence(devices: readonly string[]): string {
   const named = devices.map((d) => `the ${d}`).join(' or the ');

@@ -16,32 +16,34 @@ export interface ModelMention {
 }
 
 const MAKER = /^\p{Lu}[\p{L}-]+$/u;
-const strip = (token: string) => token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+const tokensOf = (text: string) =>
+  text
+    .split(/\s+/)
+    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter(Boolean);
 
-function isDesignation(token: string): boolean {
-  if (token.length < 3 || !/\p{L}/u.test(token) || !/\d/.test(token)) return false;
+/** The token as the library's indexes spell it ("DP832" → "dp832"), when it is a designation. */
+function designationWord(token: string): string | undefined {
+  if (token.length < 3 || !/\p{L}/u.test(token) || !/\d/.test(token)) return undefined;
   // "24V", "1400mAh", "5 V" written as one token are values, not models.
-  return valueKinds(token).size === 0 && valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size === 0;
+  if (valueKinds(token).size > 0 || valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0) return undefined;
+  return words(token)[0];
 }
 
 /** Every designation-shaped word of a text ("OpenGD77", "V2.0", "DP832"), as the indexes spell them. */
 export function designations(text: string): string[] {
-  return text
-    .split(/\s+/)
-    .map(strip)
-    .filter(isDesignation)
-    .map((t) => words(t)[0])
+  return tokensOf(text)
+    .map(designationWord)
     .filter((w): w is string => !!w);
 }
 
 /** Maker + model mentions of a question, in order. The question's first word is not taken for a maker. */
 export function modelMentions(question: string): ModelMention[] {
-  const tokens = question.split(/\s+/).map(strip).filter(Boolean);
+  const tokens = tokensOf(question);
   const out: ModelMention[] = [];
   for (let i = 2; i < tokens.length; i++) {
     const [maker, model] = [tokens[i - 1], tokens[i]];
-    if (!MAKER.test(maker) || !isDesignation(model)) continue;
-    const word = words(model)[0];
+    const word = MAKER.test(maker) ? designationWord(model) : undefined;
     if (word) out.push({ text: `${maker} ${model}`, model: word });
   }
   return out;
