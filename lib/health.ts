@@ -2,7 +2,7 @@ import 'server-only';
 import { isDataDirWritable } from './data-dir';
 import { describeOcrEngine } from './ingest/ocr-engine';
 import { activeIndexFingerprint, getEmbedder, getReranker } from './providers';
-import { describeProviders, getConfig } from './providers/config';
+import { describeProviders, getConfig } from './config';
 import { pingDb } from './store/db';
 import { indexFingerprints, queueReport } from './store/jobs';
 import { filesDir } from './ingest/paths';

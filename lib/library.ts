@@ -11,7 +11,7 @@ import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
 import { usableTitle } from './manual-title';
 import type { ManualView } from './manual-view';
 import { inspectPdfFile } from './pdf-worker/pool';
-import { getConfig } from './providers/config';
+import { getConfig } from './config';
 import { stripBidiControls } from './security/text';
 import { type Actor, actorFor } from './auth/roles';
 import { getVectorStore } from './providers/vectorstore';

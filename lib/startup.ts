@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, ensureDataDir } from './data-dir';
 import { startIngestWorker } from './ingest/worker-client';
-import { runtimeFlag } from './providers/config';
+import { runtimeFlag } from './config';
 import { acceptUpload } from './library';
 import { getDb } from './store/db';
 

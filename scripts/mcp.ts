@@ -7,7 +7,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { authenticate } from '../lib/api/keys';
 import { createMcpServer } from '../lib/mcp/server';
-import { getConfig } from '../lib/providers/config';
+import { getConfig } from '../lib/config';
 
 // stdout carries the protocol: anything a library logs goes to stderr instead.
 console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);

@@ -10,9 +10,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
-import { isLoopbackHost } from '../lib/auth/network';
+import { isLoopbackHost } from '../lib/config/network';
 import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
-import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/providers/config';
+import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');

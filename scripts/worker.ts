@@ -4,7 +4,7 @@
  * the queue (see README "Running on several machines"). Stops on SIGTERM/SIGINT; a job it was
  * running is recovered by another worker.
  */
-import { getConfig } from '../lib/providers/config';
+import { getConfig } from '../lib/config';
 
 const config = getConfig();
 if (config.database.dialect !== 'postgres') {

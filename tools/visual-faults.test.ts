@@ -10,7 +10,7 @@ import { defaultTools } from '@/tools';
 import { eventsOf } from '@/lib/agent/testing';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
 import { collectTurn } from '@/lib/agent/tree';
-import { loadConfig } from '@/lib/providers/config';
+import { loadConfig } from '@/lib/config';
 import { createClientFromConfig } from '@/lib/providers/llm';
 import { openaiErrorReply, startFaultServer, type FaultHandler, type FaultServer } from '@/test/fault-server';
 import { TOOL } from '@/lib/agent/contract';

@@ -4,7 +4,7 @@ import { ProviderSummary } from '@/components/settings/provider-summary';
 import { PageFrame } from '@/components/ui/page-frame';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { listManualViews } from '@/lib/library';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 
 export const metadata: Metadata = { title: 'Manuals' };
 export const dynamic = 'force-dynamic';

@@ -3,8 +3,8 @@ import { AuthError } from 'next-auth';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { signIn, signOut } from '@/lib/auth/auth';
-import { clientAddress } from '@/lib/auth/network';
-import { getConfig } from '@/lib/providers/config';
+import { clientAddress } from '@/lib/config/network';
+import { getConfig } from '@/lib/config';
 import { rateLimit } from '@/lib/rate-limit';
 
 /** Only paths on this site: an open redirect after sign-in would be a phishing tool. */

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { auth } from '@/lib/auth/auth';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import { signInWithOidc, signInWithPassword, signOutAction } from './actions';
 
 export const metadata: Metadata = { title: 'Sign in' };

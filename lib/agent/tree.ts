@@ -6,7 +6,7 @@
  */
 import type { LanguageModelUsage } from 'ai';
 import type { AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import { checkValues } from '@/lib/answer/values';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import { resolveFollowUp } from './follow-up';

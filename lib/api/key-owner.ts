@@ -7,7 +7,7 @@
 import 'server-only';
 import { AccessError, requireActor } from '@/lib/auth/access';
 import { currentOwnerId, ensureOwnerId } from '@/lib/auth/owner';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 
 /** The key owner of this request, or null (read-only contexts without an identity yet). */
 export function currentKeyOwner(): Promise<string | null> {

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { actorFor } from '@/lib/auth/roles';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import { RateLimiter } from '@/lib/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
 

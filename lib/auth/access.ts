@@ -7,7 +7,7 @@
  *   lib/auth/auth.ts); roles admin and member. Members upload and delete their own manuals;
  *   admins manage every manual and every user.
  */
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { currentOwnerId } from './owner';
 import { AccessError, type Actor, actorFor } from './roles';
 

@@ -6,7 +6,7 @@
  */
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { createUser, findUserByEmail } from '../store/users';
 import { checkCredentials } from './credentials';
 import { authSecret } from './owner-cookie';

@@ -1,4 +1,4 @@
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { ADMIN_USER_ID, findUserByEmail, getUser, updateUser } from '../store/users';
 import { hashPassword, verifyPassword } from './password';
 

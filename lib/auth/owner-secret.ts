@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from '../data-dir';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 
 let cachedSecret: { dir: string; secret: string } | undefined;
 

@@ -5,7 +5,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { cookies, headers } from 'next/headers';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { auth } from './auth';
 import { OWNER_COOKIE, ONE_YEAR_S, signOwnerId, verifyOwnerCookie } from './owner-cookie';
 import { ownerSecret } from './owner-secret';

@@ -2,7 +2,7 @@
  * Roles and the actor behind an owner id, free of Next.js request APIs so the library, the CLI and
  * tests use the same rules as the routes (lib/auth/access.ts resolves the request's actor).
  */
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import type { UserRole } from '../store/schema';
 import { getUser } from '../store/users';
 

@@ -6,7 +6,7 @@
 import 'server-only';
 import { overallPercent, stageLabel } from '@/lib/manual-view';
 import { queuedManualIds } from '@/lib/store/jobs';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import { listManuals } from '@/lib/store/manuals';
 import { manualHeadings } from '@/lib/store/sessions';
 import { listChatSessions, type SessionSummary } from './service';

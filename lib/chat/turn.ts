@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
-import { runtimeFlag } from '@/lib/providers/config';
+import { runtimeFlag } from '@/lib/config';
 import { readyManualIds } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
 import {

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentDeps, RunTurnOptions } from '../agent';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { getLLM, getVLM, replayOnlyLlmClient } from '../providers/llm';
 import type { LlmClient } from '../providers/types';
 

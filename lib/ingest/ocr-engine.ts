@@ -5,7 +5,7 @@
  * so this file must not import tesseract.js itself.
  */
 import os from 'node:os';
-import { getConfig, type AppConfig } from '../providers/config';
+import { getConfig, type AppConfig } from '../config';
 import { findTesseract, nativeTesseractInfo } from './ocr-native';
 import { paddleAvailable } from './ocr-paddle-available';
 

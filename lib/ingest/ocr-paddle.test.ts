@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../providers/config';
+import { loadConfig } from '../config';
 import { registerFont } from '../sample/raster';
 import type { BBox } from './geometry';
 import { type OcrEngine, createTesseractEngine } from './ocr';

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ensureWritableDir } from '../data-dir';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 
 /** FILES_DIR (default DATA_DIR) joined with `parts`. */
 export function filesDir(...parts: string[]): string {

@@ -4,7 +4,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import { IngestError, ingestErrors } from './errors';
 import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
 import { type ImageRegion, findImageRegions } from './images';

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease } from '../store/jobs';

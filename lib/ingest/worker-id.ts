@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { runtimeEnv } from '../providers/config';
+import { runtimeEnv } from '../config';
 
 /** The machine's name in worker ids (MC_WORKER_HOST, default the hostname); never contains '/'. */
 const host = (runtimeEnv('MC_WORKER_HOST') ?? os.hostname()).replaceAll('/', '-');

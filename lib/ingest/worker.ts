@@ -7,7 +7,7 @@
  * smallest first; the pipeline writes to the index one manual at a time). When no upload waits, it
  * re-embeds the ready manuals whose vectors other embedders made (lib/ingest/reembed.ts).
  */
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';

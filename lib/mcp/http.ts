@@ -5,7 +5,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateRequest } from '@/lib/api/keys';
-import { getConfig } from '@/lib/providers/config';
+import { getConfig } from '@/lib/config';
 import type { LibraryDeps } from './library';
 import { createMcpServer } from './server';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../ingest/errors';
 import { rssOfPid } from '../process-memory';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import type { BBox } from '../ingest/geometry';
 import type { ValueTarget } from '../ingest/word-boxes';
 import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply } from './protocol';

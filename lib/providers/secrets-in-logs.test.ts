@@ -13,7 +13,7 @@ import { generateText, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GeminiEmbedder } from './embeddings/gemini';
 import { OpenAICompatibleEmbedder } from './embeddings/openai-compatible';
-import { loadConfig } from './config';
+import { loadConfig } from '../config';
 import { createClientFromConfig, type LlmClientOptions } from './llm';
 import type { LlmClient } from './types';
 

@@ -8,7 +8,7 @@
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { authSecret, newOwnerId, ONE_YEAR_S, OWNER_COOKIE, signOwnerId, verifyOwnerCookie } from '../auth/owner-cookie';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 
 /** Pages anyone may open in sign-in mode. */
 const PUBLIC_PATHS = /^\/(signin)(\/|$)/;

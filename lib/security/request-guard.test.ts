@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../auth/network';
+import { clientAddress } from '../config/network';
 import { assertSameOrigin, GuardError, readJsonCapped } from './request-guard';
 
 const req = (headers: Record<string, string>, body?: BodyInit) => new Request('http://127.0.0.1:3000/api/chat', { method: 'POST', headers, body });

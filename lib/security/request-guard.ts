@@ -3,8 +3,8 @@
  * Next.js applies to server actions), a per-address rate limit that holds with or without a
  * cookie, and size-capped JSON bodies.
  */
-import { clientAddress } from '../auth/network';
-import { getConfig } from '../providers/config';
+import { clientAddress } from '../config/network';
+import { getConfig } from '../config';
 import { rateLimit, tooManyRequests } from '../rate-limit';
 
 export class GuardError extends Error {

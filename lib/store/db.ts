@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { ensureDataDir } from '../data-dir';
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import type * as schema from './schema';
 import { activeSchema, dialect, type Dialect } from './tables';
 

@@ -9,7 +9,7 @@
  * Times are the database's clock (sqlNow), so machines whose clocks differ agree on leases.
  */
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
-import { runtimeNumber } from '../providers/config';
+import { runtimeNumber } from '../config';
 import { dbDialect, getDb, sqlNow, sqlNowPlus } from './db';
 import { manuals, workers, type ManualStatus } from './tables';
 import type { REEMBED_STAGES } from './schema';

@@ -10,7 +10,7 @@
  *
  * The choice is made once per process, at first import: a process talks to one database.
  */
-import { getConfig } from '../providers/config';
+import { getConfig } from '../config';
 import * as lite from './schema';
 import * as pg from './schema-pg';
 

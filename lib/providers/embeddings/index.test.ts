@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { restoreEnvAfterEach } from '@/test/env';
 import { scratchDir } from '@/test/scratch';
-import { getConfig } from '../config';
+import { getConfig } from '../../config';
 import { CachingEmbedder } from './cache';
 import { GeminiEmbedder } from './gemini';
 import { HashedNgramEmbedder } from './hashed-ngrams';

@@ -8,8 +8,8 @@
  * explicitly fail loudly instead, since silently switching vector spaces would corrupt the index.
  */
 import path from 'node:path';
-import type { AppConfig, EmbeddingsProvider } from '../config';
-import { getConfig, runtimeEnv } from '../config';
+import type { AppConfig, EmbeddingsProvider } from '../../config';
+import { getConfig, runtimeEnv } from '../../config';
 import type { Embedder } from '../types';
 import { CachingEmbedder, VectorCache } from './cache';
 import { GeminiEmbedder } from './gemini';

@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, ProgressInfo, Tensor } from '@huggingface/transformers';
-import { runtimeEnv } from '../config';
+import { runtimeEnv } from '../../config';
 import type { CallOptions, Embedder } from '../types';
 import { defaultPooling, instructionPrefixes, type InstructionPrefixes } from './prefixes';
 import type { TokenOptions, TokenVectors, TokenVectorSource } from './token-vectors';

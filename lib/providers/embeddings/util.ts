@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CallOptions } from '../types';
-import { runtimeNumber, type RuntimeEnvVar } from '../config';
+import { runtimeNumber, type RuntimeEnvVar } from '../../config';
 
 /** L2-normalises in place (a zero vector stays zero) and returns the same array. */
 export function l2normalize(v: Float32Array): Float32Array {
@@ -39,7 +39,7 @@ export function toFloat32(values: ArrayLike<number>): Float32Array {
   return Float32Array.from(values as ArrayLike<number>);
 }
 
-/** Positive integer from a runtime variable (lib/providers/config.ts), or the fallback (bad values are ignored). */
+/** Positive integer from a runtime variable (lib/config/index.ts), or the fallback (bad values are ignored). */
 export const envInt = (name: RuntimeEnvVar, fallback: number): number => runtimeNumber(name, fallback, { integer: true });
 
 export function errorMessage(err: unknown): string {

@@ -12,7 +12,7 @@ import { collectTurn } from '@/lib/agent/tree';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
 import { TOOL } from '@/lib/agent/contract';
-import { loadConfig } from '../config';
+import { loadConfig } from '../../config';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
 import { fakeFetch, json, never, openaiAnswer, openaiError, sse, type CapturedRequest } from './test-helpers';

@@ -9,7 +9,7 @@
  *   MC_LLM_REPLAY=path   answer every call from a cassette; unknown requests fail (llm:replay_miss)
  *   MC_LOG_LEVEL         debug | info | warn | error | silent (silent by default under vitest)
  */
-import { getConfig, runtimeEnv, type AppConfig, type LlmProvider, type RuntimeEnvVar } from '../config';
+import { getConfig, runtimeEnv, type AppConfig, type LlmProvider, type RuntimeEnvVar } from '../../config';
 import type { LlmClient } from '../types';
 import { readCassette } from './cassette';
 import { createLlmClient, type LlmClientOptions } from './client';

@@ -5,7 +5,7 @@
  * `silent` under vitest so test output stays readable. Known secrets are scrubbed from every line
  * after serialisation, so a key echoed back inside a provider's error message never reaches a log.
  */
-import { runtimeEnv } from '../config';
+import { runtimeEnv } from '../../config';
 import { redact } from '../redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';

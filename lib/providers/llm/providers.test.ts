@@ -4,7 +4,7 @@
  */
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
+import { loadConfig } from '../../config';
 import { createClientFromConfig, visionPrompt } from './index';
 import { fakeFetch, geminiAnswer, json, openaiAnswer, PNG, sse } from './test-helpers';
 

@@ -9,7 +9,7 @@ import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejection } from '@/test/rejection';
-import { loadConfig } from '../config';
+import { loadConfig } from '../../config';
 import { normalizeRequest, readCassette, requestKey } from './cassette';
 import { createLlmClient } from './client';
 import { LlmCallError } from './errors';

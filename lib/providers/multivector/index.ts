@@ -7,8 +7,8 @@
  * offline embedder, which needs nothing.
  * colqwen: the HTTP worker (COLQWEN_WORKER.md).
  */
-import type { AppConfig, MultiVectorProvider } from '../config';
-import { getConfig, runtimeEnv } from '../config';
+import type { AppConfig, MultiVectorProvider } from '../../config';
+import { getConfig, runtimeEnv } from '../../config';
 import { embeddingsGeneration, getEmbedder, openEmbeddingCache } from '../embeddings';
 import type { VectorCache } from '../embeddings/cache';
 import { HashedNgramEmbedder } from '../embeddings/hashed-ngrams';

@@ -4,8 +4,8 @@
  * so the factory never throws — it returns null and says why, for /api/health and the trail.
  */
 import path from 'node:path';
-import type { AppConfig } from '../config';
-import { getConfig } from '../config';
+import type { AppConfig } from '../../config';
+import { getConfig } from '../../config';
 import { envInt, errorMessage } from '../embeddings/util';
 import type { Reranker } from '../types';
 import { loadTransformersReranker } from './transformers';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReranker, getReranker, resetReranker } from '.';
-import { loadConfig } from '../config';
+import { loadConfig } from '../../config';
 import { SEP_WEIGHT, TWO_LABEL_CLASS0_BIAS, writeTinyCrossEncoder } from './testing/tiny-cross-encoder';
 import { loadTransformersReranker, ModelUnavailableError, RERANK_BATCH_SIZE } from './transformers';
 

@@ -7,7 +7,7 @@
  * Backends are imported lazily: a LanceDB deployment never loads the gRPC stack and vice versa.
  */
 import path from 'node:path';
-import { getConfig, type AppConfig, type VectorDbProvider } from '../config';
+import { getConfig, type AppConfig, type VectorDbProvider } from '../../config';
 import type { VectorStore } from '../types';
 import type { LanceStore, LanceStoreOptions } from './lancedb';
 import type { WeaviateStore, WeaviateStoreOptions } from './weaviate';

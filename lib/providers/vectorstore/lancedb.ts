@@ -28,7 +28,7 @@
  */
 import fs from 'node:fs';
 import * as lancedb from '@lancedb/lancedb';
-import { runtimeNumber } from '../config';
+import { runtimeNumber } from '../../config';
 import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchFilter, SearchOptions, VectorStore } from '../types';
 import { VectorDimensionError, assertDimensions } from './errors';
 import { lanceWhere, sqlString } from './filter';

@@ -24,7 +24,7 @@ import weaviate, {
   type ConnectToWeaviateCloudOptions,
   type FilterValue,
 } from 'weaviate-client';
-import { isLoopbackUrl } from '../config';
+import { isLoopbackUrl } from '../../config';
 import { maxSim } from '../multivector/maxsim';
 import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchFilter, SearchOptions, VectorStore } from '../types';
 import { VectorDimensionError, assertDimensions } from './errors';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { ALL_ENV_VARS, ConfigError, describeProviders, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from './config';
+import { ALL_ENV_VARS, ConfigError, describeProviders, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from '.';
 
 function problemsOf(env: RawEnv): string[] {
   try {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { isLoopbackHost } from '../auth/network';
+import { isLoopbackHost } from './network';
 
 export type ProviderMode = 'offline' | 'local' | 'cloud';
 
