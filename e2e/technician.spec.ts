@@ -155,7 +155,7 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('Escape');
 
       // On loopback every browser is the local admin (issue 13's access model), so another browser
-      // may rename too; a member on a network may not (e2e/security-access.spec.ts, lib/library.test.ts).
+      // may rename too; a member on a network may not (e2e/security-access.spec.ts, lib/manuals/service.test.ts).
     });
 
     test('5: stage labels say what is happening, % never goes back, a small manual is not stuck behind a long one', async ({ page }) => {

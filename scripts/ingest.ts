@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { isIngestError } from '../lib/ingest/errors';
 import { ingestManual, shutdownOcrEngine } from '../lib/ingest/pipeline';
 import { recoverInterruptedJobs } from '../lib/ingest/recovery';
-import { acceptUpload } from '../lib/library';
+import { acceptUpload } from '../lib/manuals/service';
 import { closeVectorStores } from '../lib/providers/vectorstore';
 import { closeDb } from '../lib/store/db';
 

@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freeBytes, formatMb, minFreeBytes } from '../lib/disk-space';
+import { freeBytes, formatMb, minFreeBytes } from '../lib/runtime/disk-space';
 import { isLoopbackHost } from '../lib/config/network';
 import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
 import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/config';

@@ -1,7 +1,7 @@
 /** The three search tools against a real LanceDB store built with the real offline embedders. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToolOnce } from '@/lib/agent/testing';
-import { bboxFor, openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
+import { runToolOnce } from '@/lib/agent/testing/turn';
+import { bboxFor, openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';

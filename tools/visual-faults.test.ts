@@ -1,14 +1,14 @@
 /**
  * Issue 8: vision model faults. The VLM is the real openai-compatible backend behind the real LLM
  * client (timeout, retries) pointed at a real HTTP server on loopback that answers 429, 5xx or
- * nothing. Retrieval is a real LanceDB store (lib/agent/testing-store). A transient fault is
+ * nothing. Retrieval is a real LanceDB store (lib/agent/testing/library). A transient fault is
  * retried and the VLM reading is used; a lasting one ends visual_interpretation with the reason
  * (once, not retried again this turn), and the turn still ends with an answer from the passages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
-import { eventsOf } from '@/lib/agent/testing';
-import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
+import { eventsOf } from '@/lib/agent/testing/turn';
+import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
 import { loadConfig } from '@/lib/config';
 import { createClientFromConfig } from '@/lib/providers/llm';

@@ -3,7 +3,7 @@ import { Library } from '@/components/manuals/library';
 import { ProviderSummary } from '@/components/settings/provider-summary';
 import { PageFrame } from '@/components/ui/page-frame';
 import { currentOwnerId } from '@/lib/auth/owner';
-import { listManualViews } from '@/lib/library';
+import { listManualViews } from '@/lib/manuals/service';
 import { getConfig } from '@/lib/config';
 
 export const metadata: Metadata = { title: 'Manuals' };

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { signIn, signOut } from '@/lib/auth/auth';
 import { clientAddress } from '@/lib/config/network';
 import { getConfig } from '@/lib/config';
-import { rateLimit } from '@/lib/rate-limit';
+import { rateLimit } from '@/lib/security/rate-limit';
 
 /** Only paths on this site: an open redirect after sign-in would be a phishing tool. */
 const safeCallback = (v: FormDataEntryValue | null) => (typeof v === 'string' && /^\/(?!\/)[^\\]*$/.test(v) ? v : '/');

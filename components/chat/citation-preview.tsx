@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { getPagePreview } from '@/app/actions/chat';
+import { getPagePreview } from '@/actions/chat';
 import { isValueBox, MAX_VALUE_BOXES } from '@/lib/answer/value-boxes';
 import type { Highlight } from '@/components/manuals/page-image';
 import { ZoomablePage } from '@/components/manuals/zoomable-page';

@@ -1,11 +1,11 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { revokeShare, shareSession, updateShare } from '@/app/actions/share';
+import { revokeShare, shareSession, updateShare } from '@/actions/share';
 import type { ShareInfo } from '@/lib/chat/service';
 import type { ActionResult } from '@/lib/chat/errors';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
-import { formatDateTime } from '@/lib/manual-view';
+import { formatDateTime } from '@/lib/manuals/view';
 import { Icon, Spinner } from './icons';
 
 /**

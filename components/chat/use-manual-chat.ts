@@ -4,8 +4,8 @@ import './zod-jitless';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { cancelTurn, rateTurn } from '@/app/actions/chat';
-import { findSession } from '@/app/actions/sessions';
+import { cancelTurn, rateTurn } from '@/actions/chat';
+import { findSession } from '@/actions/sessions';
 import { messageText, storedToMessages, turnFromMessages, type ChatUIMessage, type SessionStarted } from '@/lib/chat/protocol';
 import type { StoredTurn, TurnStatus, TurnView } from '@/lib/chat/view';
 

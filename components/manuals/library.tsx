@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { isBusy, type ManualView } from '@/lib/manual-view';
+import { isBusy, type ManualView } from '@/lib/manuals/view';
 import { ManualList } from './manual-list';
 import { TimeLeftEstimator } from './time-left';
 import { UploadZone } from './upload-zone';

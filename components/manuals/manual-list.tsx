@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { formatBytes, formatDate, isBusy, overallPercent, stageLabel, type ManualView } from '@/lib/manual-view';
+import { formatBytes, formatDate, isBusy, overallPercent, stageLabel, type ManualView } from '@/lib/manuals/view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatTimeLeft } from './time-left';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ManualView } from '@/lib/manual-view';
+import type { ManualView } from '@/lib/manuals/view';
 import { TimeLeftEstimator, formatTimeLeft } from './time-left';
 
 const m = (status: ManualView['status'], progressDone: number, progressTotal = 100, ocrPages = 0) =>

@@ -1,4 +1,4 @@
-import { isBusy, overallPercent, type ManualView } from '@/lib/manual-view';
+import { isBusy, overallPercent, type ManualView } from '@/lib/manuals/view';
 
 /**
  * Time left for each manual being processed, from its overall (cost-weighted) progress: the rate

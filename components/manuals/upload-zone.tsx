@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
-import { formatBytes } from '@/lib/manual-view';
+import { formatBytes } from '@/lib/manuals/view';
 
 interface UploadItem {
   key: string;

@@ -1,8 +1,8 @@
 'use client';
 
-import { formatDateTime } from '@/lib/manual-view';
+import { formatDateTime } from '@/lib/manuals/view';
 import { useState, useTransition } from 'react';
-import { createKey, revokeApiKeyAction } from '@/app/actions/api-keys';
+import { createKey, revokeApiKeyAction } from '@/actions/api-keys';
 import type { ApiKeyView } from '@/lib/api/keys';
 
 export interface AuditView {

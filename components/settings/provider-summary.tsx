@@ -1,4 +1,4 @@
-import { activeProviders } from '@/lib/health';
+import { activeProviders } from '@/lib/server/health';
 
 type Provider = { provider: string; mode: 'offline' | 'local' | 'cloud'; detail: string };
 

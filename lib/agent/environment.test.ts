@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BBox } from '@/lib/providers/types';
 import { Environment, quotedBoxes } from './environment';
-import { chunk, page, resultOf } from './testing';
+import { chunk, page, resultOf } from './testing/turn';
 
 describe('Environment', () => {
   it('numbers hits once per turn: the same chunk or page found again keeps its ref', () => {

@@ -3,7 +3,7 @@ import type { ChunkObject, RefHit } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import { checkValues } from '@/lib/answer/values';
 import { cite, extractiveAnswer, extractiveSummary } from './extractive';
-import { chunk, page, resultOf } from './testing';
+import { chunk, page, resultOf } from './testing/turn';
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();

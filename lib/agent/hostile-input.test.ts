@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST } from '@/app/api/chat/route';
 import { prepareTurn } from '@/lib/chat/turn';
 import { ingestManual } from '@/lib/ingest/pipeline';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { getVectorStore } from '@/lib/providers';
 import type { LlmClient } from '@/lib/providers/types';
 import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
@@ -17,7 +17,7 @@ import { listManuals } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import type { AgentEvent } from './events';
-import { eventsOf, jsonResult, mockLlm, promptText } from './testing';
+import { eventsOf, jsonResult, mockLlm, promptText } from './testing/turn';
 import { collectTurn, type RunTurnOptions } from './tree';
 
 async function* bytesOf(data: Uint8Array) {

@@ -5,7 +5,7 @@ import { Environment } from './environment';
 import type { AuditRecord } from './events';
 import { chain, defaultInterceptors, type ToolCall } from './interceptors';
 import { resolveServices } from './services';
-import { chunk, offlineDeps, resultOf, scriptedTool, type ScriptedToolSpec } from './testing';
+import { chunk, offlineDeps, resultOf, scriptedTool, type ScriptedToolSpec } from './testing/turn';
 import type { TreeData } from './contract';
 
 function call(spec: ScriptedToolSpec, input: unknown, signal = new AbortController().signal): ToolCall {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AuditRecord, ToolOutcome } from './events';
-import { abortable } from '@/lib/abort';
+import { abortable } from '@/lib/runtime/abort';
 import type { AnyTool, ToolContext, ToolOutput, TreeData } from './contract';
 import { truncate } from '@/lib/text/format';
 

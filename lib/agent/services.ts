@@ -63,7 +63,7 @@ async function defaultManualTitle(manualId: string): Promise<string | undefined>
 
 /** The rendered page PNG (re-rendered from the source PDF if the file went missing). */
 const defaultPageImage: PageImageLoader = async (manualId, page) => {
-  const { ensurePageImage } = await import('@/lib/ingest/page-images');
+  const { ensurePageImage } = await import('@/lib/manuals/page-images');
   const file = await ensurePageImage(manualId, page, 'image');
   if (!file) throw new Error(`no page ${page} in manual ${manualId}`);
   return fs.readFile(file);

@@ -8,7 +8,7 @@ import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
-import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing';
+import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing/turn';
 import { collectTurn } from './tree';
 
 const PUMP = [

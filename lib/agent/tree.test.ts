@@ -4,7 +4,7 @@ import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
 import type { AgentEvent } from './events';
-import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing';
+import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';
 import { collectTurn, runTurn, type RunTurnInput } from './tree';
 
 const PUMP = [

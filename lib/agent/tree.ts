@@ -17,7 +17,7 @@ import { loadSkills, matchSkill, type Skill } from './decision/skills';
 import type { Decider, Decision, ToolOption } from './decision/types';
 import { Environment, hitPlace } from './environment';
 import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from './events';
-import { abortable } from '@/lib/abort';
+import { abortable } from '@/lib/runtime/abort';
 import { chain, defaultInterceptors } from './interceptors';
 import { resolveServices, type AgentDeps } from './services';
 import { truncate } from '@/lib/text/format';

@@ -8,8 +8,8 @@ import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '@/lib/provi
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { createManual } from '@/lib/store/manuals';
 import { restoreEnv } from '@/test/env';
-import { eventsOf } from './testing';
-import { FIXTURE_CHUNKS, TITLES, bboxFor } from './testing-store';
+import { eventsOf } from './testing/turn';
+import { FIXTURE_CHUNKS, TITLES, bboxFor } from './testing/library';
 import { collectTurn } from './tree';
 
 const saved = { EMBEDDINGS: process.env.EMBEDDINGS, LLM_PROVIDER: process.env.LLM_PROVIDER, VLM_PROVIDER: process.env.VLM_PROVIDER };

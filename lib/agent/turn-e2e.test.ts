@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { TOOL } from '@/lib/agent/contract';
-import { eventsOf, mockLlm, textResult } from './testing';
-import { bboxFor, openFixtureStore, type FixtureStore } from './testing-store';
+import { eventsOf, mockLlm, textResult } from './testing/turn';
+import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './tree';
 import { isValueBox } from '@/lib/answer/value-boxes';
 

@@ -3,7 +3,7 @@
  * API key, rate-limited per key and audited like the MCP tools.
  */
 import { z } from 'zod';
-import { askAgent, LibraryApiError, type LibraryDeps } from '@/lib/mcp/library';
+import { askAgent, LibraryApiError, type LibraryDeps } from '@/lib/api/operations';
 import { audited, authenticateRequest } from './keys';
 
 export const askBodySchema = z.object({

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { actorFor } from '@/lib/auth/roles';
 import { getConfig } from '@/lib/config';
-import { RateLimiter } from '@/lib/rate-limit';
+import { RateLimiter } from '@/lib/security/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
 
 const KEY_PREFIX = 'mc_';

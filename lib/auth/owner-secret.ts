@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureDataDir } from '../data-dir';
+import { ensureDataDir } from '../runtime/data-dir';
 import { getConfig } from '../config';
 
 let cachedSecret: { dir: string; secret: string } | undefined;

@@ -3,7 +3,7 @@
  * is required, members manage their own manuals and admins every manual; no manual is ownerless.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { canModify } from '../library';
+import { canModify } from '../manuals/service';
 import { closeDb } from '../store/db';
 import { createManual, getManual } from '../store/manuals';
 import { ADMIN_USER_ID, createUser, findUserByEmail } from '../store/users';

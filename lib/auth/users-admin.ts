@@ -1,6 +1,6 @@
 /** Managing users (admins only, checked by the callers): create, change role or password, remove. */
 import { z } from 'zod';
-import { stripBidiControls } from '../security/text';
+import { stripBidiControls } from '../text/hygiene';
 import { ADMIN_USER_ID, createUser, deleteUser, findUserByEmail, getUser, listUsers, updateUser, type User } from '../store/users';
 import { AccessError } from './roles';
 import { hashPassword } from './password';

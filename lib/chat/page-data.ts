@@ -4,7 +4,7 @@
  * and whether a language model is configured.
  */
 import 'server-only';
-import { overallPercent, stageLabel } from '@/lib/manual-view';
+import { overallPercent, stageLabel } from '@/lib/manuals/view';
 import { queuedManualIds } from '@/lib/store/jobs';
 import { getConfig } from '@/lib/config';
 import { listManuals } from '@/lib/store/manuals';

@@ -11,7 +11,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
-import { sleep } from '@/lib/abort';
+import { sleep } from '@/lib/runtime/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { runtimeFlag } from '@/lib/config';
 import { readyManualIds } from '@/lib/store/manuals';

@@ -10,7 +10,7 @@ import { isIngestError } from '../ingest/errors';
 import { ingestManual } from '../ingest/pipeline';
 import { reembedStaleManuals } from '../ingest/reembed';
 import { recoverInterruptedJobs } from '../ingest/recovery';
-import { acceptUpload } from '../library';
+import { acceptUpload } from '../manuals/service';
 import { getManual } from '../store/manuals';
 
 export interface IngestedFile {

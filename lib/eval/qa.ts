@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { jsonLines } from '../jsonl';
+import { jsonLines } from '../runtime/jsonl';
 
 export const QUESTION_KINDS = ['fact', 'table', 'visual', 'procedure', 'multi-hop', 'unanswerable'] as const;
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunk, jsonResult, offlineDeps, promptText, resultOf, scriptedTool, streamOf } from '@/lib/agent/testing';
+import { chunk, jsonResult, offlineDeps, promptText, resultOf, scriptedTool, streamOf } from '@/lib/agent/testing/turn';
 import { createLlmClient, readCassette } from '@/lib/providers/llm';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';

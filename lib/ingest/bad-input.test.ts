@@ -15,7 +15,7 @@ import remarkGfm from 'remark-gfm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rehypeCitations, rehypeUnsupported } from '@/lib/chat/markdown';
-import { acceptUpload, deleteManual } from '@/lib/library';
+import { acceptUpload, deleteManual } from '@/lib/manuals/service';
 import { getVectorStore } from '@/lib/providers';
 import { getManual, listManuals, listPages } from '@/lib/store/manuals';
 import { restoreEnv } from '@/test/env';

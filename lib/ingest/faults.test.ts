@@ -13,7 +13,7 @@ import { generateSampleManual } from '@/lib/sample';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { OpenAICompatibleEmbedder } from '@/lib/providers/embeddings/openai-compatible';
 import type { VectorStore } from '@/lib/providers/types';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { getDb } from '@/lib/store/db';
 import { getManual } from '@/lib/store/manuals';
 import { embeddingsReply, openaiErrorReply, startFaultServer } from '@/test/fault-server';

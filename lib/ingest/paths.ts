@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ensureWritableDir } from '../data-dir';
+import { ensureWritableDir } from '../runtime/data-dir';
 import { getConfig } from '../config';
 
 /** FILES_DIR (default DATA_DIR) joined with `parts`. */

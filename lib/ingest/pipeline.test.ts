@@ -6,7 +6,7 @@ import { generateSampleManual } from '@/lib/sample';
 import { generateLargeManual } from '@/lib/sample/large';
 import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
-import { acceptUpload, deleteManual } from '@/lib/library';
+import { acceptUpload, deleteManual } from '@/lib/manuals/service';
 import { getChunk, getManual, listPages, updateManual } from '@/lib/store/manuals';
 import { ingestManual } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
@@ -97,7 +97,7 @@ describe('bad input and failures leave nothing behind', () => {
     expect(fs.readdirSync(path.join(process.env.DATA_DIR!, 'uploads'))).toEqual([]);
   });
 
-  it('its uploader can delete a manual and everything goes (who else may: lib/library.test.ts)', async () => {
+  it('its uploader can delete a manual and everything goes (who else may: lib/manuals/service.test.ts)', async () => {
     // A second, different PDF: the sample with one byte of trailing garbage after %%EOF.
     const variant = new Uint8Array([...samplePdf, 0x0a]);
     const { manual } = await acceptUpload(bytesOf(variant), 'variant.pdf', 'owner-a');

@@ -13,7 +13,7 @@ import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStor
 import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease } from '../store/jobs';
 import { holdLease, LeaseLost } from './lease';
-import { titleFromPages } from '../manual-title';
+import { titleFromPages } from './manual-title';
 import { titleFromFileName } from './upload';
 import { processWorkerId } from './worker-id';
 import { chunkPages, type Chunk } from './chunk';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { getVectorStore } from '@/lib/providers';
 import { getManual, listPages } from '@/lib/store/manuals';
 import { hasSharedManuals, SHARED_MANUALS_DIR, sharedManual } from '@/test/shared-manuals';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { generateSampleManual } from '@/lib/sample';
 import { getVectorStore, indexFingerprint, type Embedder, type MultiVectorEmbedder } from '@/lib/providers';
 import { HashedNgramEmbedder } from '@/lib/providers/embeddings';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POST } from '@/app/api/manuals/route';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { closeDb } from '@/lib/store/db';
 import { listManuals } from '@/lib/store/manuals';
 import { writeUpload } from './upload';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { freeBytes, minFreeBytes } from '../disk-space';
+import { freeBytes, minFreeBytes } from '../runtime/disk-space';
 import { ingestErrors } from './errors';
 import { ensureFilesDir } from './paths';
 

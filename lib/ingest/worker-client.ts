@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ProcessMemory, rssOfPid } from '../process-memory';
+import { type ProcessMemory, rssOfPid } from '../runtime/process-memory';
 
 const state = globalThis as unknown as { __mcIngestWorker?: { child?: ChildProcess; stopping: boolean; restarts: number } };
 

@@ -13,7 +13,7 @@ import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';
 import { recoverInterruptedJobs } from './recovery';
 import { processWorkerId, processWorkerInfo } from './worker-id';
-import { ownMemory } from '../process-memory';
+import { ownMemory } from '../runtime/process-memory';
 
 const POLL_MS = 1000;
 /** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */

@@ -6,7 +6,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateRequest } from '@/lib/api/keys';
 import { getConfig } from '@/lib/config';
-import type { LibraryDeps } from './library';
+import type { LibraryDeps } from '../api/operations';
 import { createMcpServer } from './server';
 
 /** Where links in results point: PUBLIC_URL, else the origin the request came to. */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleAsk } from '@/lib/api/ask';
 import { createApiKey, revokeKey } from '@/lib/api/keys';
 import { ingestManual } from '@/lib/ingest/pipeline';
-import { acceptUpload } from '@/lib/library';
+import { acceptUpload } from '@/lib/manuals/service';
 import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
 import { listAudit } from '@/lib/store/api-keys';
 import { createUser, deleteUser } from '@/lib/store/users';

@@ -9,8 +9,8 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { audited, type ApiCaller } from '@/lib/api/keys';
-import { APP_VERSION } from '@/lib/version';
-import { askAgent, LibraryApiError, listLibrary, readPage, resolveManuals, searchPassages, type LibraryDeps } from './library';
+import { APP_VERSION } from '@/lib/runtime/version';
+import { askAgent, LibraryApiError, listLibrary, readPage, resolveManuals, searchPassages, type LibraryDeps } from '../api/operations';
 
 export interface McpContext {
   /** The caller, checked again for each call (throws ApiKeyError when the key is no longer valid). */

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../ingest/errors';
-import { rssOfPid } from '../process-memory';
+import { rssOfPid } from '../runtime/process-memory';
 import { getConfig } from '../config';
 import type { BBox } from '../ingest/geometry';
 import type { ValueTarget } from '../ingest/word-boxes';

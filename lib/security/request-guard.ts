@@ -5,7 +5,7 @@
  */
 import { clientAddress } from '../config/network';
 import { getConfig } from '../config';
-import { rateLimit, tooManyRequests } from '../rate-limit';
+import { rateLimit, tooManyRequests } from './rate-limit';
 
 export class GuardError extends Error {
   constructor(

@@ -10,7 +10,7 @@ import { createClient } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
-import { ensureDataDir } from '../data-dir';
+import { ensureDataDir } from '../runtime/data-dir';
 import { getConfig } from '../config';
 import type * as schema from './schema';
 import { activeSchema, dialect, type Dialect } from './tables';

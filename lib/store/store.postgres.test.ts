@@ -6,7 +6,7 @@ import { freshTestDatabase } from './testing/postgres';
 const database = await freshTestDatabase();
 if ('url' in database) {
   process.env.DATABASE_URL = database.url;
-  const { storeContract } = await import('./store.contract');
+  const { storeContract } = await import('./testing/store-suite');
   const { closeDb } = await import('./db');
   afterAll(async () => {
     await closeDb();

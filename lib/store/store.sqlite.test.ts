@@ -2,7 +2,7 @@
 import { afterAll } from 'vitest';
 
 delete process.env.DATABASE_URL;
-const { storeContract } = await import('./store.contract');
+const { storeContract } = await import('./testing/store-suite');
 const { closeDb } = await import('./db');
 
 afterAll(closeDb);

@@ -5,7 +5,7 @@
  * Both schemas infer identical row types and Drizzle's query builder speaks the same API on
  * both, so the queries are written once, typed against the SQLite tables; on Postgres the
  * Postgres tables stand in for them. The few places where the dialects differ (the job queue's
- * row locks, clock expressions, raw SQL) branch on `dialect`. store.contract.test.ts runs the
+ * row locks, clock expressions, raw SQL) branch on `dialect`. the suite in testing/store-suite.ts runs the
  * same suite against both databases to keep this honest.
  *
  * The choice is made once per process, at first import: a process talks to one database.

@@ -9,12 +9,12 @@
 import { createUIMessageStreamResponse } from 'ai';
 import { z } from 'zod';
 import { type Actor, requireActor } from '@/lib/auth/access';
-import { errorResponse } from '@/lib/http';
+import { errorResponse } from '@/lib/server/http';
 import { guardWrite, readJsonCapped } from '@/lib/security/request-guard';
 import { ChatError, errorJson } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { prepareTurn, streamTurn } from '@/lib/chat/turn';
-import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
+import { rateLimit, tooManyRequests } from '@/lib/security/rate-limit';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import { healthReport } from '@/lib/health';
+import { healthReport } from '@/lib/server/health';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 import { requireActor, requireReader } from '@/lib/auth/access';
 import { filesDir } from '@/lib/ingest/paths';
-import { errorResponse } from '@/lib/http';
+import { errorResponse } from '@/lib/server/http';
 import { assertRoomFor } from '@/lib/ingest/upload';
-import { acceptUpload, listManualViews } from '@/lib/library';
-import { rateLimit, tooManyRequests } from '@/lib/rate-limit';
+import { acceptUpload, listManualViews } from '@/lib/manuals/service';
+import { rateLimit, tooManyRequests } from '@/lib/security/rate-limit';
 import { guardWrite } from '@/lib/security/request-guard';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { requireAdmin } from '@/lib/auth/access';
 import { addUser, listUserViews, newUserSchema } from '@/lib/auth/users-admin';
-import { errorResponse, guardedWrite } from '@/lib/http';
+import { errorResponse, guardedWrite } from '@/lib/server/http';
 import { readJsonCapped } from '@/lib/security/request-guard';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { forkShare } from '@/app/actions/share';
+import { forkShare } from '@/actions/share';
 import { Icon } from '@/components/chat/icons';
 import { SharedChat } from '@/components/chat/shared-chat';
 import { isChatError } from '@/lib/chat/errors';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOOL, type AnyTool, type AgentServices } from '@/lib/agent/contract';
 import { Environment } from '../environment';
-import { chunk, jsonResult, mockLlm, promptText, resultOf, scriptedTool, textResult } from '../testing';
+import { chunk, jsonResult, mockLlm, promptText, resultOf, scriptedTool, textResult } from '../testing/turn';
 import type { TreeData } from '../contract';
 import { createLlmDecider } from './llm';
 import type { ToolOption } from './types';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
-import { chunk, page, resultOf, scriptedTool, startingTree } from '../testing';
+import { chunk, page, resultOf, scriptedTool, startingTree } from '../testing/turn';
 import type { TreeData } from '../contract';
 import { classifyQuestion, decideByRules } from './rules';
 import type { ToolOption } from './types';

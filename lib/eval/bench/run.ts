@@ -122,7 +122,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const { closeEmbeddings, recommendedHybridAlpha } = await import('../../providers/embeddings');
   const { shutdownOcrEngine } = await import('../../ingest/pipeline');
   const { describeOcrEngine } = await import('../../ingest/ocr-engine');
-  const { deleteManual } = await import('../../library');
+  const { deleteManual } = await import('../../manuals/service');
   const { pageImagePath } = await import('../../ingest/paths');
   const { getEmbedder, getMultiVectorEmbedder } = await import('../../providers');
   const { listManuals, listPages } = await import('../../store/manuals');

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
-import { eventsOf } from '@/lib/agent/testing';
-import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
+import { eventsOf } from '@/lib/agent/testing/turn';
+import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
 import { TOOL } from '@/lib/agent/contract';
 import { embeddingsReply, openaiErrorReply, startFaultServer, type FaultReply, type FaultRequest, type FaultServer } from '@/test/fault-server';

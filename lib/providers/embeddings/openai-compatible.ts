@@ -11,7 +11,7 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embed, embedMany, type EmbeddingModel } from 'ai';
-import { sleep } from '@/lib/abort';
+import { sleep } from '@/lib/runtime/abort';
 import { backoffDelay, classifyError, retryAfterMs } from '../llm/retry';
 import { redact, withoutSecrets } from '../redact';
 import type { CallOptions, Embedder } from '../types';

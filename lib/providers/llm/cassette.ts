@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { jsonLines } from '../../jsonl';
+import { jsonLines } from '../../runtime/jsonl';
 import type { CallOptions, Content, FinishReason, GenerateResult, StreamPart, StreamResult, Usage } from './sdk-types';
 
 export interface RecordedRequest {

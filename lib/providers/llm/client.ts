@@ -34,7 +34,7 @@ import {
 import { LlmCallError, isAbortError } from './errors';
 import { redact, withoutSecrets } from '../redact';
 import { createLogger, type Logger } from './log';
-import { abortable, sleep } from '@/lib/abort';
+import { abortable, sleep } from '@/lib/runtime/abort';
 import { backoffDelay, classifyError, type BackoffOptions } from './retry';
 import type { CallOptions, FinishReason, LanguageModelV3, Middleware, StreamPart, StreamResult, Usage } from './sdk-types';
 

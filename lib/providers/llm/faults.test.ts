@@ -2,12 +2,12 @@
  * Issue 8: provider faults through the whole turn. The LLM is the real openai-compatible backend
  * behind the real client (timeouts, retries) built by createClientFromConfig, talking to a fake
  * fetch server that misbehaves: 429 then success, 5xx forever, never answering. Retrieval is a real
- * LanceDB store (lib/agent/testing-store). The turn must always end with 'done' and a non-empty
+ * LanceDB store (lib/agent/testing/library). The turn must always end with 'done' and a non-empty
  * answer within its deadline; when the model fails the answer is the extractive fallback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '@/lib/agent/testing';
-import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing-store';
+import { eventsOf } from '@/lib/agent/testing/turn';
+import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';

@@ -5,7 +5,7 @@
  * (honouring Retry-After); other 4xx are the caller's fault and fail at once.
  */
 import fs from 'node:fs/promises';
-import { sleep } from '@/lib/abort';
+import { sleep } from '@/lib/runtime/abort';
 import type { VectorCache } from '../embeddings/cache';
 import { l2normalize, sha256Hex } from '../embeddings/util';
 import type { CallOptions, MultiVectorEmbedder } from '../types';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreEnv } from '@/test/env';
-import { axis, contractChunks } from './contract';
+import { axis, contractChunks } from './testing/vector-store-suite';
 import { closeVectorStores, getVectorStore, openLanceStore } from './index';
 
 describe('getVectorStore', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { scratchDir } from '@/test/scratch';
 import { maxSim } from '../multivector/maxsim';
 import type { ChunkRecord, PageRecord } from '../types';
-import { axis, contractChunks, contractPages, runVectorStoreContract } from './contract';
+import { axis, contractChunks, contractPages, runVectorStoreContract } from './testing/vector-store-suite';
 import { VectorDimensionError } from './errors';
 import { LanceStore, openLanceStore, type LanceStoreOptions } from './lancedb';
 import { l2normalize } from './records';

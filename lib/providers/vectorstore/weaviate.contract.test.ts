@@ -5,7 +5,7 @@
  * Every store gets its own collection prefix and drops its collections afterwards.
  */
 import type { VectorStore } from '../types';
-import { runVectorStoreContract } from './contract';
+import { runVectorStoreContract } from './testing/vector-store-suite';
 import { openWeaviateStore, type WeaviateStore } from './weaviate';
 
 const WEAVIATE_URL = process.env.WEAVIATE_URL;

@@ -1,7 +1,7 @@
 import weaviate, { type FilterValue } from 'weaviate-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { maxSim } from '../multivector/maxsim';
-import { CONTRACT_DIMS, HOSTILE_MANUAL, axis, contractChunks, contractPages, mix } from './contract';
+import { CONTRACT_DIMS, HOSTILE_MANUAL, axis, contractChunks, contractPages, mix } from './testing/vector-store-suite';
 import { VectorDimensionError } from './errors';
 import { l2normalize } from './records';
 import {

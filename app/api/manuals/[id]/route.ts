@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireActor } from '@/lib/auth/access';
-import { guardedWrite } from '@/lib/http';
-import { deleteManual, renameManual } from '@/lib/library';
+import { guardedWrite } from '@/lib/server/http';
+import { deleteManual, renameManual } from '@/lib/manuals/service';
 
 const patchSchema = z.object({ title: z.string().max(1000) });
 

@@ -1,6 +1,6 @@
 import { requireAdmin } from '@/lib/auth/access';
 import { changeUser, removeUser, userPatchSchema } from '@/lib/auth/users-admin';
-import { guardedWrite } from '@/lib/http';
+import { guardedWrite } from '@/lib/server/http';
 import { readJsonCapped } from '@/lib/security/request-guard';
 
 export async function PATCH(request: Request, { params }: { params: Promise<{ id: string }> }) {

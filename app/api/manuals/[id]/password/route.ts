@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireActor } from '@/lib/auth/access';
-import { guardedWrite } from '@/lib/http';
-import { retryWithPassword } from '@/lib/library';
+import { guardedWrite } from '@/lib/server/http';
+import { retryWithPassword } from '@/lib/manuals/service';
 import { readJsonCapped } from '@/lib/security/request-guard';
 
 const bodySchema = z.object({ password: z.string().min(1).max(1024) });

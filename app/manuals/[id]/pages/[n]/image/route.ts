@@ -1,4 +1,4 @@
-import { pageImageResponse } from '@/lib/ingest/page-image-response';
+import { pageImageResponse } from '@/lib/manuals/page-image-response';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string; n: string }> }) {
   const { id, n } = await params;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ensureZoomImage, ZOOM_SCALES } from '@/lib/page-zoom';
+import { ensureZoomImage, ZOOM_SCALES } from '@/lib/manuals/page-zoom';
 
 /** A page rendered sharper for zooming: `?scale=3` or `?scale=4.5` (pixels per PDF point). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string; n: string }> }) {

@@ -7,11 +7,11 @@ import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
-import type { AgentDeps } from './services';
-import type { AgentEvent, AgentEventType, EventOf } from './events';
+import type { AgentDeps } from '../services';
+import type { AgentEvent, AgentEventType, EventOf } from '../events';
 import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
-import type { TreeData } from './contract';
-import { Environment } from './environment';
+import type { TreeData } from '../contract';
+import { Environment } from '../environment';
 
 let chunkSeq = 0;
 
@@ -175,12 +175,12 @@ export async function runToolOnce(
   deps: AgentDeps,
   over: Partial<Pick<TreeData, 'question' | 'manualIds' | 'environment'>> = {},
 ) {
-  const { chain, defaultInterceptors } = await import('./interceptors');
-  const { resolveServices } = await import('./services');
+  const { chain, defaultInterceptors } = await import('../interceptors');
+  const { resolveServices } = await import('../services');
   const providers = resolveServices(deps);
   const tree = startingTree(over.question ?? 'test question', providers, { manualIds: over.manualIds, environment: over.environment ?? new Environment() });
   const outputs: ToolOutput[] = [];
-  const audit: import('./events').AuditRecord[] = [];
+  const audit: import('../events').AuditRecord[] = [];
   const runner = chain(defaultInterceptors({ audit, timeoutMs: 30_000 }));
   for await (const out of runner({ tool, input, tree, ctx: { ...providers, signal: new AbortController().signal, recordUsage: () => {} } })) {
     outputs.push(out);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { usableTitle } from './manual-title';
-import { safeFileName, titleFromFileName } from './ingest/upload';
+import { usableTitle } from '../ingest/manual-title';
+import { safeFileName, titleFromFileName } from '../ingest/upload';
 
 describe('manual titles and names from untrusted input', () => {
   it('uses a PDF title that names the document, and ignores tool artefacts', () => {
@@ -28,7 +28,7 @@ describe('manual titles and names from untrusted input', () => {
 
 describe('bidi controls in names (issue 13, finding 7)', () => {
   it('are stripped from file names and PDF titles', async () => {
-    const { stripBidiControls } = await import('./security/text');
+    const { stripBidiControls } = await import('../text/hygiene');
     expect(stripBidiControls('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
     expect(stripBidiControls('a\u2066b\u2069c\u200Fd\u061Ce')).toBe('abcde');
     expect(usableTitle('Pump \u202Emanual\u202C service guide')).toBe('Pump manual service guide');

@@ -10,7 +10,7 @@ import { bombPdf } from '../pdf-worker/testing/hostile-pdfs';
 import { closeDb } from '../store/db';
 import { createManual, updateManual } from '../store/manuals';
 import { generateSampleManual } from '../sample';
-import { manualDir, manualSourcePath, pageImagePath, pageThumbPath } from './paths';
+import { manualDir, manualSourcePath, pageImagePath, pageThumbPath } from '../ingest/paths';
 import { ensurePageImage, pageImage } from './page-images';
 
 async function addManual(id: string, pdf: Uint8Array, pages: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBusy, overallPercent, stageLabel, type ManualView } from './manual-view';
+import { isBusy, overallPercent, stageLabel, type ManualView } from './view';
 
 type P = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'>;
 const at = (p: Partial<P>): P => ({ status: 'parsing', progressDone: 0, progressTotal: 0, pageCount: 30, ocrPages: 0, queuePosition: null, ...p });

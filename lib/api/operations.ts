@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import { runTurn, type AgentDeps, type AgentEvent } from '@/lib/agent';
 import type { EventSource } from '@/lib/agent/events';
 import { sourceUrl } from '@/lib/chat/protocol';
-import { ensurePageImage } from '@/lib/ingest/page-images';
+import { ensurePageImage } from '@/lib/manuals/page-images';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import { getPage, listManuals, type Manual } from '@/lib/store/manuals';

@@ -3,8 +3,8 @@
  * server is available). Vectors are small hand-made ones, so the expected rankings are exact.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChunkRecord, PageRecord, VectorStore } from '../types';
-import { VectorDimensionError } from './errors';
+import type { ChunkRecord, PageRecord, VectorStore } from '../../types';
+import { VectorDimensionError } from '../errors';
 
 export const CONTRACT_DIMS = 8;
 

@@ -1,7 +1,7 @@
-import { AccessError } from './auth/roles';
-import { isIngestError } from './ingest/errors';
-import { LibraryError } from './library';
-import { GuardError, guardWrite } from './security/request-guard';
+import { AccessError } from '../auth/roles';
+import { isIngestError } from '../ingest/errors';
+import { LibraryError } from '../manuals/service';
+import { GuardError, guardWrite } from '../security/request-guard';
 
 /** Maps domain errors to JSON responses with the user-facing message; logs the unexpected ones. */
 export function errorResponse(err: unknown): Response {

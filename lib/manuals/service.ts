@@ -4,19 +4,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { manualDir, manualSourcePath } from './ingest/paths';
-import { IngestError, ingestErrors, isIngestError } from './ingest/errors';
-import { pokeIngestWorker } from './ingest/worker-client';
-import { safeFileName, saveUpload, titleFromFileName } from './ingest/upload';
-import { usableTitle } from './manual-title';
-import type { ManualView } from './manual-view';
-import { inspectPdfFile } from './pdf-worker/pool';
-import { getConfig } from './config';
-import { stripBidiControls } from './security/text';
-import { type Actor, actorFor } from './auth/roles';
-import { getVectorStore } from './providers/vectorstore';
-import { queuedManualIds } from './store/jobs';
-import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from './store/manuals';
+import { manualDir, manualSourcePath } from '../ingest/paths';
+import { IngestError, ingestErrors, isIngestError } from '../ingest/errors';
+import { pokeIngestWorker } from '../ingest/worker-client';
+import { safeFileName, saveUpload, titleFromFileName } from '../ingest/upload';
+import { usableTitle } from '../ingest/manual-title';
+import type { ManualView } from './view';
+import { inspectPdfFile } from '../pdf-worker/pool';
+import { getConfig } from '../config';
+import { stripBidiControls } from '../text/hygiene';
+import { type Actor, actorFor } from '../auth/roles';
+import { getVectorStore } from '../providers/vectorstore';
+import { queuedManualIds } from '../store/jobs';
+import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from '../store/manuals';
 
 export function toManualView(m: Manual, actor: Actor | null, queuePosition: number | null = null): ManualView {
   const mine = canModify(m, actor);

@@ -4,18 +4,18 @@
  * which database the store talks to is fixed when lib/store/tables.ts is first imported.
  */
 import { describe, expect, it } from 'vitest';
-import { uniqueId as uid } from './testing/ids';
+import { uniqueId as uid } from './ids';
 
 export function storeContract(label: string) {
   const load = async () => ({
-    manuals: await import('./manuals'),
-    sessions: await import('./sessions'),
-    keys: await import('./api-keys'),
-    corpus: await import('./corpus'),
-    jobs: await import('./jobs'),
-    users: await import('./users'),
-    db: await import('./db'),
-    tables: await import('./tables'),
+    manuals: await import('../manuals'),
+    sessions: await import('../sessions'),
+    keys: await import('../api-keys'),
+    corpus: await import('../corpus'),
+    jobs: await import('../jobs'),
+    users: await import('../users'),
+    db: await import('../db'),
+    tables: await import('../tables'),
     drizzle: await import('drizzle-orm'),
   });
   const pause = (ms = 5) => new Promise((r) => setTimeout(r, ms));

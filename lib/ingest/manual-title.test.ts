@@ -64,7 +64,7 @@ describe('manual titles', () => {
   });
 
   it.skipIf(!fs.existsSync('../shared/manuals/librevna-user-manual.pdf'))('finds the cover title of real manuals without PDF titles', async () => {
-    const { openPdf } = await import('./ingest/pdf');
+    const { openPdf } = await import('./pdf');
     const want: Record<string, string> = {
       'librevna-user-manual.pdf': 'LibreVNA User Manual',
       'mks-dlc32-v2-wiring-manual.pdf': 'MKS DLC32 V2 Wiring Manual',

@@ -4,7 +4,7 @@
  * still hits its address's limit. One process serves an instance, so memory is the right place;
  * limits reset on restart, which is acceptable for abuse protection.
  */
-import { runtimeNumber } from './config';
+import { runtimeNumber } from '../config';
 
 export interface RateLimit {
   /** Events allowed per window. */

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { deleteManual } from './library';
-import { closeVectorStores } from './providers/vectorstore';
-import { closeDb } from './store/db';
-import { listManuals } from './store/manuals';
+import { deleteManual } from '../manuals/service';
+import { closeVectorStores } from '../providers/vectorstore';
+import { closeDb } from '../store/db';
+import { listManuals } from '../store/manuals';
 import { seedSampleManual } from './startup';
 
 afterAll(async () => {

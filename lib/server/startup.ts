@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataDir, ensureDataDir } from './data-dir';
-import { startIngestWorker } from './ingest/worker-client';
-import { runtimeFlag } from './config';
-import { acceptUpload } from './library';
-import { getDb } from './store/db';
+import { dataDir, ensureDataDir } from '../runtime/data-dir';
+import { startIngestWorker } from '../ingest/worker-client';
+import { runtimeFlag } from '../config';
+import { acceptUpload } from '../manuals/service';
+import { getDb } from '../store/db';
 
 /**
  * Adds the generated sample manual to the library once per DATA_DIR. A marker file remembers it,
@@ -17,7 +17,7 @@ import { getDb } from './store/db';
 export async function seedSampleManual(): Promise<{ seeded: boolean; manualId?: string }> {
   const marker = path.join(ensureDataDir('sample'), '.seeded');
   if (fs.existsSync(marker)) return { seeded: false };
-  const { ensureSampleManual } = await import('./sample');
+  const { ensureSampleManual } = await import('../sample');
   const { pdfPath } = await ensureSampleManual(dataDir('sample'));
   const { manual } = await acceptUpload(fs.createReadStream(pdfPath), path.basename(pdfPath), null);
   fs.writeFileSync(marker, manual.id);

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { healthReport } from './health';
-import { startIngestWorker, stopIngestWorker } from './ingest/worker-client';
+import { startIngestWorker, stopIngestWorker } from '../ingest/worker-client';
 
 afterAll(() => stopIngestWorker());
 

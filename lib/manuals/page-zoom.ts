@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { manualDir, manualSourcePath } from './ingest/paths';
-import { openPdf } from './ingest/pdf';
-import { getManual } from './store/manuals';
+import { manualDir, manualSourcePath } from '../ingest/paths';
+import { openPdf } from '../ingest/pdf';
+import { getManual } from '../store/manuals';
 
 /** The zoom renders on offer (pixels per point). More would pass the renderer's pixel cap on most pages anyway. */
 export const ZOOM_SCALES = [3, 4.5] as const;

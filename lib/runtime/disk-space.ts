@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { runtimeEnv } from './config';
+import { runtimeEnv } from '../config';
 
 const MB = 1024 * 1024;
 export const DEFAULT_MIN_FREE_MB = 200;

@@ -1,16 +1,16 @@
 import 'server-only';
-import { isDataDirWritable } from './data-dir';
-import { describeOcrEngine } from './ingest/ocr-engine';
-import { activeIndexFingerprint, getEmbedder, getReranker } from './providers';
-import { describeProviders, getConfig } from './config';
-import { pingDb } from './store/db';
-import { indexFingerprints, queueReport } from './store/jobs';
-import { filesDir } from './ingest/paths';
-import { ingestWorkerMemory } from './ingest/worker-client';
-import { ownMemory } from './process-memory';
+import { isDataDirWritable } from '../runtime/data-dir';
+import { describeOcrEngine } from '../ingest/ocr-engine';
+import { activeIndexFingerprint, getEmbedder, getReranker } from '../providers';
+import { describeProviders, getConfig } from '../config';
+import { pingDb } from '../store/db';
+import { indexFingerprints, queueReport } from '../store/jobs';
+import { filesDir } from '../ingest/paths';
+import { ingestWorkerMemory } from '../ingest/worker-client';
+import { ownMemory } from '../runtime/process-memory';
 import fs from 'node:fs';
 import path from 'node:path';
-import { APP_VERSION } from './version';
+import { APP_VERSION } from '../runtime/version';
 
 /**
  * The providers as they actually run: the configuration says what was asked for, but the

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getConfig } from './config';
+import { getConfig } from '../config';
 
 /** DATA_DIR (default ./data): everything the app writes lives under it. */
 export function dataDir(...parts: string[]): string {

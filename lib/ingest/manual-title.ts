@@ -4,8 +4,8 @@
  * junk, and then the title comes from the largest text on the first pages (OCR text included,
  * for scans), and only failing that from the file name.
  */
-import type { PageLayout } from './ingest/layout';
-import { stripBidiControls } from './security/text';
+import type { PageLayout } from './layout';
+import { stripBidiControls } from '../text/hygiene';
 
 /** Placeholder phrases that authoring tools leave in the title field. */
 const PLACEHOLDER = /\b(?:untitled|document title|title of (?:the )?document|insert title|no title|new document|click here|type (?:the )?title)\b/i;
