@@ -25,6 +25,7 @@ describe('dev strings', () => {
   it('fires on an answer keyword of 4+ characters mixing letters and digits', () => {
     expect(hits('tools/t.ts', 'const x = 1;\n// the rk12 RELAY')).toEqual(['2 answer keyword: RK12 relay']);
     expect(hits('tools/t.ts', '// seal')).toEqual([]);
+    expect(hits('tools/t.ts', '// two RK12 relays')).toEqual([]); // inside a longer token
   });
 
   it('fires on a question token of 4+ characters mixing letters and digits, at word boundaries only', () => {
@@ -36,7 +37,7 @@ describe('dev strings', () => {
 
   it('fires on a 4+ digit code from the question or its keywords in skills/ only', () => {
     expect(hits('skills/s.md', 'codes such as 4417 or 5580')).toEqual(['1 digit code: 4417', '1 digit code: 5580']);
-    expect(hits('skills/s.md', 'code 44170')).toEqual([]);
+    expect(hits('skills/s.md', 'code 44170, ratio 4417.5 or 1.4417')).toEqual([]); // inside longer numbers
     expect(hits('lib/a.ts', 'const port = 4417;')).toEqual([]);
   });
 

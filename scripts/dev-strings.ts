@@ -67,12 +67,13 @@ export function needlesOf(q: DevQuestion, file: string): Needle[] {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Case-insensitive. A token must not be part of a longer run of letters and digits on either side;
- * a question start may end mid-word, so it is matched anywhere.
+ * Case-insensitive. A token must not be part of a longer token: no letter or digit on either side,
+ * nor a decimal's other half ("class 0" is not in "class 0.25"). A question start may end mid-word,
+ * so it is matched anywhere.
  */
 function matcher(n: Needle): RegExp {
   if (n.rule === 'question start') return new RegExp(escape(n.text), 'iu');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(n.text)}(?![\\p{L}\\p{N}])`, 'iu');
+  return new RegExp(`(?<![\\p{L}\\p{N}]|\\p{N}[.,])${escape(n.text)}(?![\\p{L}\\p{N}]|[.,]\\p{N})`, 'iu');
 }
 
 /**
