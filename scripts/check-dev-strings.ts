@@ -13,6 +13,14 @@ import { findHits, isProductFile, needlesOf, PRODUCT_DIRS, type Needle } from '.
 const root = path.resolve(import.meta.dirname, '..');
 const shared = path.resolve(root, '../shared/eval');
 
+/**
+ * Hits that are logic rather than leftovers, by file and matched string (lower case), with the
+ * reason: each one is a decision, not a way round the rule.
+ */
+const ALLOWED: Record<string, { strings: string[]; why: string }> = {
+  'lib/eval/bench/run.ts': { strings: ['esp32-poe', 'esp32'], why: 'the bench ingests a real manual by its file name' },
+};
+
 const jsonlIn = (dir: string) =>
   fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
 
@@ -33,11 +41,15 @@ function main(): number {
     const text = fs.readFileSync(path.join(root, file), 'utf8');
     if (text.includes('\0')) continue; // binary
     for (const { line, needle } of findHits(file, text, needles)) {
+      if (ALLOWED[file]?.strings.includes(needle.text.toLowerCase())) continue;
       console.log(`${file}:${line}: "${needle.text}" (${needle.rule} of ${needle.from})`);
       count++;
     }
   }
-  if (count === 0) return 0;
+  if (count === 0) {
+    console.log(`lint:dev-strings: ${files.length} product files hold no string from ${needles.length} eval-question needles`);
+    return 0;
+  }
   console.error(`\n${count} string(s) from eval questions in product code: use invented examples (lib/sample's Acme HX-200).`);
   return 1;
 }
