@@ -11,8 +11,8 @@ const MAX_WORDS = 6;
 
 /**
  * The phrase a question asks for: the run of content words after "what is the", "which", "how
- * much" …, up to the first function word or punctuation ("What supply voltage does the HX-200 need …" →
- * "supply voltage"). Undefined when the question asks no such thing ("Walk me through …").
+ * much" …, up to the first function word or punctuation ("What supply voltage does the HX-200
+ * need …" → "supply voltage"). Undefined when the question asks no such thing ("Walk me through …").
  */
 export function askedSpan(question: string): string | undefined {
   for (const m of question.matchAll(ASK)) {
