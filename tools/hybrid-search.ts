@@ -190,7 +190,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     }
 
     // Maker + model names ("Rigol DP832") when the library mentions none of the question's models
-    // ("… the SKR Mini E3 V2.0 from a Mean Well LRS-350" is about the SKR). Each mention's model is
+    // ("… the Acme HX-200 from a Mean Well LRS-350" is about the HX-200). Each mention's model is
     // one of those designations, so then it is unknown too. The lookup runs only for such questions.
     const mentioned = identity ? modelMentions(input.query) : [];
     const unknownDevices =

@@ -10,7 +10,7 @@ import { elapsed } from './search-common';
 import { pagePreviewUrl, pageThumbnailUrl, TOOL, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
-  prompt: z.string().trim().min(1).max(2000).describe('what to read from the page, e.g. "which pin carries HEATER"'),
+  prompt: z.string().trim().min(1).max(2000).describe('what to read from the page, e.g. "which connector the transducer B1 plugs into"'),
   page: z.number().int().min(1).optional().describe('page number from the page search results; default: the best page'),
   manual_id: z.string().min(1).optional().describe('manual of that page, when several manuals have it'),
 });

@@ -142,7 +142,7 @@ function mergeRow(row: string, continuation: string): string {
   return cells.join(' | ');
 }
 
-// A label is short and in mixed case ("Service menu PIN"): a line in capitals ("HEATER") is more
+// A label is short and in mixed case ("Service menu PIN"): a line in capitals ("ESTOP") is more
 // often a signal name in a drawing, whose neighbour line is not its value.
 const LABEL = (l: string) =>
   l.split(' ').length <= 4 && /\p{L}{3,}/u.test(l) && /\p{Ll}/u.test(l) && !/[.!?:;,]$/.test(l) && !isRow(l);
@@ -315,7 +315,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     if (u.kind === 'header' || u.kind === 'question') return false;
     const p = passageOf.get(u.ref)!;
     if (p.headingSegments.has(normalise(u.text))) return false;
-    // A label, a title line or an OCR fragment ("3 x1 Vin", "Fuse F1", "SKR MINI E3 V2.0") is
+    // A label, a title line or an OCR fragment ("3 x1 Vin", "Fuse F1", "ACME HX-200 V1.2") is
     // not an answer; a table row can be short.
     return u.kind === 'row' || isSentenceLike(u.text);
   };
@@ -406,8 +406,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     // A chosen unit states it already, or (the first one, without a value) the value units after it.
     const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
     if (chosen.some((u) => states(u) || follows(u))) continue;
-    // On the best page any line may state it in other words ("power consumption … 130 mA" for
-    // "how much current does it draw"); elsewhere the line must share a word with the question.
+    // On the best page any line may state it in other words ("power consumption … 3.5 A" for
+    // "what current does the controller take"); elsewhere the line must share a word with the question.
     const stated = (u: Unit) => (u.pageRank === 0 ? answerLike(u) : u.pageRank <= RESCUE_PAGES && eligible(u));
     const pool = units.filter((u) => u.manualId === manualId && !chosen.includes(u) && states(u) && stated(u));
     const rescue = pool.sort((a, b) => score(b, covered) - score(a, covered))[0];
@@ -536,15 +536,15 @@ function isSentenceLike(text: string): boolean {
 const quotable = (u: Unit | undefined): u is Unit => !!u && u.kind !== 'header' && u.kind !== 'question';
 /**
  * Quotable as context: a row, a list item, a sentence or a line with a value the question does not
- * already hold ("BM20B(0.8)-34DP-0.4V(53)"); not a figure label or a title line ("SKR MINI",
- * "V2.0 pads" of a question about the SKR Mini E3 V2.0, "Abstract").
+ * already hold ("AC-PT-400 (4-20 mA)"); not a figure label or a title line ("ACME HX-200",
+ * "V1.2 board" of a question about the HX-200 V1.2, "Abstract").
  */
 function readableFor(question: string): (u: Unit | undefined) => u is Unit {
   const asked = new Set(valueTokens(question));
   return (u): u is Unit =>
     quotable(u) && (u.kind === 'row' || u.kind === 'item' || isSentenceLike(u.text) || valueTokens(u.text).some((t) => !asked.has(t)));
 }
-/** Tokens with a digit, lower-cased ("V2.0", "0x602A"). */
+/** Tokens with a digit, lower-cased ("V1.2", "0x2F00"). */
 const valueTokens = (text: string) =>
   text
     .toLowerCase()
@@ -559,7 +559,7 @@ function withContext(u: Unit, siblings: Unit[], procedural: boolean, isFirst: bo
   const after: Unit[] = [];
   const prev = siblings[at - 1];
   if (readable(prev) && ANAPHORIC.test(u.text)) before.push(prev);
-  // An FAQ answer opens with its most direct sentence ("It is because … (GPIO12)").
+  // An FAQ answer opens with its most direct sentence ("It is because … (P-07)").
   const opening = u.answerStart !== undefined ? siblings[u.answerStart] : undefined;
   if (opening && opening !== u && opening !== prev && readable(opening) && opening.position < at) before.unshift(opening);
   const itemsFrom = (start: number, max: number) => {
@@ -597,7 +597,7 @@ function decline(question: string, evidence: AnswerEvidence, where?: string): Ex
   return { text, parts: [text], refs: [], declined: true, coverage: evidence.coverage, evidence };
 }
 
-/** "The battery is 400 mAh." + 3 → "The battery is 400 mAh [3]." */
+/** "The battery is a CR2032." + 3 → "The battery is a CR2032 [3]." */
 export function cite(sentence: string, ref: number): string {
   const trimmed = sentence.trim();
   const m = trimmed.match(/^(.*?)([.!?:;]*)$/s)!;

@@ -3,8 +3,8 @@
  * code, a setting — must occur in a passage the sentence cites. A technician acts on these
  * values, so one the sources do not contain is marked, never passed off as quoted.
  *
- * A value is a token with a digit ("3.3 V", "80A", "E05", "ICM42688P", "159-0021-00") or a
- * token in capitals ("UART2", "BOOT", "SBUS"); matching ignores case and white space (the eval's
+ * A value is a token with a digit ("3.3 V", "80A", "E05", "CR2032", "AC-FU-0630") or a
+ * token in capitals ("J7", "SET", "RUN"); matching ignores case and white space (the eval's
  * keyword rule), so "3.3V" in an answer meets "3.3 V" in a passage.
  */
 import { isUnit } from '@/lib/text/units';

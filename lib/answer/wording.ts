@@ -2,13 +2,13 @@
  * The fixed sentences an answer says in its own voice: a decline, and the note that the evidence
  * is about another device. They are templates, never assembled from leftover question words, so
  * a reader never meets a broken sentence; the only words taken from the question are the phrase
- * it asks for, as one contiguous span ("What is the analog -3 dB bandwidth of …" → "analog -3 dB
- * bandwidth").
+ * it asks for, as one contiguous span ("What is the valve coil current of …" → "valve coil
+ * current").
  */
 import { askedSpan } from '@/lib/text/asked';
 
 /** Digits and their runs: a manual title may be named only if the question already has its numbers. */
-// Numbers as written, decimals whole: "V2.0" is 2.0, which a title's "v2" does not repeat.
+// Numbers as written, decimals whole: "V1.2" is 1.2, which a title's "v1" does not repeat.
 const numbersOf = (s: string) => s.match(/\d+(?:[.,]\d+)?/g) ?? [];
 
 /**
@@ -22,7 +22,7 @@ export function whereLooked(question: string, manualTitle: string | undefined, n
   return numbersOf(manualTitle).every((n) => asked.has(n)) ? manualTitle : 'the manuals searched';
 }
 
-/** "The manuals do not say: I found no passage giving the holding torque in CL57R User Manual." */
+/** "The manuals do not say: I found no passage giving the cable length in Acme HX-200 Manual." */
 export function declineSentence(question: string, where = 'the manuals searched'): string {
   const asked = askedSpan(question);
   return asked

@@ -88,7 +88,7 @@ export function saysNotInManuals(text: string): boolean {
   return REFUSAL_PATTERNS.some((re) => re.test(text));
 }
 
-/** Digit runs as values: "0.8A" → "0.8", "159-0021-00" → "159", "0021", "00" (decimal comma → point). */
+/** Digit runs as values: "3.5A" → "3.5", "159-0021-00" → "159", "0021", "00" (decimal comma → point). */
 function numbersIn(text: string): string[] {
   return (text.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.').replace(/^0+(?=\d)/, ''));
 }

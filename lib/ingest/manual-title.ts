@@ -24,7 +24,7 @@ export function usableTitle(title: string | undefined, fileName?: string): strin
   // number), unless it is a short model name in capitals such as "DP800".
   if (FILE_LIKE.test(t) && !(/^[A-Z0-9-]{3,12}$/.test(t) && /[A-Z]/.test(t) && /\d/.test(t))) return undefined;
   if (!/[a-z]{2}/i.test(t) || onlyGeneric(t)) return undefined;
-  // The file's own name pasted into the title field ("manual_v2", "20250417-F405_V4_Stack").
+  // The file's own name pasted into the title field ("manual_v2", "20240311-HX200_IM_C").
   if (fileName && !/\s/.test(t) && fileName.toLowerCase().startsWith(t.toLowerCase())) return undefined;
   return t;
 }

@@ -38,7 +38,7 @@ function identityText(manual: CorpusManual, cover: CorpusPage | undefined): stri
   return [manual.title, fileWords, cover?.text ?? ''].join('\n');
 }
 
-/** "dp832a" → "dp832", "md-9600" → "md9600": a word with digits loses its hyphens and trailing letters. */
+/** "hx200a" → "hx200", "hx-200" → "hx200": a word with digits loses its hyphens and trailing letters. */
 const modelCore = (word: string) => {
   const joined = word.replace(/-/g, '');
   return /\d/.test(joined) ? joined.replace(/(\d)\p{L}+$/u, '$1') : joined;
@@ -124,8 +124,8 @@ export class LibraryIndex {
 
   /**
    * Whether the library mentions a word anywhere: on a page or in a manual's identity (title, file
-   * name, cover), with or without hyphens ("MD-9600" = "MD9600") or a variant's letter suffix
-   * ("DP832A" = "DP832", "6022BL" = "6022BE"), or as its parts on one page ("MD 9600").
+   * name, cover), with or without hyphens ("HX-200" = "HX200") or a variant's letter suffix
+   * ("HX200A" = "HX200", "HX200B" = "HX200C"), or as its parts on one page ("HX 200").
    */
   mentions(word: string): boolean {
     if (!this.modelCores) {
@@ -187,7 +187,7 @@ export class LibraryIndex {
 
   /**
    * The share of the library's pages holding `term` that belong to manual `manualId` (0 when none
-   * do): near 1 for a word that names that manual's device ("librevna"), low for a word every
+   * do): near 1 for a word that names that manual's device ("hx200"), low for a word every
    * manual uses ("power"), however often the manual itself uses it.
    */
   termConcentration(term: string, manualId: string): number {

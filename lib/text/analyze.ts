@@ -23,13 +23,13 @@ export function isStopword(word: string): boolean {
 }
 
 // A word: letters/digits, keeping inner dots, dashes, plus and slash so part numbers, decimals and
-// compounds stay whole ("stm32f072", "3.3", "esp32-poe", "v/div"); the parts are added by `terms`.
+// compounds stay whole ("cr2032", "3.3", "hx-200", "v/div"); the parts are added by `terms`.
 const WORD = /[\p{L}\p{N}]+(?:[.\-+/_][\p{L}\p{N}]+)*/gu;
 const HAS_DIGIT = /\p{N}/u;
 const NUMBER = /^\d+(?:\.\d+)?$/;
 const GLUED_NUMBER_UNIT = /^(\d+(?:\.\d+)?)(\p{L}[\p{L}/]*\d?)$/u;
 
-/** One dash, apostrophes closed ("doesn't" → "doesnt", "DLC32's" → "DLC32"); case is kept. */
+/** One dash, apostrophes closed ("doesn't" → "doesnt", "HX200's" → "HX200"); case is kept. */
 function foldMarks(text: string): string {
   return text
     .replace(/[\u2010-\u2015\u2212\uFE63\uFF0D]/g, '-')
@@ -38,12 +38,12 @@ function foldMarks(text: string): string {
     .replace(/(\p{L})'(\p{L})/gu, '$1$2');
 }
 
-/** NFKC, lower case, one dash, apostrophes closed ("doesn't" → "doesnt", "DLC32's" → "dlc32"). */
+/** NFKC, lower case, one dash, apostrophes closed ("doesn't" → "doesnt", "HX200's" → "hx200"). */
 export function normalize(text: string): string {
   return foldMarks(text.normalize('NFKC').toLowerCase());
 }
 
-/** Lower-case word tokens, compounds whole ("esp32-poe", "3.3", "gpio12"). */
+/** Lower-case word tokens, compounds whole ("hx-200", "3.3", "cr2032"). */
 export function words(text: string): string[] {
   return normalize(text).match(WORD) ?? [];
 }
@@ -114,7 +114,7 @@ function wordTerms(ws: readonly string[], i: number, opts: WordOptions): string[
 
 /**
  * Index/query terms of a text, duplicates kept (term frequencies). Each word gives its stem; a
- * compound also gives its parts ("esp32-poe" → esp32-poe, esp32, poe); a number with a unit gives
+ * compound also gives its parts ("hx-200" → hx-200, hx, 200); a number with a unit gives
  * the joined form whether or not a space separates them ("3.3 V" and "3.3V" → 3.3v and 3.3).
  * The same function runs on passages and questions, so both sides meet.
  */
@@ -165,9 +165,9 @@ export function charNgrams(word: string, n = 3): string[] {
 
 /** A word as the embedder sees it (see `tokens`). */
 export interface Token {
-  /** Lower case, inner punctuation dropped except decimal points ("esp32poe", "gndpa85u", "3.3v", "v2.0"). */
+  /** Lower case, inner punctuation dropped except decimal points ("hx200", "gndpa85u", "3.3v", "v1.2"). */
   text: string;
-  /** 1 for a whole word; `partWeight` for each part of a compound ("esp32" and "poe" of "ESP32-POE"). */
+  /** 1 for a whole word; `partWeight` for each part of a compound ("hx" and "200" of "HX-200"). */
   weight: number;
   /** Written in capitals ("CAN", "IN", "GND"): a name, never a stop word. */
   acronym: boolean;

@@ -1,6 +1,6 @@
 /**
- * The phrase a question asks for, as one contiguous span of its own words ("What is the analog
- * -3 dB bandwidth of …" → "analog -3 dB bandwidth"). Answers name it in fixed sentences
+ * The phrase a question asks for, as one contiguous span of its own words ("What is the valve coil
+ * current of …" → "valve coil current"). Answers name it in fixed sentences
  * (lib/answer/wording.ts); ranking and declining read the quantity it names (./quantities.ts).
  */
 import { isIsoStopword, normalize } from './analyze';
@@ -11,8 +11,8 @@ const MAX_WORDS = 6;
 
 /**
  * The phrase a question asks for: the run of content words after "what is the", "which", "how
- * much" …, up to the first function word or punctuation ("What supply voltage should I feed …" →
- * "supply voltage"). Undefined when the question asks no such thing ("Walk me through …").
+ * much" …, up to the first function word or punctuation ("What supply voltage does the HX-200
+ * need …" → "supply voltage"). Undefined when the question asks no such thing ("Walk me through …").
  */
 export function askedSpan(question: string): string | undefined {
   for (const m of question.matchAll(ASK)) {

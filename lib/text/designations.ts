@@ -1,8 +1,8 @@
 /**
  * Devices a question names by maker and model: a capitalised word followed by a model designation,
- * a token of letters and digits ("Rigol DP832", "Yaesu FT-65", "Hantek 6254BD"). A quantity is not
+ * a token of letters and digits ("Rigol DP832", "Yaesu FT-65", "Acme HX-200"). A quantity is not
  * a designation ("24V", "1400mAh": js-quantities reads them, ./quantities.ts), and neither is a
- * designation after a lower-case word ("move to X200", "the LiFePO4 preset"): without the maker's
+ * designation after a lower-case word ("move to Y150", "the NMC811 preset"): without the maker's
  * name the token may as well be a coordinate, a code or a chemistry.
  */
 import { words } from './analyze';
@@ -30,7 +30,7 @@ function designationWord(token: string): string | undefined {
   return words(token)[0];
 }
 
-/** Every designation-shaped word of a text ("OpenGD77", "V2.0", "DP832"), as the indexes spell them. */
+/** Every designation-shaped word of a text ("AcmeOS3", "V1.2", "DP832"), as the indexes spell them. */
 export function designations(text: string): string[] {
   return tokensOf(text)
     .map(designationWord)

@@ -69,7 +69,7 @@ export function unitKind(unit: string): string | null {
 // The unit ends the token: "1 T6.3A" is not 1 T6 but a fuse marking holding 6.3 A.
 const VALUE = /(?<![\d.])[-+±]?\d+(?:[.,]\d+)?\s?(°?[\p{L}Ωµμ%][\p{L}Ωµμ/·*]*\d?)(?![\p{L}\d]|\.\d)/gu;
 
-/** The kinds of the values a text states ("0.8A max, 5 V" → current, potential). */
+/** The kinds of the values a text states ("3.5A max, 24 V" → current, potential). */
 export function valueKinds(text: string): Set<string> {
   const kinds = new Set<string>();
   for (const m of text.normalize('NFKC').matchAll(VALUE)) {

@@ -12,8 +12,8 @@ function isSwappedLetter(ch: string): boolean {
 
 /**
  * Words whose ToUnicode map a PDF producer wrote with its bytes swapped: each Latin letter U+00XX
- * comes out as U+XX00 ("Pa爀琀" for "Part", "Con昀椀guration" for "Configuration"; seen in the
- * SpeedyBee F405 manual), so they can neither be found nor quoted. A run of letters is repaired
+ * comes out as U+XX00 ("Pa爀琀" for "Part", "Con昀椀guration" for "Configuration"; seen in one
+ * real manual), so they can neither be found nor quoted. A run of letters is repaired
  * only when it mixes ASCII letters with nothing but characters of that shape: real CJK text next
  * to Latin letters ("USB接口") always holds other characters, so it is left alone.
  */

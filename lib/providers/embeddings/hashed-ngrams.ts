@@ -27,7 +27,7 @@ export interface HashedNgramOptions {
   wordWeight: number;
   /** Total weight of one token's n-gram block (spread over its n-grams as 1/sqrt(count)). */
   ngramWeight: number;
-  /** Weight of the parts of a punctuated compound ("esp32", "poe" of "esp32-poe"). */
+  /** Weight of the parts of a punctuated compound ("hx", "200" of "hx-200"). */
   partWeight: number;
   /** Weight of stopwords in dense vectors (0 drops them). */
   stopwordWeight: number;

@@ -682,7 +682,7 @@ function baseIndexes(name: TableName): Array<[string, () => lancedb.Index]> {
   if (name === 'pages') return scalar;
   return [
     // English analysis (lowercase, stemming, stop words, ASCII folding); the simple tokenizer
-    // splits "XC6206-P332MR" into xc6206 + p332mr and keeps "STM32F072" whole.
+    // splits "AR3350-P33M" into ar3350 + p33m and keeps "ACX7210" whole.
     ['text', () => lancedb.Index.fts({ withPosition: false })],
     ['id', () => lancedb.Index.btree()],
     ...scalar,

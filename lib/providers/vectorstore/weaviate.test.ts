@@ -295,8 +295,8 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     const client = new RecordingClient();
     const col = client.existing('ManualChunk', 8);
     col.results.bm25 = [chunkObject('b', {}, undefined, 1.5), chunkObject('a', {}, undefined, 3.2)];
-    const hits = await open(client).bm25Search(`it's "STM32F072"; DROP`, { limit: 5 });
-    expect(col.named('bm25')[0].args).toEqual([`it's "STM32F072"; DROP`, expect.objectContaining({ queryProperties: ['text'], limit: 5, returnMetadata: ['score'] })]);
+    const hits = await open(client).bm25Search(`it's "ACX7210"; DROP`, { limit: 5 });
+    expect(col.named('bm25')[0].args).toEqual([`it's "ACX7210"; DROP`, expect.objectContaining({ queryProperties: ['text'], limit: 5, returnMetadata: ['score'] })]);
     expect(hits.map((h) => [h.id, h.score])).toEqual([
       ['a', 3.2],
       ['b', 1.5],
@@ -310,10 +310,10 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     const col = client.existing('ManualChunk', 8);
     col.results.hybrid = [chunkObject('a2', {}, undefined, 0.8)];
     const store = open(client);
-    const hits = await store.hybridSearch('XC6206', axis(2), { limit: 5, filter: { pages: { from: 3 } } });
+    const hits = await store.hybridSearch('AR3350', axis(2), { limit: 5, filter: { pages: { from: 3 } } });
     expect(hits.map((h) => [h.id, h.score])).toEqual([['a2', 0.8]]);
     const [first] = col.named('hybrid');
-    expect(first.args[0]).toBe('XC6206');
+    expect(first.args[0]).toBe('AR3350');
     expect(first.args[1]).toMatchObject({
       alpha: 0.3,
       fusionType: 'RelativeScore',
@@ -323,9 +323,9 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
       limit: 5,
       filters: { operator: 'GreaterThanEqual', value: 3 },
     });
-    await store.hybridSearch('XC6206', axis(2), { limit: 5, alpha: 0.8, fusion: 'rrf' });
+    await store.hybridSearch('AR3350', axis(2), { limit: 5, alpha: 0.8, fusion: 'rrf' });
     expect(col.named('hybrid')[1].args[1]).toMatchObject({ alpha: 0.8, fusionType: 'Ranked' });
-    await store.hybridSearch('XC6206', axis(2), { limit: 5, alpha: 4 });
+    await store.hybridSearch('AR3350', axis(2), { limit: 5, alpha: 4 });
     expect(col.named('hybrid')[2].args[1]).toMatchObject({ alpha: 1 });
     // No keywords: the dense leg alone.
     await store.hybridSearch(' ', axis(2), { limit: 5 });
@@ -375,7 +375,7 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     expect(objects).toHaveLength(7);
     expect(objects[0]).toEqual({
       id: expect.stringMatching(UUID),
-      properties: { manual_id: 'm-alpha', page: 1, text: 'STM32F072 display' },
+      properties: { manual_id: 'm-alpha', page: 1, text: 'ACX7210 display' },
       vectors: { colbert: [Array.from(Float32Array.from([0.6, 0.8, 0, 0, 0, 0, 0, 0]))] },
     });
     expect(objects[6]).toEqual({ id: expect.stringMatching(UUID), properties: { manual_id: 'm-beta', page: 7, text: '' } });

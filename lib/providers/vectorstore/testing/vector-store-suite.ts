@@ -38,11 +38,11 @@ const chunk = (id: string, manualId: string, page: number, text: string, vector:
 
 export function contractChunks(): ChunkRecord[] {
   return [
-    chunk('a1', 'm-alpha', 1, 'The STM32F072 microcontroller drives the display board.', axis(0)),
-    chunk('a2', 'm-alpha', 2, 'Replace the XC6206 voltage regulator if the 3.3V rail is low.', axis(1), { ocr: true, heading: 'Power > Regulators' }),
+    chunk('a1', 'm-alpha', 1, 'The ACX7210 microcontroller drives the display board.', axis(0)),
+    chunk('a2', 'm-alpha', 2, 'Replace the AR3350 voltage regulator if the 3.3V rail is low.', axis(1), { ocr: true, heading: 'Power > Regulators' }),
     chunk('a3', 'm-alpha', 3, 'Error code E42 means the pump motor is overheating.', axis(2)),
     chunk('a4', 'm-alpha', 4, 'Clean the air filter every 200 hours of operation.', axis(3)),
-    chunk('b1', 'm-beta', 1, 'Wiring diagram for the STM32F072 programming header.', mix([0, 0.6], [4, 0.8])),
+    chunk('b1', 'm-beta', 1, 'Wiring diagram for the ACX7210 programming header.', mix([0, 0.6], [4, 0.8])),
     chunk('b2', 'm-beta', 5, 'Torque specifications for the pump housing bolts.', axis(5)),
     chunk('b3', 'm-beta', 9, 'Menu navigation: press SET to enter configuration.', axis(6)),
     chunk(HOSTILE_CHUNK_ID, HOSTILE_MANUAL, 2, `Quote test: it's "fine" -- Grüße 日本語 DROP TABLE`, axis(7)),
@@ -51,7 +51,7 @@ export function contractChunks(): ChunkRecord[] {
 
 export function contractPages(): PageRecord[] {
   return [
-    { manualId: 'm-alpha', page: 1, text: 'STM32F072 display', vectors: [axis(0), axis(1)] },
+    { manualId: 'm-alpha', page: 1, text: 'ACX7210 display', vectors: [axis(0), axis(1)] },
     { manualId: 'm-alpha', page: 2, text: 'regulator', vectors: [axis(2), axis(3), mix([0, 1], [1, 1])] },
     { manualId: 'm-alpha', page: 3, text: 'error codes', vectors: [mix([2, 1], [5, 1])] },
     { manualId: 'm-beta', page: 1, text: 'wiring diagram', vectors: [axis(4), axis(5)] },
@@ -95,8 +95,8 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       const store = await fresh();
       expect(await store.count()).toEqual({ chunks: 0, pages: 0 });
       expect(await store.denseSearch(axis(0), { limit: 5 })).toEqual([]);
-      expect(await store.bm25Search('STM32F072', { limit: 5 })).toEqual([]);
-      expect(await store.hybridSearch('STM32F072', axis(0), { limit: 5 })).toEqual([]);
+      expect(await store.bm25Search('ACX7210', { limit: 5 })).toEqual([]);
+      expect(await store.hybridSearch('ACX7210', axis(0), { limit: 5 })).toEqual([]);
       expect(await store.multiVectorSearch([axis(0)], { limit: 5 })).toEqual([]);
       await store.deleteManual('m-alpha'); // idempotent on nothing
       expect(await store.count({ manualIds: ['m-alpha'] })).toEqual({ chunks: 0, pages: 0 });
@@ -125,7 +125,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         manualId: 'm-alpha',
         page: 2,
         heading: 'Power > Regulators',
-        text: 'Replace the XC6206 voltage regulator if the 3.3V rail is low.',
+        text: 'Replace the AR3350 voltage regulator if the 3.3V rail is low.',
         ocr: true,
         bboxes: [{ x: 10, y: 22, w: 100, h: 12 }],
         score: expect.closeTo(1, 4),
@@ -134,11 +134,11 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
 
     it('BM25 finds exact tokens such as part numbers', async () => {
       const store = await seeded();
-      expect(new Set(ids(await store.bm25Search('STM32F072', { limit: 5 })))).toEqual(new Set(['a1', 'b1']));
-      expect(ids(await store.bm25Search('XC6206', { limit: 5 }))).toEqual(['a2']);
-      expect(ids(await store.bm25Search('xc6206', { limit: 5 }))).toEqual(['a2']);
+      expect(new Set(ids(await store.bm25Search('ACX7210', { limit: 5 })))).toEqual(new Set(['a1', 'b1']));
+      expect(ids(await store.bm25Search('AR3350', { limit: 5 }))).toEqual(['a2']);
+      expect(ids(await store.bm25Search('ar3350', { limit: 5 }))).toEqual(['a2']);
       // Extra words that match nothing do not hide the hit (OR semantics).
-      expect(ids(await store.bm25Search('which XC6206 zzqxunknownword', { limit: 5 }))[0]).toBe('a2');
+      expect(ids(await store.bm25Search('which AR3350 zzqxunknownword', { limit: 5 }))[0]).toBe('a2');
       const pump = await store.bm25Search('pump', { limit: 5 });
       expect(new Set(ids(pump))).toEqual(new Set(['a3', 'b2']));
       expect(isSortedDesc(pump)).toBe(true);
@@ -148,21 +148,21 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
 
     it('hybrid returns the union of both legs, weighted by alpha', async () => {
       const store = await seeded();
-      // BM25 points at a2 (XC6206), the vector at a3.
-      const both = await store.hybridSearch('XC6206', axis(2), { limit: 5 });
+      // BM25 points at a2 (AR3350), the vector at a3.
+      const both = await store.hybridSearch('AR3350', axis(2), { limit: 5 });
       expect(ids(both)).toContain('a2');
       expect(ids(both)).toContain('a3');
       expect(new Set(ids(both)).size).toBe(both.length);
       expect(isSortedDesc(both)).toBe(true);
       // The default alpha favours the keyword leg; alpha=1 is dense only, alpha=0 keyword only.
       expect(ids(both)[0]).toBe('a2');
-      expect(ids(await store.hybridSearch('XC6206', axis(2), { limit: 5, alpha: 1 }))[0]).toBe('a3');
-      expect(ids(await store.hybridSearch('XC6206', axis(2), { limit: 5, alpha: 0 }))[0]).toBe('a2');
-      const rrf = await store.hybridSearch('XC6206', axis(2), { limit: 5, alpha: 0.5, fusion: 'rrf' });
+      expect(ids(await store.hybridSearch('AR3350', axis(2), { limit: 5, alpha: 1 }))[0]).toBe('a3');
+      expect(ids(await store.hybridSearch('AR3350', axis(2), { limit: 5, alpha: 0 }))[0]).toBe('a2');
+      const rrf = await store.hybridSearch('AR3350', axis(2), { limit: 5, alpha: 0.5, fusion: 'rrf' });
       expect(ids(rrf).slice(0, 2).sort()).toEqual(['a2', 'a3']);
-      expect(await store.hybridSearch('XC6206', axis(2), { limit: 1 })).toHaveLength(1);
+      expect(await store.hybridSearch('AR3350', axis(2), { limit: 1 })).toHaveLength(1);
       // Filters apply to both legs.
-      const filtered = await store.hybridSearch('STM32F072', axis(0), { limit: 5, filter: { manualIds: ['m-beta'] } });
+      const filtered = await store.hybridSearch('ACX7210', axis(0), { limit: 5, filter: { manualIds: ['m-beta'] } });
       expect(filtered.length).toBeGreaterThan(0);
       expect(filtered.every((h) => h.manualId === 'm-beta')).toBe(true);
       expect(ids(filtered)[0]).toBe('b1');
@@ -208,7 +208,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       const [first] = contractChunks();
       await store.upsertChunks([{ ...first, text: 'Now about the LM7805 linear regulator.', vector: axis(3) }]);
       expect(await store.count()).toEqual({ chunks: 8, pages: 6 });
-      expect(ids(await store.bm25Search('STM32F072', { limit: 5 }))).toEqual(['b1']);
+      expect(ids(await store.bm25Search('ACX7210', { limit: 5 }))).toEqual(['b1']);
       expect(ids(await store.bm25Search('LM7805', { limit: 5 }))).toEqual(['a1']);
       const near = await store.denseSearch(axis(3), { limit: 10 });
       expect(ids(near).filter((id) => id === 'a1')).toHaveLength(1);
@@ -234,7 +234,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       await store.deleteManual('m-alpha');
       expect(await store.count({ manualIds: ['m-alpha'] })).toEqual({ chunks: 0, pages: 0 });
       expect(await store.count()).toEqual({ chunks: 4, pages: 3 });
-      expect(ids(await store.bm25Search('STM32F072', { limit: 5 }))).toEqual(['b1']);
+      expect(ids(await store.bm25Search('ACX7210', { limit: 5 }))).toEqual(['b1']);
       expect((await store.denseSearch(axis(2), { limit: 10 })).some((h) => h.manualId === 'm-alpha')).toBe(false);
       expect((await store.multiVectorSearch([axis(2)], { limit: 10 })).some((h) => h.manualId === 'm-alpha')).toBe(false);
       await store.deleteManual('m-alpha'); // idempotent

@@ -1,0 +1,51 @@
+/** Issue 29: each rule of the dev-strings check fires, at word boundaries, and test files are skipped. */
+import { describe, expect, it } from 'vitest';
+import { findHits, isProductFile, needlesOf, tokens, type DevQuestion } from './dev-strings';
+
+// An invented question in the eval format (the check's own tests must not quote the real ones either).
+const question: DevQuestion = {
+  id: 'x01',
+  question: "My Acme QZ-7 controller (board QX900-B) shows fault 4417 (E42). What's wrong?",
+  answer_keywords: ['RK12 relay', 'seal', '5580'],
+};
+const needles = needlesOf(question, 'eval/x.jsonl');
+const hits = (file: string, text: string) => findHits(file, text, needles).map((h) => `${h.line} ${h.needle.rule}: ${h.needle.text}`);
+
+describe('dev strings', () => {
+  it('tokenises at whitespace and slashes, strips surrounding punctuation and possessives, keeps inner hyphens', () => {
+    expect(tokens("(QX900-B), QZ-7's E05/E06 V1.2.")).toEqual(['QX900-B', 'QZ-7', 'E05', 'E06', 'V1.2']);
+  });
+
+  it("fires on a question's first 50 characters, case-insensitively", () => {
+    expect(hits('lib/a.ts', '// e.g. "my acme qz-7 controller (board qx900-b) shows fault 4417"')).toContain(
+      '1 question start: My Acme QZ-7 controller (board QX900-B) shows faul',
+    );
+  });
+
+  it('fires on an answer keyword of 4+ characters mixing letters and digits', () => {
+    expect(hits('tools/t.ts', 'const x = 1;\n// the rk12 RELAY')).toEqual(['2 answer keyword: RK12 relay']);
+    expect(hits('tools/t.ts', '// seal')).toEqual([]);
+    expect(hits('tools/t.ts', '// two RK12 relays')).toEqual([]); // inside a longer token
+  });
+
+  it('fires on a question token of 4+ characters mixing letters and digits, at word boundaries only', () => {
+    expect(hits('components/c.tsx', '<p>QX900-B</p>')).toEqual(['1 question token: QX900-B']);
+    expect(hits('components/c.tsx', 'QX900-BC, AQX900-B')).toEqual([]);
+    expect(hits('components/c.tsx', 'the qz-7')).toEqual(['1 question token: QZ-7']);
+    expect(hits('components/c.tsx', 'E42')).toEqual([]); // under 4 characters
+  });
+
+  it('fires on a 4+ digit code from the question or its keywords in skills/ only', () => {
+    expect(hits('skills/s.md', 'codes such as 4417 or 5580')).toEqual(['1 digit code: 4417', '1 digit code: 5580']);
+    expect(hits('skills/s.md', 'code 44170, ratio 4417.5 or 1.4417')).toEqual([]); // inside longer numbers
+    expect(hits('lib/a.ts', 'const port = 4417;')).toEqual([]);
+  });
+
+  it('skips test files and files outside the product folders', () => {
+    for (const file of ['lib/a.test.ts', 'components/c.test.tsx', 'lib/store/testing/x.ts', 'lib/testing-store.ts', 'scripts/x.ts', 'e2e/x.ts']) {
+      expect(isProductFile(file)).toBe(false);
+      expect(hits(file, 'QX900-B')).toEqual([]);
+    }
+    expect(isProductFile('skills/s.md')).toBe(true);
+  });
+});
