@@ -10,7 +10,7 @@ import { HashedNgramEmbedder } from '@/lib/providers/embeddings/hashed-ngrams';
 import { LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from '@/lib/providers/multivector/local';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
 import { openLanceStore } from '@/lib/providers/vectorstore';
-import type { AgentDeps } from './services';
+import type { AgentDeps } from '@/lib/agent-services';
 
 export const TITLES: Record<string, string> = { 'px-200': 'PX-200 Pump Manual', 'cb-9': 'CB-9 Controller Board Guide' };
 

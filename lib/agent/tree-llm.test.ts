@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
+import { agentServices } from '@/lib/agent-services';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
 import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing';
@@ -30,7 +31,7 @@ async function answeredBy(question: string, answers: string[]) {
   const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
   const events = await collectTurn({
     question,
-    deps: { ...offlineDeps, llm },
+    services: agentServices({ ...offlineDeps, llm }),
     tools: [search(TOOL.hybrid), textResponse],
     options: { skills: [], decider: 'rules' },
   });
@@ -58,7 +59,7 @@ describe('runTurn with an LLM', () => {
     const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
     const events = await collectTurn({
       question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
-      deps: { ...offlineDeps, llm },
+      services: agentServices({ ...offlineDeps, llm }),
       tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], options: { skills: [] },
     });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
@@ -121,7 +122,7 @@ describe('runTurn with an LLM', () => {
     const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { unknown_devices: ['Grundfos CR45'] } }] });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),
       tools: [unknownSearch, textResponse],
       options: { skills: [], decider: 'rules' },
     });
@@ -137,7 +138,7 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'What current does the motor draw?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
       tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
@@ -162,7 +163,7 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'What current does the motor draw?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
       tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     const deltas = eventsOf(events, 'response_delta');
@@ -182,14 +183,14 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'On the IMU flex connector J1 diagram, which pin carries HEATER?',
-      deps: {
+      services: agentServices({
         ...offlineDeps,
         vlm,
         pageImage: async (manualId, n) => {
           loaded.push([manualId, n]);
           return Buffer.from([0x89, 0x50, 0x4e, 0x47]);
         },
-      },
+      }),
       // Without hybrid_search in the registry the rules start with the page search.
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
@@ -212,7 +213,7 @@ describe('runTurn with an LLM', () => {
     const colqwen = scriptedTool({ name: TOOL.colqwen, run: () => [resultOf([page('fmu', 31, { text: 'J1 pin 3 HEATER' })], 'pages')] });
     const events = await collectTurn({
       question: 'On the J1 connector diagram, which pin carries HEATER?',
-      deps: { ...offlineDeps, pageImage: async () => Buffer.alloc(0) },
+      services: agentServices({ ...offlineDeps, pageImage: async () => Buffer.alloc(0) }),
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const second = eventsOf(events, 'decision')[1];
@@ -230,7 +231,7 @@ describe('runTurn with an LLM', () => {
     );
     const events = await collectTurn({
       question: 'At what pressure does the relief valve open?',
-      deps: { ...offlineDeps, llm: client },
+      services: agentServices({ ...offlineDeps, llm: client }),
       tools: [search(TOOL.hybrid, big), summarize, textResponse], options: { skills: [], decider: 'rules' },
     });
     const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
+import { agentServices } from '@/lib/agent-services';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing';
 import { collectTurn, runTurn, type RunTurnInput } from './tree';
@@ -17,7 +18,7 @@ function searchTool(name: string, objects = PUMP) {
 }
 
 const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = {}) =>
-  collectTurn({ ...extra, question, tools, deps: offlineDeps, options: { skills: [], ...extra.options } });
+  collectTurn({ ...extra, question, tools, services: agentServices(offlineDeps), options: { skills: [], ...extra.options } });
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
@@ -206,7 +207,7 @@ describe('runTurn: cancellation', () => {
     for await (const e of runTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
@@ -232,7 +233,7 @@ describe('runTurn: cancellation', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [searchTool(TOOL.fastVector), streaming], options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
@@ -245,7 +246,7 @@ describe('runTurn: cancellation', () => {
     const controller = new AbortController();
     controller.abort();
     const fast = searchTool(TOOL.fastVector);
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, deps: offlineDeps, tools: [fast, textResponse], options: { skills: [] } });
+    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(offlineDeps), tools: [fast, textResponse], options: { skills: [] } });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
@@ -260,7 +261,7 @@ describe('runTurn: skills', () => {
     const fast = searchTool(TOOL.fastVector);
     const events = await collectTurn({
       question: 'What is the motor current?',
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
@@ -269,7 +270,7 @@ describe('runTurn: skills', () => {
 
     const matched = await collectTurn({
       question: 'Which pin on the J1 connector diagram carries HEATER?',
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, colqwen, textResponse],
       options: {
         skills: [decoy, { ...skill, tools: [TOOL.fastVector, TOOL.colqwen, TOOL.textResponse], steps: 'Find the diagram of the connector, then read the pin.' }],
