@@ -7,6 +7,8 @@ import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/agent-services';
+import { getConfig } from '@/lib/config';
+import { restoreEnv, snapshotEnv } from '@/test/env';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
 import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing';
@@ -240,5 +242,51 @@ describe('runTurn with an LLM', () => {
     // after compaction the answer prompt is far smaller than the raw environment
     expect(promptText(model.doStreamCalls[0]).length).toBeLessThan(40_000);
     expect(promptText(model.doStreamCalls[0])).toContain('Summary of the sources: The relief valve opens at 8 bar [1].');
+  });
+});
+
+describe('the decider of a turn', () => {
+  /** An LLM that picks hybrid_search then text_response, answers from the pump passages and finds every sentence supported. */
+  function deciding() {
+    const decisions = [
+      jsonResult({ tool: TOOL.hybrid, reason: 'spec question', inputs: { query: 'motor full-load current' } }),
+      jsonResult({ tool: TOOL.textResponse, reason: 'evidence found' }),
+    ];
+    let d = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) =>
+        promptText(options).includes('Answer sentences') ? jsonResult({ verdicts: [{ index: 0, supported: true }] }) : decisions[Math.min(d++, decisions.length - 1)],
+      doStream: async () => streamOf('The motor draws 6.8 A at full load [1].'),
+    });
+    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+    return { llm, decisionCalls: () => d };
+  }
+  const question = 'What current does the pump motor draw at full load?';
+  const tools = [search(TOOL.hybrid), textResponse];
+
+  it('comes from the services, not the environment', async () => {
+    const saved = snapshotEnv(['DECIDER', 'LLM_PROVIDER']);
+    Object.assign(process.env, { DECIDER: 'rules', LLM_PROVIDER: 'none' });
+    try {
+      expect(getConfig().decider.provider).toBe('rules');
+      const { llm, decisionCalls } = deciding();
+      const services = { ...agentServices(offlineDeps), llm: async () => llm, decider: 'llm' as const };
+      const events = await collectTurn({ question, services, tools, options: { skills: [] } });
+      expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
+      // the first pick is the LLM's (the rules fast path may take the answer step)
+      expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: TOOL.hybrid, decider: 'llm' });
+      expect(decisionCalls()).toBeGreaterThan(0);
+    } finally {
+      restoreEnv(saved);
+    }
+  });
+
+  it('is the one the deps name, even with an LLM injected', async () => {
+    const { llm, decisionCalls } = deciding();
+    const events = await collectTurn({ question, services: agentServices({ ...offlineDeps, llm, decider: 'rules' }), tools, options: { skills: [] } });
+    expect(eventsOf(events, 'turn_start')[0].decider).toBe('rules');
+    expect(eventsOf(events, 'decision').every((p) => p.decider !== 'llm')).toBe(true);
+    expect(decisionCalls()).toBe(0);
+    expect(eventsOf(events, 'response')[0].text).toContain('6.8 A');
   });
 });

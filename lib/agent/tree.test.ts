@@ -4,6 +4,7 @@ import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/agent-services';
+import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing';
 import { collectTurn, runTurn, type RunTurnInput } from './tree';
@@ -281,5 +282,31 @@ describe('runTurn: skills', () => {
     // the rules alone would go colqwen → answer; the skill adds fast_vector_search first
     expect(decisions.map((d) => `${d.tool}:${d.decider}`).slice(0, 2)).toEqual([`${TOOL.fastVector}:skill`, `${TOOL.colqwen}:skill`]);
     expect(decisions.at(-1)!.tool).toBe(TOOL.textResponse);
+  });
+});
+
+describe('runTurn: the library index comes from the services', () => {
+  it("reads a follow-up with the device words of the services' index", async () => {
+    const manuals = [
+      { id: 'px', title: 'PX-200 Pump Manual', fileName: 'px-200.pdf' },
+      { id: 'cb', title: 'CB-9 Controller Board Guide', fileName: 'cb-9.pdf' },
+      { id: 'hx', title: 'HX-7 Heat Exchanger Handbook', fileName: 'hx-7.pdf' },
+    ];
+    let calls = 0;
+    const index = new LibraryIndex({ manuals, pages: [], chunks: [] });
+    const services = agentServices({ ...offlineDeps, libraryIndex: async () => (calls++, index) });
+    const events = await collectTurn({
+      question: 'and the fuse rating?',
+      history: [
+        { role: 'user', content: 'What is the motor current of the PX-200 pump?' },
+        { role: 'assistant', content: 'The motor current is 6.8 A at full load [1].' },
+      ],
+      services,
+      tools: [searchTool(TOOL.hybrid), textResponse],
+      options: { skills: [] },
+    });
+    expect(calls).toBe(1);
+    const followUp = eventsOf(events, 'status').find((e) => e.message.startsWith('Read as a follow-up'));
+    expect(followUp?.message).toContain('px-200');
   });
 });
