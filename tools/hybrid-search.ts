@@ -11,7 +11,6 @@
 import { z } from 'zod';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
-import { libraryIndex } from '@/lib/ranking/library-cache';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
 import { designations, modelMentions } from '@/lib/text/designations';
@@ -129,7 +128,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     const rankStart = performance.now();
     if (wantText) {
       try {
-        const index = (identity = await libraryIndex());
+        const index = (identity = await ctx.libraryIndex());
         ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits });
       } catch (err) {
         if (ctx.signal.aborted) throw err;

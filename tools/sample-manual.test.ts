@@ -10,7 +10,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing/turn';
-import { resolveServices, type AgentDeps } from '@/lib/agent/services';
+import { agentServices, type AgentDeps } from '@/lib/agent-services';
 import { collectTurn } from '@/lib/agent/tree';
 import type { TreeData } from '@/lib/agent/contract';
 import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
@@ -57,7 +57,7 @@ function mockVlm(reading: string): { vlm: LlmClient; model: MockLanguageModelV3 
 
 function treeWith(over: Partial<Omit<TreeData, 'providers'>> & { deps?: AgentDeps; providers?: Partial<AgentServices> } = {}): TreeData {
   const { deps, providers, ...rest } = over;
-  const services = { ...resolveServices(deps ?? OFFLINE), ...providers };
+  const services = { ...agentServices(deps ?? OFFLINE), ...providers };
   return startingTree('What supply voltage does the HX-200 controller need?', services, { manualIds: [manualId], ...rest });
 }
 
@@ -306,7 +306,7 @@ describe('the sample ground truth through the full offline loop', () => {
   it('most answerable questions cite a right page; the unanswerable ones are declined', async () => {
     const outcomes = [];
     for (const q of SAMPLE_QUESTIONS) {
-      const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], deps: OFFLINE });
+      const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], services: agentServices(OFFLINE) });
       const response = eventsOf(events, 'response')[0];
       expect(eventsOf(events, 'done')[0].status).toBe('done');
       outcomes.push({ q, response });
@@ -331,7 +331,7 @@ describe('the sample ground truth through the full offline loop', () => {
   it('a visual question with a VLM: the page leg finds the figure, the VLM reads it, the answer cites it', async () => {
     const { vlm, model } = mockVlm('Connector J3 (SENSOR): the transducer B1 signal wire is white (WH).');
     const q = SAMPLE_QUESTIONS.find((x) => x.id === 's06')!;
-    const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], deps: { ...OFFLINE, vlm } });
+    const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], services: agentServices({ ...OFFLINE, vlm }) });
     expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
     const read = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
     expect(read.metadata).toMatchObject({ manualId, page: 4 });

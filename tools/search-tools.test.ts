@@ -1,7 +1,7 @@
 /** The three search tools against a real LanceDB store built with the real offline embedders. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToolOnce } from '@/lib/agent/testing/turn';
-import { bboxFor, openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
+import { bboxFor, fixtureLibraryIndex, openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
 import { hybridSearch } from './hybrid-search';
@@ -75,5 +75,21 @@ describe('hybrid_search', () => {
     const { result } = await runToolOnce(hybridSearch, { query: 'shaft seal replacement interval' }, { ...fx.deps, multiVectorEmbedder: broken });
     expect(result!.objects[0]).toMatchObject({ chunkId: 'px-200:2:0' });
     expect(result!.metadata.partial).toBe('page leg failed: worker down');
+  });
+
+  it('ranks with the library index its services hand it', async () => {
+    const index = fixtureLibraryIndex();
+    let calls = 0;
+    const query = 'PX-200 pump shaft seal replacement interval';
+    const { result } = await runToolOnce(hybridSearch, { query }, { ...fx.deps, libraryIndex: async () => (calls++, index) });
+    expect(calls).toBe(1);
+    expect(result!.metadata.rank_error).toBeUndefined();
+    expect(result!.objects[0]).toMatchObject({ chunkId: 'px-200:2:0' });
+    // the manual's identity words come from that index: its title names the PX-200 pump
+    expect(result!.topicTerms).toEqual({ 'px-200': expect.arrayContaining(['pump']) });
+
+    const failing = await runToolOnce(hybridSearch, { query }, { ...fx.deps, libraryIndex: async () => Promise.reject(new Error('no index in this test')) });
+    expect(failing.result!.metadata.rank_error).toBe('no index in this test');
+    expect(failing.result!.topicTerms).toEqual({});
   });
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
+import { agentServices } from '@/lib/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
@@ -51,7 +52,7 @@ async function turnWithVlm(handler: FaultHandler) {
     timer = setTimeout(() => reject(new Error('the turn did not end within 30 s')), 30_000);
   });
   try {
-    const turn = collectTurn({ tools: defaultTools, question: QUESTION, deps: { ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') } });
+    const turn = collectTurn({ tools: defaultTools, question: QUESTION, services: agentServices({ ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') }) });
     const events = await Promise.race([turn, deadline]);
     return { events, vlmCalls: server.requests.slice(start).filter((r) => r.path.endsWith('/chat/completions')).length };
   } finally {

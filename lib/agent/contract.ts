@@ -9,7 +9,9 @@
 import type { AnswerEvidence } from '@/lib/answer/decline';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
+import type { DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
+import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
 import type { Source, ToolResult } from './hits';
@@ -53,9 +55,9 @@ export type Availability = { ok: true } | { ok: false; reason: string };
 export type PageImageLoader = (manualId: string, page: number, opts?: { signal?: AbortSignal }) => Promise<Buffer>;
 
 /**
- * Models and storage a turn uses, resolved lazily once per turn (lib/agent/services.ts). Getters
- * reject with a readable message when the role is not configured, which availability turns into
- * a reason for the decider.
+ * Models, storage and settings a turn uses, built by the caller of the loop (lib/agent-services.ts);
+ * models are resolved lazily, once per turn. Getters reject with a readable message when the role is not
+ * configured, which availability turns into a reason for the decider.
  */
 export interface AgentServices {
   embedder(): Promise<Embedder>;
@@ -68,6 +70,10 @@ export interface AgentServices {
   /** PNG bytes of a rendered manual page; null when nothing can render pages. */
   pageImage: PageImageLoader | null;
   manualTitle(manualId: string): Promise<string | undefined>;
+  /** The library's index of pages, passages and manual identities (lib/ranking). */
+  libraryIndex(): Promise<LibraryIndex>;
+  /** Which decider picks the tools when the turn's options do not say. */
+  decider: DeciderProvider;
 }
 
 export interface ToolContext extends AgentServices {

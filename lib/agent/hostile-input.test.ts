@@ -7,6 +7,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST } from '@/app/api/chat/route';
+import { agentServices } from '@/lib/agent-services';
 import { prepareTurn } from '@/lib/chat/turn';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/manuals/service';
@@ -68,7 +69,7 @@ async function ask(
     timer = setTimeout(() => reject(new Error(`${label}: the turn did not end within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
-    return await Promise.race([collectTurn({ tools: defaultTools, question, manualIds: [sampleId, injectedId], deps, options }), deadline]);
+    return await Promise.race([collectTurn({ tools: defaultTools, question, manualIds: [sampleId, injectedId], services: agentServices(deps), options }), deadline]);
   } finally {
     clearTimeout(timer);
     durations[label] = Math.round(performance.now() - t0);

@@ -4,12 +4,12 @@ import type { ToolContext, ToolOutput } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import type { AuditRecord } from './events';
 import { chain, defaultInterceptors, type ToolCall } from './interceptors';
-import { resolveServices } from './services';
+import { agentServices } from '@/lib/agent-services';
 import { chunk, offlineDeps, resultOf, scriptedTool, type ScriptedToolSpec } from './testing/turn';
 import type { TreeData } from './contract';
 
 function call(spec: ScriptedToolSpec, input: unknown, signal = new AbortController().signal): ToolCall {
-  const providers = resolveServices(offlineDeps);
+  const providers = agentServices(offlineDeps);
   const tree = { question: 'q', environment: new Environment(), errors: [], removed: {}, providers } as unknown as TreeData;
   const ctx: ToolContext = { ...providers, signal, recordUsage: () => {} };
   return { tool: scriptedTool(spec), input, tree, ctx };

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
+import { agentServices } from '@/lib/agent-services';
+import { getConfig } from '@/lib/config';
+import { restoreEnv, snapshotEnv } from '@/test/env';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
 import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing/turn';
@@ -30,7 +33,7 @@ async function answeredBy(question: string, answers: string[]) {
   const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
   const events = await collectTurn({
     question,
-    deps: { ...offlineDeps, llm },
+    services: agentServices({ ...offlineDeps, llm }),
     tools: [search(TOOL.hybrid), textResponse],
     options: { skills: [], decider: 'rules' },
   });
@@ -58,7 +61,7 @@ describe('runTurn with an LLM', () => {
     const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
     const events = await collectTurn({
       question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
-      deps: { ...offlineDeps, llm },
+      services: agentServices({ ...offlineDeps, llm }),
       tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], options: { skills: [] },
     });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
@@ -121,7 +124,7 @@ describe('runTurn with an LLM', () => {
     const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { unknown_devices: ['Grundfos CR45'] } }] });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),
       tools: [unknownSearch, textResponse],
       options: { skills: [], decider: 'rules' },
     });
@@ -137,7 +140,7 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'What current does the motor draw?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
       tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
@@ -162,7 +165,7 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'What current does the motor draw?',
-      deps: { ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } },
+      services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
       tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
     });
     const deltas = eventsOf(events, 'response_delta');
@@ -182,14 +185,14 @@ describe('runTurn with an LLM', () => {
     });
     const events = await collectTurn({
       question: 'On the IMU flex connector J1 diagram, which pin carries HEATER?',
-      deps: {
+      services: agentServices({
         ...offlineDeps,
         vlm,
         pageImage: async (manualId, n) => {
           loaded.push([manualId, n]);
           return Buffer.from([0x89, 0x50, 0x4e, 0x47]);
         },
-      },
+      }),
       // Without hybrid_search in the registry the rules start with the page search.
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
@@ -212,7 +215,7 @@ describe('runTurn with an LLM', () => {
     const colqwen = scriptedTool({ name: TOOL.colqwen, run: () => [resultOf([page('fmu', 31, { text: 'J1 pin 3 HEATER' })], 'pages')] });
     const events = await collectTurn({
       question: 'On the J1 connector diagram, which pin carries HEATER?',
-      deps: { ...offlineDeps, pageImage: async () => Buffer.alloc(0) },
+      services: agentServices({ ...offlineDeps, pageImage: async () => Buffer.alloc(0) }),
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const second = eventsOf(events, 'decision')[1];
@@ -230,7 +233,7 @@ describe('runTurn with an LLM', () => {
     );
     const events = await collectTurn({
       question: 'At what pressure does the relief valve open?',
-      deps: { ...offlineDeps, llm: client },
+      services: agentServices({ ...offlineDeps, llm: client }),
       tools: [search(TOOL.hybrid, big), summarize, textResponse], options: { skills: [], decider: 'rules' },
     });
     const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;
@@ -239,5 +242,51 @@ describe('runTurn with an LLM', () => {
     // after compaction the answer prompt is far smaller than the raw environment
     expect(promptText(model.doStreamCalls[0]).length).toBeLessThan(40_000);
     expect(promptText(model.doStreamCalls[0])).toContain('Summary of the sources: The relief valve opens at 8 bar [1].');
+  });
+});
+
+describe('the decider of a turn', () => {
+  /** An LLM that picks hybrid_search then text_response, answers from the pump passages and finds every sentence supported. */
+  function deciding() {
+    const decisions = [
+      jsonResult({ tool: TOOL.hybrid, reason: 'spec question', inputs: { query: 'motor full-load current' } }),
+      jsonResult({ tool: TOOL.textResponse, reason: 'evidence found' }),
+    ];
+    let d = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) =>
+        promptText(options).includes('Answer sentences') ? jsonResult({ verdicts: [{ index: 0, supported: true }] }) : decisions[Math.min(d++, decisions.length - 1)],
+      doStream: async () => streamOf('The motor draws 6.8 A at full load [1].'),
+    });
+    const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
+    return { llm, decisionCalls: () => d };
+  }
+  const question = 'What current does the pump motor draw at full load?';
+  const tools = [search(TOOL.hybrid), textResponse];
+
+  it('comes from the services, not the environment', async () => {
+    const saved = snapshotEnv(['DECIDER', 'LLM_PROVIDER']);
+    Object.assign(process.env, { DECIDER: 'rules', LLM_PROVIDER: 'none' });
+    try {
+      expect(getConfig().decider.provider).toBe('rules');
+      const { llm, decisionCalls } = deciding();
+      const services = { ...agentServices(offlineDeps), llm: async () => llm, decider: 'llm' as const };
+      const events = await collectTurn({ question, services, tools, options: { skills: [] } });
+      expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
+      // the first pick is the LLM's (the rules fast path may take the answer step)
+      expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: TOOL.hybrid, decider: 'llm' });
+      expect(decisionCalls()).toBeGreaterThan(0);
+    } finally {
+      restoreEnv(saved);
+    }
+  });
+
+  it('is the one the deps name, even with an LLM injected', async () => {
+    const { llm, decisionCalls } = deciding();
+    const events = await collectTurn({ question, services: agentServices({ ...offlineDeps, llm, decider: 'rules' }), tools, options: { skills: [] } });
+    expect(eventsOf(events, 'turn_start')[0].decider).toBe('rules');
+    expect(eventsOf(events, 'decision').every((p) => p.decider !== 'llm')).toBe(true);
+    expect(decisionCalls()).toBe(0);
+    expect(eventsOf(events, 'response')[0].text).toContain('6.8 A');
   });
 });

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
+import { agentServices } from '@/lib/agent-services';
+import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';
 import { collectTurn, runTurn, type RunTurnInput } from './tree';
@@ -17,7 +19,7 @@ function searchTool(name: string, objects = PUMP) {
 }
 
 const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = {}) =>
-  collectTurn({ ...extra, question, tools, deps: offlineDeps, options: { skills: [], ...extra.options } });
+  collectTurn({ ...extra, question, tools, services: agentServices(offlineDeps), options: { skills: [], ...extra.options } });
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
@@ -206,7 +208,7 @@ describe('runTurn: cancellation', () => {
     for await (const e of runTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
@@ -232,7 +234,7 @@ describe('runTurn: cancellation', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [searchTool(TOOL.fastVector), streaming], options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
@@ -245,7 +247,7 @@ describe('runTurn: cancellation', () => {
     const controller = new AbortController();
     controller.abort();
     const fast = searchTool(TOOL.fastVector);
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, deps: offlineDeps, tools: [fast, textResponse], options: { skills: [] } });
+    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(offlineDeps), tools: [fast, textResponse], options: { skills: [] } });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
@@ -260,7 +262,7 @@ describe('runTurn: skills', () => {
     const fast = searchTool(TOOL.fastVector);
     const events = await collectTurn({
       question: 'What is the motor current?',
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
@@ -269,7 +271,7 @@ describe('runTurn: skills', () => {
 
     const matched = await collectTurn({
       question: 'Which pin on the J1 connector diagram carries HEATER?',
-      deps: offlineDeps,
+      services: agentServices(offlineDeps),
       tools: [fast, colqwen, textResponse],
       options: {
         skills: [decoy, { ...skill, tools: [TOOL.fastVector, TOOL.colqwen, TOOL.textResponse], steps: 'Find the diagram of the connector, then read the pin.' }],
@@ -280,5 +282,31 @@ describe('runTurn: skills', () => {
     // the rules alone would go colqwen → answer; the skill adds fast_vector_search first
     expect(decisions.map((d) => `${d.tool}:${d.decider}`).slice(0, 2)).toEqual([`${TOOL.fastVector}:skill`, `${TOOL.colqwen}:skill`]);
     expect(decisions.at(-1)!.tool).toBe(TOOL.textResponse);
+  });
+});
+
+describe('runTurn: the library index comes from the services', () => {
+  it("reads a follow-up with the device words of the services' index", async () => {
+    const manuals = [
+      { id: 'px', title: 'PX-200 Pump Manual', fileName: 'px-200.pdf' },
+      { id: 'cb', title: 'CB-9 Controller Board Guide', fileName: 'cb-9.pdf' },
+      { id: 'hx', title: 'HX-7 Heat Exchanger Handbook', fileName: 'hx-7.pdf' },
+    ];
+    let calls = 0;
+    const index = new LibraryIndex({ manuals, pages: [], chunks: [] });
+    const services = agentServices({ ...offlineDeps, libraryIndex: async () => (calls++, index) });
+    const events = await collectTurn({
+      question: 'and the fuse rating?',
+      history: [
+        { role: 'user', content: 'What is the motor current of the PX-200 pump?' },
+        { role: 'assistant', content: 'The motor current is 6.8 A at full load [1].' },
+      ],
+      services,
+      tools: [searchTool(TOOL.hybrid), textResponse],
+      options: { skills: [] },
+    });
+    expect(calls).toBe(1);
+    const followUp = eventsOf(events, 'status').find((e) => e.message.startsWith('Read as a follow-up'));
+    expect(followUp?.message).toContain('px-200');
   });
 });

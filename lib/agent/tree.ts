@@ -5,10 +5,8 @@
  * is streamed as AgentEvents; errors become feedback for the next decision, not exceptions.
  */
 import type { LanguageModelUsage } from 'ai';
-import type { AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
-import { getConfig } from '@/lib/config';
+import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
 import { checkValues } from '@/lib/answer/values';
-import { libraryIndex } from '@/lib/ranking/library-cache';
 import { resolveFollowUp } from './follow-up';
 import { checkAnswer, withUnverifiedValues } from './answer-check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
@@ -19,7 +17,6 @@ import { Environment, hitPlace } from './environment';
 import type { AgentEvent, AuditRecord, EventHit, EventSource, TurnMetrics } from './events';
 import { abortable } from '@/lib/runtime/abort';
 import { chain, defaultInterceptors } from './interceptors';
-import { resolveServices, type AgentDeps } from './services';
 import { truncate } from '@/lib/text/format';
 import type { ChatTurn, DecisionRecord, TreeData } from './contract';
 
@@ -31,7 +28,7 @@ const MAX_FAILURES = 2;
 export interface RunTurnOptions {
   /** Maximum decisions; the last is a forced text_response. Default 5. */
   budget?: number;
-  /** Default: an injected LLM means 'llm'; otherwise the configured decider. */
+  /** Default: the services' decider. */
   decider?: 'rules' | 'llm';
   /** Skills override; default: the markdown files in skills/. */
   skills?: Skill[];
@@ -52,7 +49,8 @@ export interface RunTurnInput {
   /** Manual scope; omitted or empty = every manual. */
   manualIds?: string[];
   signal?: AbortSignal;
-  deps?: AgentDeps;
+  /** Models, storage and settings of the turn (lib/agent-services.ts builds them). */
+  services: AgentServices;
   options?: RunTurnOptions;
 }
 
@@ -62,17 +60,6 @@ interface ResponseState {
   text: string;
   sources: EventSource[];
   declined: boolean;
-}
-
-function chooseDecider(input: RunTurnInput): 'rules' | 'llm' {
-  if (input.options?.decider) return input.options.decider;
-  if (input.deps?.llm) return 'llm';
-  if (input.deps?.llm === null) return 'rules';
-  try {
-    return getConfig().decider.provider;
-  } catch {
-    return 'rules';
-  }
 }
 
 export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> {
@@ -86,8 +73,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const endTool = tools.find((t) => t.end);
   const asked = input.question.trim();
   // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
-  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, await manualIdentities()) : asked;
-  const deciderKind = chooseDecider(input);
+  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, await manualIdentities(input.services)) : asked;
+  const deciderKind = opts.decider ?? input.services.decider;
   const decider: Decider =
     deciderKind === 'llm' ? createLlmDecider({ fastPathConfidence: opts.fastPathConfidence ?? DEFAULT_FAST_PATH_CONFIDENCE }) : rulesDecider;
 
@@ -101,7 +88,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     budget: Math.max(1, Math.min(20, Math.floor(opts.budget ?? DEFAULT_BUDGET))),
     decisions: [],
     skill: null,
-    services: resolveServices(input.deps),
+    services: input.services,
     removed: {},
   };
 
@@ -391,8 +378,8 @@ export async function collectTurn(input: RunTurnInput): Promise<AgentEvent[]> {
 }
 
 /** Each ready manual's identity words (title, file name, cover page); none when the library cannot be read. */
-async function manualIdentities(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
-  return libraryIndex()
+async function manualIdentities(services: AgentServices): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+  return services.libraryIndex()
     .then((index) => index.identityWords)
     .catch(() => new Map());
 }

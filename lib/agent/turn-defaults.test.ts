@@ -1,9 +1,10 @@
 /**
- * runTurn with no injected deps: providers come from the lib/providers factories (offline
+ * runTurn with services built from no injected deps: providers come from the lib/providers factories (offline
  * configuration, LanceDB under this test's DATA_DIR) and manual titles from the sessions DB.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
+import { agentServices } from '@/lib/agent-services';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '@/lib/providers';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { createManual } from '@/lib/store/manuals';
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 describe('runTurn with the configured providers', () => {
   it('answers offline through the factories, with titles from the manuals table', async () => {
-    const events = await collectTurn({ tools: defaultTools, question: 'How often should the inlet strainer be cleaned?' });
+    const events = await collectTurn({ tools: defaultTools, question: 'How often should the inlet strainer be cleaned?', services: agentServices() });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('rules');
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('Clean the inlet strainer every 500 operating hours');

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { TOOL } from '@/lib/agent/contract';
+import { agentServices } from '@/lib/agent-services';
 import { eventsOf, mockLlm, textResult } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './tree';
@@ -18,7 +19,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, deps: fx.deps });
+const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices(fx.deps) });
 
 describe('a turn over a real LanceDB store', () => {
   it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {
@@ -69,7 +70,7 @@ describe('a turn over a real LanceDB store', () => {
     const events = await collectTurn({
       tools: defaultTools,
       question: 'Which wire goes to terminal N in the wiring diagram?',
-      deps: { ...fx.deps, vlm, pageImage: async () => Buffer.from('png') },
+      services: agentServices({ ...fx.deps, vlm, pageImage: async () => Buffer.from('png') }),
     });
     expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
     expect(eventsOf(events, 'result')[1].metadata).toMatchObject({ manualId: 'px-200', page: 4 });

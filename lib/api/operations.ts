@@ -5,7 +5,8 @@
  * or asked, and a manual is named by its id (or its exact title).
  */
 import fs from 'node:fs/promises';
-import { runTurn, type AgentDeps, type AgentEvent } from '@/lib/agent';
+import { runTurn, type AgentEvent } from '@/lib/agent';
+import { agentServices, type AgentDeps } from '@/lib/agent-services';
 import type { EventSource } from '@/lib/agent/events';
 import { sourceUrl } from '@/lib/chat/protocol';
 import { ensurePageImage } from '@/lib/manuals/page-images';
@@ -156,7 +157,7 @@ export async function askAgent(input: { question: string; manuals?: string[] }, 
   const manuals = await resolveManuals(input.manuals);
   const out: ApiAnswer = { answer: '', sources: [], declined: false, status: 'failed', errors: [] };
   let streamed = '';
-  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), signal, deps: deps.agent }) as AsyncIterable<AgentEvent>) {
+  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), signal, services: agentServices(deps.agent) }) as AsyncIterable<AgentEvent>) {
     if (e.type === 'response_delta') streamed = e.reset ? e.delta : streamed + e.delta;
     else if (e.type === 'response') {
       out.answer = e.text;

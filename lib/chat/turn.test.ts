@@ -6,6 +6,7 @@
 import { readUIMessageStream } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTurn, type RunTurnInput } from '@/lib/agent';
+import { agentServices } from '@/lib/agent-services';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { closeDb } from '@/lib/store/db';
 import { getOwnedSession, listMessages } from '@/lib/store/sessions';
@@ -31,7 +32,7 @@ const newId = () => uniqueId('sess');
 function realRun(seen?: RunTurnInput[]) {
   return (input: RunTurnInput) => {
     seen?.push(input);
-    return runTurn({ ...input, deps: fx.deps });
+    return runTurn({ ...input, services: agentServices(fx.deps) });
   };
 }
 

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/runtime/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
+import { agentServices } from '@/lib/agent-services';
 import { runtimeFlag } from '@/lib/config';
 import { readyManualIds } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
@@ -200,7 +201,7 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
   const started = { sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession };
   send({ type: 'data-session', data: turn.replaced ? { ...started, replaced: turn.replaced } : started, transient: true });
   try {
-    for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal })) {
+    for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal, services: agentServices() })) {
       view = applyEvent(view, event);
       emit(event);
       if (event.type === 'response_delta') saveSoon();

@@ -15,7 +15,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentDeps, RunTurnOptions } from '../agent';
+import type { RunTurnOptions } from '../agent';
+import type { AgentDeps } from '../agent-services';
 import { getConfig } from '../config';
 import { getLLM, getVLM, replayOnlyLlmClient } from '../providers/llm';
 import type { LlmClient } from '../providers/types';

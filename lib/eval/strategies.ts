@@ -13,7 +13,8 @@
  */
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
-import { runTurn, type AgentDeps, type AnyTool, type RunTurnOptions } from '../agent';
+import { runTurn, type AnyTool, type RunTurnOptions } from '../agent';
+import { agentServices, type AgentDeps } from '../agent-services';
 import type { AnswerEvidence } from '../answer/decline';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
@@ -110,7 +111,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let unverifiedValues = 0;
     let evidence: AnswerEvidence | undefined;
     const errors: string[] = [];
-    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, deps: ctx.agentDeps, options: ctx.agentOptions })) {
+    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions })) {
       if (e.type === 'result') hits.push(...e.hits);
       else if (e.type === 'response') {
         text = e.text;

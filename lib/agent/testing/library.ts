@@ -10,7 +10,8 @@ import { HashedNgramEmbedder } from '@/lib/providers/embeddings/hashed-ngrams';
 import { LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from '@/lib/providers/multivector/local';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
 import { openLanceStore } from '@/lib/providers/vectorstore';
-import type { AgentDeps } from '../services';
+import { LibraryIndex } from '@/lib/ranking/library-index';
+import type { AgentDeps } from '@/lib/agent-services';
 
 export const TITLES: Record<string, string> = { 'px-200': 'PX-200 Pump Manual', 'cb-9': 'CB-9 Controller Board Guide' };
 
@@ -63,6 +64,15 @@ export const FIXTURE_CHUNKS: FixtureChunk[] = [
 
 /** Highlight boxes derived from the id, so a test can tell they came from the cited chunk. */
 export const bboxFor = (id: string, i = 0) => ({ x: 50, y: 100 + 20 * (id.length + i), w: 400, h: 14 });
+
+/** The fixture library's index (what the store's index would hold), for handing a turn an explicit one. */
+export function fixtureLibraryIndex(): LibraryIndex {
+  return new LibraryIndex({
+    manuals: Object.entries(TITLES).map(([id, title]) => ({ id, title, fileName: `${id}.pdf` })),
+    pages: FIXTURE_CHUNKS.map((c) => ({ manualId: c.manualId, number: c.page, text: `${c.heading}\n${c.text}` })),
+    chunks: FIXTURE_CHUNKS.map((c) => ({ ...c, ocr: false, bboxes: [bboxFor(c.id)] })),
+  });
+}
 
 export interface FixtureStore {
   store: VectorStore;

@@ -305,13 +305,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         timings.length = 0;
         serverInfo = { ...serverInfo, mode: `in-process runTurn (not through the server${opts.inProcess ? ': --in-process' : ''})` };
         const { runTurn } = await import('../../agent');
+        const { agentServices } = await import('../../agent-services');
         const { defaultTools } = await import('@/tools');
         const { readyManualIds } = await import('../../store/manuals');
         const manualIds = await readyManualIds();
         for (let i = 0; i <= opts.turns; i++) {
           const t0 = performance.now();
           const t: TurnTiming = { firstEventMs: null, firstTokenMs: null, answerMs: null, totalMs: 0, status: 'unknown', answer: '', events: 0 };
-          for await (const e of runTurn({ tools: defaultTools, question: questions[i % questions.length], manualIds })) {
+          for await (const e of runTurn({ tools: defaultTools, question: questions[i % questions.length], manualIds, services: agentServices() })) {
             const at = round1(performance.now() - t0);
             t.events++;
             t.firstEventMs ??= at;

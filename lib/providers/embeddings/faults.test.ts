@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
+import { agentServices } from '@/lib/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
@@ -148,7 +149,7 @@ describe('a failing query embedder during a chat turn', () => {
     ['never answering', () => 'hang' as const],
   ])('%s: the hybrid search falls back to keywords and says so; the turn ends with a cited answer', async (_label, fault) => {
     const embedder = await faultyQueryEmbedder(fault);
-    const events = await within(collectTurn({ tools: defaultTools, question: 'What is the full-load current of the PX-200 motor?', deps: { ...fx.deps, embedder } }), 30_000);
+    const events = await within(collectTurn({ tools: defaultTools, question: 'What is the full-load current of the PX-200 motor?', services: agentServices({ ...fx.deps, embedder }) }), 30_000);
 
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
     const hybrid = eventsOf(events, 'result').find((r) => r.tool === TOOL.hybrid)!;

@@ -6,6 +6,7 @@
  * answer within its deadline; when the model fails the answer is the extractive fallback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentServices } from '@/lib/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
@@ -62,7 +63,7 @@ async function turn(label: string, llm: LlmClient, deadlineMs: number): Promise<
     timer = setTimeout(() => reject(new Error(`the turn did not end within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
-    const events = await Promise.race([collectTurn({ tools: defaultTools, question: QUESTION, deps: { ...fx.deps, llm } }), deadline]);
+    const events = await Promise.race([collectTurn({ tools: defaultTools, question: QUESTION, services: agentServices({ ...fx.deps, llm }) }), deadline]);
     const ms = Math.round(performance.now() - t0);
     durations[label] = ms;
     return { events, ms };

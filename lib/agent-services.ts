@@ -1,11 +1,16 @@
 /**
- * Per-turn provider access. Injected dependencies win (tests, eval, bench); anything not injected
- * comes from the lib/providers factories, loaded lazily so a turn that never needs the VLM never
- * constructs it, and a role that fails to configure fails only the tools that need it.
+ * The composition root of a turn's AgentServices: the one place the module singletons a turn
+ * needs are read (the lib/providers factories, the configuration, the library index cache, the
+ * manual store). The loop (lib/agent) and the tools reach them only through the services.
+ * Injected dependencies win (tests, eval, bench); anything not injected is loaded lazily, so a
+ * turn that never needs the VLM never constructs it, and a role that fails to configure fails only
+ * the tools that need it.
  */
 import fs from 'node:fs/promises';
 import type { PageImageLoader, AgentServices } from '@/lib/agent/contract';
+import { getConfig, type DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
+import type { LibraryIndex } from '@/lib/ranking/library-index';
 
 export interface AgentDeps {
   embedder?: Embedder;
@@ -19,6 +24,10 @@ export interface AgentDeps {
   /** PNG bytes of a page; null = no page images (visual interpretation unavailable). */
   pageImage?: PageImageLoader | null;
   manualTitle?: (manualId: string) => Promise<string | undefined> | string | undefined;
+  /** The library index; undefined = the store's, rebuilt when the library changes. */
+  libraryIndex?: () => Promise<LibraryIndex>;
+  /** undefined = 'llm' with an injected LLM, 'rules' with none (llm: null), else from configuration. */
+  decider?: DeciderProvider;
 }
 
 /** Memoises a lazy async value; a failure is remembered too, so a broken role fails fast. */
@@ -29,7 +38,7 @@ function lazy<T>(load: () => Promise<T> | T): () => Promise<T> {
 
 const factories = lazy(() => import('@/lib/providers'));
 
-export function resolveServices(deps: AgentDeps = {}): AgentServices {
+export function agentServices(deps: AgentDeps = {}): AgentServices {
   const titles = new Map<string, Promise<string | undefined>>();
   const manualTitle = deps.manualTitle ?? defaultManualTitle;
   return {
@@ -53,7 +62,25 @@ export function resolveServices(deps: AgentDeps = {}): AgentServices {
       }
       return title;
     },
+    // Not memoised: the cache keeps the index, and a failed build is retried by the next caller.
+    libraryIndex: deps.libraryIndex ?? defaultLibraryIndex,
+    decider: deps.decider ?? defaultDecider(deps),
   };
+}
+
+function defaultDecider(deps: AgentDeps): DeciderProvider {
+  if (deps.llm) return 'llm';
+  if (deps.llm === null) return 'rules';
+  try {
+    return getConfig().decider.provider;
+  } catch {
+    return 'rules';
+  }
+}
+
+async function defaultLibraryIndex(): Promise<LibraryIndex> {
+  const { libraryIndex } = await import('@/lib/ranking/library-cache');
+  return libraryIndex();
 }
 
 async function defaultManualTitle(manualId: string): Promise<string | undefined> {
