@@ -10,7 +10,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing/turn';
-import { agentServices, type AgentDeps } from '@/lib/agent-services';
+import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
 import { collectTurn } from '@/lib/agent/tree';
 import type { TreeData } from '@/lib/agent/contract';
 import { chain, defaultInterceptors } from '@/lib/agent/interceptors';

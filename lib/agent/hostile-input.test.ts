@@ -7,7 +7,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST } from '@/app/api/chat/route';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { prepareTurn } from '@/lib/chat/turn';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/manuals/service';

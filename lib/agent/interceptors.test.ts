@@ -4,7 +4,7 @@ import type { ToolContext, ToolOutput } from '@/lib/agent/contract';
 import { Environment } from './environment';
 import type { AuditRecord } from './events';
 import { chain, defaultInterceptors, type ToolCall } from './interceptors';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { chunk, offlineDeps, resultOf, scriptedTool, type ScriptedToolSpec } from './testing/turn';
 import type { TreeData } from './contract';
 

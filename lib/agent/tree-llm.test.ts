@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { getConfig } from '@/lib/config';
 import { restoreEnv, snapshotEnv } from '@/test/env';
 import { visualInterpretation } from '@/tools/visual-interpretation';

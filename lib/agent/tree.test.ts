@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
 import { TOOL, type AnyTool } from '@/lib/agent/contract';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';

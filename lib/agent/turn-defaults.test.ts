@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore } from '@/lib/providers';
 import { closeVectorStores } from '@/lib/providers/vectorstore';
 import { createManual } from '@/lib/store/manuals';

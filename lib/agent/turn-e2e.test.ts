@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { TOOL } from '@/lib/agent/contract';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf, mockLlm, textResult } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './tree';

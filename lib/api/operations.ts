@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { runTurn, type AgentEvent } from '@/lib/agent';
-import { agentServices, type AgentDeps } from '@/lib/agent-services';
+import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
 import type { EventSource } from '@/lib/agent/events';
 import { sourceUrl } from '@/lib/chat/protocol';
 import { ensurePageImage } from '@/lib/manuals/page-images';

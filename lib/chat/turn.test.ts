@@ -6,7 +6,7 @@
 import { readUIMessageStream } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTurn, type RunTurnInput } from '@/lib/agent';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { closeDb } from '@/lib/store/db';
 import { getOwnedSession, listMessages } from '@/lib/store/sessions';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/runtime/abort';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { runtimeFlag } from '@/lib/config';
 import { readyManualIds } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';

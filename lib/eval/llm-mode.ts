@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunTurnOptions } from '../agent';
-import type { AgentDeps } from '../agent-services';
+import type { AgentDeps } from '../services/agent-services';
 import { getConfig } from '../config';
 import { getLLM, getVLM, replayOnlyLlmClient } from '../providers/llm';
 import type { LlmClient } from '../providers/types';

@@ -14,7 +14,7 @@
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import { runTurn, type AnyTool, type RunTurnOptions } from '../agent';
-import { agentServices, type AgentDeps } from '../agent-services';
+import { agentServices, type AgentDeps } from '../services/agent-services';
 import type { AnswerEvidence } from '../answer/decline';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';

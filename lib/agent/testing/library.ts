@@ -11,7 +11,7 @@ import { LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from '@/lib/pr
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, VectorStore } from '@/lib/providers/types';
 import { openLanceStore } from '@/lib/providers/vectorstore';
 import { LibraryIndex } from '@/lib/ranking/library-index';
-import type { AgentDeps } from '@/lib/agent-services';
+import type { AgentDeps } from '@/lib/services/agent-services';
 
 export const TITLES: Record<string, string> = { 'px-200': 'PX-200 Pump Manual', 'cb-9': 'CB-9 Controller Board Guide' };
 

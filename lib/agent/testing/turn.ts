@@ -7,7 +7,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
-import type { AgentDeps } from '@/lib/agent-services';
+import type { AgentDeps } from '@/lib/services/agent-services';
 import type { AgentEvent, AgentEventType, EventOf } from '../events';
 import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
 import type { TreeData } from '../contract';
@@ -176,7 +176,7 @@ export async function runToolOnce(
   over: Partial<Pick<TreeData, 'question' | 'manualIds' | 'environment'>> = {},
 ) {
   const { chain, defaultInterceptors } = await import('../interceptors');
-  const { agentServices } = await import('@/lib/agent-services');
+  const { agentServices } = await import('@/lib/services/agent-services');
   const providers = agentServices(deps);
   const tree = startingTree(over.question ?? 'test question', providers, { manualIds: over.manualIds, environment: over.environment ?? new Environment() });
   const outputs: ToolOutput[] = [];

@@ -305,7 +305,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         timings.length = 0;
         serverInfo = { ...serverInfo, mode: `in-process runTurn (not through the server${opts.inProcess ? ': --in-process' : ''})` };
         const { runTurn } = await import('../../agent');
-        const { agentServices } = await import('../../agent-services');
+        const { agentServices } = await import('../../services/agent-services');
         const { defaultTools } = await import('@/tools');
         const { readyManualIds } = await import('../../store/manuals');
         const manualIds = await readyManualIds();

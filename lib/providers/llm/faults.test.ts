@@ -6,7 +6,7 @@
  * answer within its deadline; when the model fails the answer is the extractive fallback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentServices } from '@/lib/agent-services';
+import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/tree';
