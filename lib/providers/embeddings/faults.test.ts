@@ -48,7 +48,7 @@ async function embedderThen(handler: (req: FaultRequest, n: number) => FaultRepl
     baseURL: `${server.url}/v1`,
     model: 'fake-embedder',
     timeoutMs: 300,
-    maxRetries: 2,
+    maxAttempts: 3,
     initialBackoffMs: 10,
     maxBackoffMs: 20,
     ...opts,
@@ -93,7 +93,7 @@ describe('the openai-compatible embedder against a misbehaving server', () => {
     const down = await startFaultServer(() => 'hang');
     const url = down.url;
     await down.close(); // nothing listens on the port any more: connection refused
-    const created = OpenAICompatibleEmbedder.create({ baseURL: `${url}/v1`, model: 'm', maxRetries: 1, initialBackoffMs: 10, maxBackoffMs: 20 });
+    const created = OpenAICompatibleEmbedder.create({ baseURL: `${url}/v1`, model: 'm', maxAttempts: 2, initialBackoffMs: 10, maxBackoffMs: 20 });
     await expect(within(created, 10_000)).rejects.toThrow(/^embedding server 127\.0\.0\.1:\d+ \(m\) failed: .*(ECONNREFUSED|connect).*\(gave up after 2 attempts\)$/i);
   });
 

@@ -11,7 +11,7 @@ import { createLlmClient, type LlmClientOptions } from './client';
 import { LlmCallError } from './errors';
 import { createLogger, logLevelFromEnv } from './log';
 import { createOpenAICompatibleModel } from './openai-compatible';
-import { backoffDelay, classifyError, retryAfterMs } from './retry';
+import { backoffDelay, classifyError, retryAfterMs } from '../retry';
 import type { StreamPart } from './sdk-types';
 import { captureLogs, fakeFetch, json, never, openaiAnswer, openaiError, PNG, streamOf, textParts, usage } from './test-helpers';
 import { visionPrompt } from './messages';
