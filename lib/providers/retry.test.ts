@@ -63,7 +63,7 @@ describe.each(Object.keys(configs) as Array<keyof typeof configs>)('a %s LLM ans
       server.requests.length = 0;
       let streamError: unknown;
       const stream = streamText({ model: client.model, prompt: 'hi', onError: ({ error }) => void (streamError = error) });
-      await rejection(stream.text);
+      await rejection(Promise.resolve(stream.text));
       expect(streamError).toMatchObject({ code: 'llm:unavailable', attempts: Number(maxAttempts) });
       expect(server.requests).toHaveLength(Number(maxAttempts));
     });
