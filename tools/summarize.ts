@@ -45,6 +45,7 @@ export const summarize: Tool<z.output<typeof inputs>> = {
         const result = await generateText({
           model: llm.model,
           abortSignal: ctx.signal,
+          maxRetries: 0, // the LLM client retries (lib/providers/retry.ts)
           system:
             `Summarize the numbered manual passages for answering the question, in at most ${input.max_length} words. ` +
             'Keep exact values, units, part numbers, codes and steps; cite each fact with its [n]; drop what is irrelevant.',

@@ -58,7 +58,7 @@ function answerPrompt(t: TreeData, finding?: string): string {
 
 async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, onDelta: () => void, finding?: string): AsyncGenerator<ToolOutput, string> {
   // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
-  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, finding), abortSignal: ctx.signal, onError: () => {} });
+  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, finding), abortSignal: ctx.signal, maxRetries: 0, onError: () => {} });
   let text = '';
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {

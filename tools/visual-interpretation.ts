@@ -68,6 +68,7 @@ export const visualInterpretation: Tool<z.output<typeof inputs>> = {
       result = await generateText({
         model: vlm.model,
         abortSignal: ctx.signal,
+        maxRetries: 0, // the LLM client retries (lib/providers/retry.ts)
         messages: visionPrompt(
           `This is page ${target.page} of the equipment manual "${title}". ${input.prompt}\n` +
             'Answer only from what the page shows. Quote labels, pin names, part numbers and values exactly as printed. ' +

@@ -204,7 +204,6 @@ describe('runTurn: cancellation', () => {
     // Ignores its signal on purpose: the loop must stop waiting anyway.
     const stuck = scriptedTool({ name: TOOL.textResponse, end: true, run: () => new Promise(() => {}) });
     const events: AgentEvent[] = [];
-    const started = Date.now();
     for await (const e of runTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
@@ -214,7 +213,7 @@ describe('runTurn: cancellation', () => {
       events.push(e);
       if (e.type === 'status' && e.tool === TOOL.textResponse) setTimeout(() => controller.abort(), 20);
     }
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // A loop that kept waiting on the stuck tool would never end: the test would time out.
     expect(eventsOf(events, 'result')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
     expect(eventsOf(events, 'metrics')[0].audit.at(-1)).toMatchObject({ tool: TOOL.textResponse, outcome: 'cancelled' });

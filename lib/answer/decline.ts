@@ -17,7 +17,7 @@ export interface AnswerEvidence {
 }
 
 export interface DeclinePolicy {
-  /** Decline below this coverage of the question. */
+  /** Decline below this coverage of the question; 0 (the shipped decline.json) turns it off. */
   minCoverage: number;
   /** Decline when an asked quantity is stated nowhere on the best pages. */
   declineOnMissingQuantity: boolean;

@@ -34,6 +34,9 @@ describe('suggestions', () => {
     expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
     expect(productName('acme-hx200-manual')).toBe('HX200');
     expect(productName('Pump guide')).toBe('Pump guide');
+    // lib/text's designation test: a value (24V), an error code, a thread size or a rating is no product.
+    expect(productName('24V pump guide', 'ERR12 ERR12 on the 24V supply, IP65, M10 bolts')).toBe('24V pump guide');
+    expect(productName('Yaesu radio', "The FT-65's keypad. FT-65 radio, M10 bolts, M10, M10")).toBe('FT-65');
   });
 
   it('derives example questions from the ready manuals’ headings', () => {

@@ -4,6 +4,8 @@
  * retrieved and the kind of question asked. Deterministic, so a restored chat shows the same.
  */
 import type { AgentEvent } from '@/lib/agent/events';
+import { isStopword, stem, words } from '@/lib/text/analyze';
+import { designationTokens } from '@/lib/text/designations';
 
 export interface HeadingSeed {
   manualId: string;
@@ -19,6 +21,7 @@ interface Template {
 }
 
 const ERROR_CODE = /\b(?:E|F|ERR|AL)[-\s]?\d{1,3}\b/;
+const isErrorCode = (token: string) => ERROR_CODE.exec(token)?.[0] === token;
 
 /** Heading → question, most useful first. `id` keeps one question per kind of section. */
 const TEMPLATES: Template[] = [
@@ -90,17 +93,21 @@ export function headingLeaf(heading: string): string {
     .trim();
 }
 
+// Designations that name a rating, a standard or a metric thread (IP65, AWG18, ISO9001, M10), not a product.
+const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
+
 /** A short product name for questions: a model number from the title or text, else the title. */
 export function productName(title: string, text = ''): string {
-  // The most frequent model-like token (two+ capitals and digits), ignoring ratings such as IP65.
+  // The most frequent designation printed with capitals (lib/text/designations.ts: letters and
+  // digits, not a value such as 24V), other than ratings, standards and error codes.
   const counts = new Map<string, number>();
-  for (const m of text.matchAll(/\b[A-Z]{2,5}-?\d{2,5}[A-Z]?\b/g)) {
-    if (/^(IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d/.test(m[0])) continue;
-    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  for (const token of designationTokens(text)) {
+    if (!/\p{Lu}/u.test(token) || RATING_OR_STANDARD.test(token) || isErrorCode(token)) continue;
+    counts.set(token, (counts.get(token) ?? 0) + 1);
   }
   const fromText = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (fromText) return fromText;
-  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => /[a-z]/i.test(t) && /\d/.test(t));
+  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => designationTokens(t).length > 0);
   if (token) return token.toUpperCase();
   return title.replace(/[-_]+/g, ' ').trim() || 'equipment';
 }
@@ -135,21 +142,17 @@ export function exampleQuestions(manuals: Array<{ id: string; title: string }>, 
   return questions.slice(0, max);
 }
 
-const normalize = (q: string) =>
-  q
-    .toLowerCase()
-    .replace(/(?<=[a-z])-(?=\d)/g, '')
-    .replace(/[^a-z0-9 ]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+/** A question's words (lib/text's tokenizer), for spotting the same question twice. */
+const normalize = (q: string) => words(q).join(' ');
 
-const FILLER = new Set(['what', 'which', 'does', 'the', 'how', 'and', 'for', 'with', 'need', 'show', 'about', 'say', 'manual', 'this', 'that', 'are', 'its', 'do', 'is', 'of', 'to', 'on', 'in', 'me']);
-/** Content words, cut to a 5-letter stem so "tightening" and "tighten" match. */
+// Words of the question templates that say nothing about the topic (the stop-word list has the rest).
+const FILLER = new Set(['show', 'need', 'say', 'manual'].map(stem));
+/** Content words, stemmed so "tightening" and "tighten" match. */
 const contentWords = (q: string) =>
-  normalize(q)
-    .split(' ')
-    .filter((w) => w.length > 1 && !FILLER.has(w))
-    .map((w) => (/^[a-z]+$/.test(w) ? w.slice(0, 5) : w));
+  words(q)
+    .filter((w) => w.length > 1 && !isStopword(w))
+    .map(stem)
+    .filter((w) => !FILLER.has(w));
 
 /** True when most of the suggestion's words are already in an asked question (a near-repeat). */
 function nearRepeat(suggestion: string, asked: string[]): boolean {
@@ -188,12 +191,12 @@ export function followUps(question: string, events: AgentEvent[], asked: string[
   const best = Math.max(0, ...passages.map((h) => h.score));
   const near = (h: (typeof passages)[number]) => (cited.has(`${h.manualId}:${h.page}`) ? 1 : 0);
   const hits = passages.filter((h) => near(h) || h.score >= best * 0.4).sort((a, b) => near(b) - near(a) || b.score - a.score);
-  const questionTerms = new Set(normalize(question).split(' '));
+  const questionTerms = new Set(contentWords(question));
   const model = productName(hits.find((h) => h.manualTitle)?.manualTitle ?? '', hits.map((h) => h.text ?? '').join(' '));
   for (const hit of hits) {
     if (!hit.heading) continue;
     const leaf = headingLeaf(hit.heading);
-    const leafTerms = normalize(leaf).split(' ').filter((w) => w.length > 3);
+    const leafTerms = contentWords(leaf).filter((w) => w.length > 3);
     if (leafTerms.length && leafTerms.every((w) => questionTerms.has(w))) continue;
     const template = TEMPLATES.find((t) => t.match.test(leaf));
     const q = template ? template.question({ leaf, text: hit.text ?? '', model }) : headingQuestion(leaf);

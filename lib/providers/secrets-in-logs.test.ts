@@ -176,14 +176,14 @@ describe('API keys in logs and errors', () => {
   });
 
   it('the OpenAI-compatible embedder: an echoed key stays out of its error', async () => {
-    const error = await failure(() => OpenAICompatibleEmbedder.create({ baseURL: `${base}/v1`, apiKey: OPENAI_KEY, model: 'echo-401', maxRetries: 0 }));
+    const error = await failure(() => OpenAICompatibleEmbedder.create({ baseURL: `${base}/v1`, apiKey: OPENAI_KEY, model: 'echo-401', maxAttempts: 1 }));
     expect(error).toContain('401');
     expectNoKey(error, 'the thrown error');
     expectNoKey(output.join('\n'), 'log output');
   });
 
   it('the Gemini embedder: an echoed key stays out of its error', async () => {
-    const embedder = new GeminiEmbedder({ apiKey: GEMINI_KEY, model: 'gemini-echo', baseURL: `${base}/v1beta`, maxRetries: 0 });
+    const embedder = new GeminiEmbedder({ apiKey: GEMINI_KEY, model: 'gemini-echo', baseURL: `${base}/v1beta`, maxAttempts: 1 });
     const error = await failure(() => embedder.embedQuery('hi'));
     expect(error).toContain('Incorrect API key');
     expectNoKey(error, 'the thrown error');

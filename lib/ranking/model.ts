@@ -9,9 +9,9 @@
  *
  * Boosted trees (./trees.ts) then fit what the linear score gets wrong on the training questions.
  *
- * Not tuned on the questions: L2 = 1e-3 (a light prior toward 0, fixed a priori); 2,000 epochs of
- * full-batch gradient descent at step 2, chosen so training converges (300 epochs at step 0.5
- * stopped short: every weight still near its start; 10× the L2 scored lower under CV).
+ * L2 = 1e-3 (a light prior toward 0) was chosen under cross-validation over 10× that (docs/eval.md);
+ * 2,000 epochs of full-batch gradient descent at step 2 were chosen so training converges, not for
+ * their scores.
  */
 import { hasRightAndWrong, type TrainingQuery } from './training';
 import { boost, treesScore, type Tree } from './trees';

@@ -37,6 +37,13 @@ export function designations(text: string): string[] {
     .filter((w): w is string => !!w);
 }
 
+/** The designation-shaped tokens of a text as it writes them ("HX-200", "OpenGD77"; "FT-65's" → "FT-65"), in order: for display. */
+export function designationTokens(text: string): string[] {
+  return tokensOf(text)
+    .map((t) => t.replace(/['’]s$/u, ''))
+    .filter((t) => designationWord(t) !== undefined);
+}
+
 /** Maker + model mentions of a question, in order. The question's first word is not taken for a maker. */
 export function modelMentions(question: string): ModelMention[] {
   const tokens = tokensOf(question);

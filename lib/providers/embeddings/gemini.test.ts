@@ -31,7 +31,7 @@ function fakeGemini(dims: number, status = 200) {
 describe('GeminiEmbedder', () => {
   it('sends documents to batchEmbedContents with RETRIEVAL_DOCUMENT and parses them in order', async () => {
     const { calls, fetchFn } = fakeGemini(768);
-    const e = new GeminiEmbedder({ apiKey: 'test-key', model: 'gemini-embedding-001', fetch: fetchFn, maxRetries: 0 });
+    const e = new GeminiEmbedder({ apiKey: 'test-key', model: 'gemini-embedding-001', fetch: fetchFn, maxAttempts: 1 });
     expect(e).toMatchObject({ provider: 'gemini', dimensions: 768, id: 'gemini:gemini-embedding-001:768' });
 
     const vecs = await e.embedDocuments(['a', 'bbbb']);
@@ -53,7 +53,7 @@ describe('GeminiEmbedder', () => {
 
   it('sends a query to embedContent with RETRIEVAL_QUERY', async () => {
     const { calls, fetchFn } = fakeGemini(768);
-    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxRetries: 0 });
+    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxAttempts: 1 });
     const q = await e.embedQuery('fuse rating?');
     expect(calls[0].url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-embedding-001:embedContent');
     expect(calls[0].body).toEqual({
@@ -67,7 +67,7 @@ describe('GeminiEmbedder', () => {
 
   it('splits more than 100 documents across calls (the API limit)', async () => {
     const { calls, fetchFn } = fakeGemini(8);
-    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', dimensions: 8, fetch: fetchFn, maxRetries: 0 });
+    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', dimensions: 8, fetch: fetchFn, maxAttempts: 1 });
     const vecs = await e.embedDocuments(Array.from({ length: 150 }, (_, i) => `t${i}`));
     expect(vecs).toHaveLength(150);
     expect(calls.map((c) => (c.body.requests as unknown[]).length).sort()).toEqual([100, 50].sort());
@@ -75,13 +75,13 @@ describe('GeminiEmbedder', () => {
 
   it('rejects vectors of the wrong size', async () => {
     const { fetchFn } = fakeGemini(3072);
-    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxRetries: 0 });
+    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxAttempts: 1 });
     await expect(e.embedQuery('x')).rejects.toThrow(/returned 3072 dimensions, expected 768/);
   });
 
   it('surfaces API errors', async () => {
     const { fetchFn } = fakeGemini(768, 429);
-    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxRetries: 0 });
+    const e = new GeminiEmbedder({ apiKey: 'k', model: 'gemini-embedding-001', fetch: fetchFn, maxAttempts: 1 });
     await expect(e.embedDocuments(['a', 'b'])).rejects.toThrow(/quota/);
   });
 });

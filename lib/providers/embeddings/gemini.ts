@@ -2,12 +2,13 @@
  * Gemini embeddings (gemini-embedding-001) through the AI SDK. Queries and documents use the
  * RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT task types the model was trained with. The output is
  * truncated to 768 dimensions (Matryoshka), which Google recommends for storage; truncated
- * vectors are not unit length, so they are normalised here.
+ * vectors are not unit length, so they are normalised here. Requests have a timeout and are
+ * retried under the policy of every model call (request.ts), not by the SDK.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { embed, embedMany, type EmbeddingModel } from 'ai';
-import { withoutSecrets } from '../redact';
+import { retryPolicy, type RetryPolicy } from '../retry';
 import type { CallOptions, Embedder } from '../types';
+import { embedRequest, type EmbedTransport } from './request';
 import { l2normalize, toFloat32 } from './util';
 
 export interface GeminiEmbedderOptions {
@@ -18,8 +19,12 @@ export interface GeminiEmbedderOptions {
   /** Override for tests or proxies. */
   baseURL?: string;
   fetch?: typeof fetch;
-  /** AI SDK retries with backoff on 429/5xx. */
-  maxRetries?: number;
+  /** Total requests per call, the first one included. Default 3. */
+  maxAttempts?: number;
+  /** Per-request deadline. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Waits out a backoff; tests inject one that returns at once. */
+  sleep?: RetryPolicy['sleep'];
   maxParallelCalls?: number;
 }
 
@@ -28,48 +33,36 @@ export class GeminiEmbedder implements Embedder {
   readonly id: string;
   readonly fingerprint: string;
   readonly dimensions: number;
-  private readonly model: EmbeddingModel;
-  private readonly maxRetries: number;
-  private readonly maxParallelCalls: number;
-  /** Errors keep the key out (a proxy may echo it back); they end up in ingest status and logs. */
-  private readonly scrub: (err: unknown) => unknown;
+  private readonly transport: Omit<EmbedTransport, 'providerOptions'>;
 
   constructor(opts: GeminiEmbedderOptions) {
     this.dimensions = opts.dimensions ?? 768;
     this.id = `gemini:${opts.model}:${this.dimensions}`;
     this.fingerprint = this.id;
     const google = createGoogleGenerativeAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, fetch: opts.fetch });
-    this.model = google.embeddingModel(opts.model);
-    this.maxRetries = opts.maxRetries ?? 2;
-    this.maxParallelCalls = opts.maxParallelCalls ?? 2;
-    this.scrub = (err) => withoutSecrets(err, [opts.apiKey]);
+    this.transport = {
+      label: `Gemini embeddings (${opts.model})`,
+      model: google.embeddingModel(opts.model),
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      retry: retryPolicy({ maxAttempts: opts.maxAttempts, sleep: opts.sleep }),
+      // Errors keep the key out (a proxy may echo it back); they end up in ingest status and logs.
+      secrets: [opts.apiKey],
+      maxParallelCalls: opts.maxParallelCalls ?? 2,
+    };
   }
 
-  private providerOptions(taskType: 'RETRIEVAL_QUERY' | 'RETRIEVAL_DOCUMENT') {
-    return { google: { taskType, outputDimensionality: this.dimensions } };
+  private with(taskType: 'RETRIEVAL_QUERY' | 'RETRIEVAL_DOCUMENT'): EmbedTransport {
+    return { ...this.transport, providerOptions: { google: { taskType, outputDimensionality: this.dimensions } } };
   }
 
   async embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const { embeddings } = await embedMany({
-      model: this.model,
-      values: texts,
-      providerOptions: this.providerOptions('RETRIEVAL_DOCUMENT'),
-      abortSignal: opts?.signal,
-      maxRetries: this.maxRetries,
-      maxParallelCalls: this.maxParallelCalls,
-    }).catch((err) => Promise.reject(this.scrub(err)));
+    const embeddings = await embedRequest(this.with('RETRIEVAL_DOCUMENT'), texts, opts?.signal);
     return embeddings.map((e) => this.check(e));
   }
 
   async embedQuery(text: string, opts?: CallOptions): Promise<Float32Array> {
-    const { embedding } = await embed({
-      model: this.model,
-      value: text,
-      providerOptions: this.providerOptions('RETRIEVAL_QUERY'),
-      abortSignal: opts?.signal,
-      maxRetries: this.maxRetries,
-    }).catch((err) => Promise.reject(this.scrub(err)));
+    const [embedding] = await embedRequest(this.with('RETRIEVAL_QUERY'), [text], opts?.signal);
     return this.check(embedding);
   }
 

@@ -16,10 +16,8 @@ restoreEnvAfterEach(KEYS, closeEmbeddings);
 const tmp = scratchDir('mc-emb-factory-');
 
 describe('getEmbedder', () => {
-  it('falls back to the offline embedder, quickly and with a reason, when the default model is not available', async () => {
-    const t0 = Date.now();
+  it('falls back to the offline embedder, with a reason, when the default model is not available', async () => {
     const e = await getEmbedder();
-    expect(Date.now() - t0).toBeLessThan(3000);
     expect(e.provider).toBe('offline');
     expect(e).toBeInstanceOf(HashedNgramEmbedder);
     expect(e.fallbackReason).toMatch(/Xenova\/bge-small-en-v1\.5 not found offline/);

@@ -43,7 +43,7 @@ const FACTORIES: Record<EmbeddingsProvider, Factory> = {
   },
   gemini: async (config) => {
     if (!config.gemini) throw new Error('EMBEDDINGS=gemini needs GOOGLE_GENERATIVE_AI_API_KEY');
-    return new GeminiEmbedder({ apiKey: config.gemini.apiKey, model: config.embeddings.model });
+    return new GeminiEmbedder({ apiKey: config.gemini.apiKey, model: config.embeddings.model, timeoutMs: envInt('EMBEDDING_TIMEOUT_MS', 60_000) });
   },
 };
 

@@ -30,7 +30,7 @@ function fakeServer(dims = 3) {
 describe('OpenAICompatibleEmbedder', () => {
   it('learns the vector size from one probe request, then posts batches to /embeddings', async () => {
     const { calls, fetchFn } = fakeServer(3);
-    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-local', model: 'all-minilm', fetch: fetchFn, maxRetries: 0 });
+    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-local', model: 'all-minilm', fetch: fetchFn, maxAttempts: 1 });
     expect(e).toMatchObject({ provider: 'openai-compatible', dimensions: 3, id: 'openai-compatible:localhost:11434:all-minilm:3' });
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('http://localhost:11434/v1/embeddings');
@@ -45,7 +45,7 @@ describe('OpenAICompatibleEmbedder', () => {
 
   it('adds the task prefixes an asymmetric model needs (nomic-embed-text)', async () => {
     const { calls, fetchFn } = fakeServer();
-    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:8000/v1', model: 'nomic-embed-text', fetch: fetchFn, maxRetries: 0 });
+    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:8000/v1', model: 'nomic-embed-text', fetch: fetchFn, maxAttempts: 1 });
     await e.embedQuery('which fuse?');
     await e.embedDocuments(['Fuse F1: 5 A slow-blow']);
     expect(calls[1].body.input).toEqual(['search_query: which fuse?']);
@@ -57,7 +57,7 @@ describe('OpenAICompatibleEmbedder', () => {
     const fetchFn: typeof fetch = async () => {
       throw new TypeError('fetch failed');
     };
-    await expect(OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', fetch: fetchFn, maxRetries: 0 })).rejects.toThrow();
+    await expect(OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', fetch: fetchFn, maxAttempts: 1 })).rejects.toThrow();
   });
 
   it('rejects a vector of a different size than the probe', async () => {
@@ -67,7 +67,7 @@ describe('OpenAICompatibleEmbedder', () => {
       const data = (body.input as string[]).map((_, index) => ({ index, embedding: Array.from({ length: dims }, () => 1) }));
       return new Response(JSON.stringify({ data }), { status: 200, headers: { 'content-type': 'application/json' } });
     };
-    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:8000/v1', model: 'm', fetch: fetchFn, maxRetries: 0 });
+    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://127.0.0.1:8000/v1', model: 'm', fetch: fetchFn, maxAttempts: 1 });
     dims = 4;
     await expect(e.embedQuery('x')).rejects.toThrow(/returned 4 dimensions, expected 3/);
   });

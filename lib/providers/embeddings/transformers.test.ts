@@ -117,16 +117,13 @@ describe('transformers embedder on a generated tiny model', () => {
     ]);
   });
 
-  it('fails fast and clearly when the model is absent and remote loading is off', async () => {
-    const t0 = Date.now();
+  it('fails clearly when the model is absent and remote loading is off', async () => {
     const err = await loadTransformersEmbedder({ model: 'Xenova/not-here', cacheDir: path.join(tmp, 'empty'), log: quiet }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     expect(String(err.message)).toMatch(/not found offline.*remote downloads are disabled/);
-    expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('fails fast when the hub is unreachable (closed port)', async () => {
-    const t0 = Date.now();
+  it('fails clearly when the hub is unreachable (closed port)', async () => {
     const err = await loadTransformersEmbedder({
       model: 'Xenova/not-here',
       cacheDir: path.join(tmp, 'empty'),
@@ -137,7 +134,6 @@ describe('transformers embedder on a generated tiny model', () => {
     }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelUnavailableError);
     expect(String(err.message)).toMatch(/hub is unreachable/);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
 

@@ -4,14 +4,15 @@
  */
 import { generateText, Output, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { sleep } from '@/lib/runtime/abort';
 import { z } from 'zod';
 import { rejection } from '@/test/rejection';
 import { createLlmClient, type LlmClientOptions } from './client';
 import { LlmCallError } from './errors';
 import { createLogger, logLevelFromEnv } from './log';
 import { createOpenAICompatibleModel } from './openai-compatible';
-import { backoffDelay, classifyError, retryAfterMs } from './retry';
+import { backoffDelay, classifyError, retryAfterMs } from '../retry';
 import type { StreamPart } from './sdk-types';
 import { captureLogs, fakeFetch, json, never, openaiAnswer, openaiError, PNG, streamOf, textParts, usage } from './test-helpers';
 import { visionPrompt } from './messages';
@@ -86,18 +87,20 @@ describe('retries', () => {
   });
 
   it('waits for Retry-After when the server sends one', async () => {
-    const { client, calls } = openaiClient((_req, n) => (n === 1 ? openaiError(429, 'slow down', { 'retry-after': '0.15' }) : json(openaiAnswer('ok'))));
-    const t0 = performance.now();
+    const slept: number[] = [];
+    const { client, calls } = openaiClient((_req, n) => (n === 1 ? openaiError(429, 'slow down', { 'retry-after': '0.15' }) : json(openaiAnswer('ok'))), {
+      sleep: async (ms) => void slept.push(ms),
+    });
     await generateText({ model: client.model, prompt: 'hi' });
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    expect(slept).toEqual([150]); // the server's 150 ms, not the (1–5 ms) backoff
     expect(calls).toHaveLength(2);
   });
 
   it('fails at once when Retry-After is longer than it is willing to wait', async () => {
-    const { client, calls } = openaiClient(() => openaiError(429, 'quota', { 'retry-after': '120' }));
-    const t0 = performance.now();
+    const slept: number[] = [];
+    const { client, calls } = openaiClient(() => openaiError(429, 'quota', { 'retry-after': '120' }), { sleep: async (ms) => void slept.push(ms) });
     const err = await rejection(generateText({ model: client.model, prompt: 'hi' }));
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(slept).toEqual([]);
     expect(calls).toHaveLength(1);
     expect(err).toMatchObject({ code: 'llm:rate_limit', statusCode: 429 });
     expect((err as Error).message).toMatch(/Retry-After exceeds/);
@@ -114,9 +117,8 @@ describe('timeouts and aborts', () => {
       },
       { timeoutMs: 50 },
     );
-    const t0 = performance.now();
+    // A deadline that never fired would leave the call hanging: the test would time out.
     const err = await rejection(generateText({ model: client.model, prompt: 'hi' }));
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect(calls).toHaveLength(1); // a timeout is final: the deadline covers all attempts
     expect(sawAbort).toBe(true); // the HTTP request itself was cancelled
     expect(err).toMatchObject({ code: 'llm:timeout', transient: true });
@@ -150,12 +152,18 @@ describe('timeouts and aborts', () => {
   });
 
   it('an abort during backoff stops at once', async () => {
-    const { client, calls } = openaiClient(() => openaiError(503, 'busy'), { initialBackoffMs: 10_000, maxBackoffMs: 10_000 });
     const ctrl = new AbortController();
-    setTimeout(() => ctrl.abort(), 30);
-    const t0 = performance.now();
+    // The real sleep, with a ten-minute backoff the caller aborts as soon as it starts: a backoff the
+    // abort did not cut short would outlast the test's timeout.
+    const { client, calls } = openaiClient(() => openaiError(503, 'busy'), {
+      initialBackoffMs: 600_000,
+      maxBackoffMs: 600_000,
+      sleep: (ms, signal) => {
+        ctrl.abort();
+        return sleep(ms, signal);
+      },
+    });
     const err = await rejection(generateText({ model: client.model, prompt: 'hi', abortSignal: ctrl.signal }));
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect((err as Error).name).toBe('AbortError');
     expect(calls).toHaveLength(1);
   });
@@ -245,18 +253,26 @@ describe('streaming', () => {
   });
 
   it('does not cut off a long stream whose chunks keep coming', async () => {
-    const parts = textParts(Array.from({ length: 6 }, (_, i) => `${i} `));
-    let i = 0;
-    const slow = new ReadableStream<StreamPart>({
-      async pull(controller) {
-        await new Promise((r) => setTimeout(r, 15));
-        if (i < parts.length) controller.enqueue(parts[i++]);
-        else controller.close();
-      },
-    });
-    const client = createLlmClient(new MockLanguageModelV3({ doStream: async () => ({ stream: slow }) }), { ...fast, timeoutMs: 60 });
-    // First content after ~45 ms, the whole stream takes ~120 ms: only gaps count once content flows.
-    expect(await streamText({ model: client.model, prompt: 'x' }).text).toBe('0 1 2 3 4 5 ');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const parts = textParts(Array.from({ length: 6 }, (_, i) => `${i} `));
+      let i = 0;
+      const slow = new ReadableStream<StreamPart>({
+        async pull(controller) {
+          await new Promise((r) => setTimeout(r, 15));
+          if (i < parts.length) controller.enqueue(parts[i++]);
+          else controller.close();
+        },
+      });
+      const client = createLlmClient(new MockLanguageModelV3({ doStream: async () => ({ stream: slow }) }), { ...fast, timeoutMs: 60 });
+      const text = streamText({ model: client.model, prompt: 'x' }).text;
+      // First content after 45 ms, the whole stream takes 165 ms (eleven 15 ms gaps), far past the
+      // 60 ms timeout: only the gaps count once content flows. Fake timers: no wall clock involved.
+      for (let t = 0; t < 11; t++) await vi.advanceTimersByTimeAsync(15);
+      expect(await text).toBe('0 1 2 3 4 5 ');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

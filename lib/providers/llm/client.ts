@@ -2,15 +2,16 @@
  * The LlmClient: an AI SDK model wrapped (wrapLanguageModel) in one middleware that gives every
  * generateText / streamText / generateObject call
  *   - a per-call timeout (combined with the caller's abortSignal),
- *   - retries with exponential backoff + jitter on transient errors (429, 5xx, network), honouring
- *     Retry-After; never on other 4xx, never after an abort or the timeout,
+ *   - retries with exponential backoff + jitter on transient errors (429, 408, 5xx, network),
+ *     honouring Retry-After; never on other 4xx, never after an abort or the timeout (the policy is
+ *     ../retry.ts, shared with the embedders),
  *   - one structured log line per call (model, provider, tokens, latency, attempts, outcome),
  *   - record / replay of calls to JSONL (see cassette.ts),
  *   - a vision guard: a client without vision rejects image input instead of sending it.
  *
- * Retries live only here. Errors leaving the middleware are LlmCallError (not APICallError), which
- * the SDK never retries, so callers may keep the SDK's default maxRetries without multiplying
- * attempts; passing `maxRetries: 0` is harmless and makes the intent explicit.
+ * For LLM/VLM calls, this loop is the only retrier: callers pass `maxRetries: 0` to generateText /
+ * streamText, and even with the SDK's default the attempts do not multiply, because errors leaving
+ * the middleware are LlmCallError (not APICallError), which the SDK never retries.
  *
  * Timeout semantics: for generate calls `timeoutMs` bounds the whole call, all attempts and
  * backoff included. For streams it bounds the time to the first content chunk (attempts included)
@@ -34,8 +35,8 @@ import {
 import { LlmCallError, isAbortError } from './errors';
 import { redact, withoutSecrets } from '../redact';
 import { createLogger, type Logger } from './log';
-import { abortable, sleep } from '@/lib/runtime/abort';
-import { backoffDelay, classifyError, type BackoffOptions } from './retry';
+import { abortable } from '@/lib/runtime/abort';
+import { classifyError, nextRetry, RETRY_DEFAULTS, retryPolicy, type RetryPolicy } from '../retry';
 import type { CallOptions, FinishReason, LanguageModelV3, Middleware, StreamPart, StreamResult, Usage } from './sdk-types';
 
 export interface LlmClientOptions {
@@ -64,23 +65,18 @@ export interface LlmClientOptions {
   secrets?: Array<string | undefined>;
   /** Jitter source, for deterministic tests. */
   random?: () => number;
+  /** Waits out a backoff; tests inject one that records the delay and returns at once. */
+  sleep?: RetryPolicy['sleep'];
 }
 
-export const LLM_DEFAULTS = {
-  timeoutMs: 60_000,
-  maxAttempts: 3,
-  initialBackoffMs: 500,
-  maxBackoffMs: 8_000,
-  maxRetryAfterMs: 30_000,
-} as const;
+export const LLM_DEFAULTS = { timeoutMs: 60_000, ...RETRY_DEFAULTS } as const;
 
 interface Ctx {
   provider: string;
   role: 'llm' | 'vlm';
   vision: boolean;
   timeoutMs: number;
-  maxAttempts: number;
-  backoff: BackoffOptions;
+  retry: RetryPolicy;
   recorder?: CassetteRecorder;
   replay?: ReplayStore;
   logger: Logger;
@@ -102,13 +98,14 @@ export function createLlmClient(model: LanguageModelV3, options: LlmClientOption
     role: options.role ?? (vision ? 'vlm' : 'llm'),
     vision,
     timeoutMs: int('timeoutMs', options.timeoutMs, LLM_DEFAULTS.timeoutMs, 0),
-    maxAttempts: Math.floor(int('maxAttempts', options.maxAttempts, LLM_DEFAULTS.maxAttempts, 1)),
-    backoff: {
+    retry: retryPolicy({
+      maxAttempts: Math.floor(int('maxAttempts', options.maxAttempts, LLM_DEFAULTS.maxAttempts, 1)),
       initialBackoffMs: int('initialBackoffMs', options.initialBackoffMs, LLM_DEFAULTS.initialBackoffMs, 0),
       maxBackoffMs: int('maxBackoffMs', options.maxBackoffMs, LLM_DEFAULTS.maxBackoffMs, 0),
       maxRetryAfterMs: int('maxRetryAfterMs', options.maxRetryAfterMs, LLM_DEFAULTS.maxRetryAfterMs, 0),
-      random: options.random ?? Math.random,
-    },
+      random: options.random,
+      sleep: options.sleep,
+    }),
     recorder: options.record ? new CassetteRecorder(options.record) : undefined,
     replay: options.replay ? new ReplayStore(options.replay) : undefined,
     logger: options.logger ?? createLogger({ secrets: options.secrets }),
@@ -231,7 +228,7 @@ function terminalError(error: unknown, deadline: Deadline, call: CallLog, ctx: C
   if (deadline.timedOut) {
     return new LlmCallError(
       'llm:timeout',
-      `${modelId} did not answer within ${deadline.ms} ms (attempt ${call.attempts} of ${ctx.maxAttempts}); raise MC_LLM_TIMEOUT_MS if the model is just slow`,
+      `${modelId} did not answer within ${deadline.ms} ms (attempt ${call.attempts} of ${ctx.retry.maxAttempts}); raise MC_LLM_TIMEOUT_MS if the model is just slow`,
       { attempts: call.attempts, transient: true, cause: error },
     );
   }
@@ -265,20 +262,20 @@ async function withRetries<T>(ctx: Ctx, call: CallLog, deadline: Deadline, model
     }
     const terminal = terminalError(error, deadline, call, ctx, modelId);
     if (terminal) throw terminal;
-    const c = classifyError(error);
-    if (!c.retryable || attempt >= ctx.maxAttempts) throw finalError(error, call, ctx, modelId);
-    const delay = backoffDelay(attempt, error, ctx.backoff);
-    if (delay === undefined) throw finalError(error, call, ctx, modelId, `Retry-After exceeds ${ctx.backoff.maxRetryAfterMs} ms`);
+    const next = nextRetry(attempt, error, ctx.retry);
+    if (!next.retry) {
+      throw finalError(error, call, ctx, modelId, next.why === 'retry-after' ? `Retry-After exceeds ${ctx.retry.maxRetryAfterMs} ms` : undefined);
+    }
     ctx.logger.debug('llm.retry', {
       role: ctx.role,
       model: modelId,
       attempt,
-      delayMs: delay,
-      errorCode: c.code,
-      statusCode: c.statusCode,
+      delayMs: next.delayMs,
+      errorCode: next.classified.code,
+      statusCode: next.classified.statusCode,
     });
     try {
-      await sleep(delay, deadline.signal);
+      await ctx.retry.sleep(next.delayMs, deadline.signal);
     } catch (e) {
       throw terminalError(e, deadline, call, ctx, modelId) ?? e;
     }

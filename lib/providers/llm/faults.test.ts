@@ -3,7 +3,8 @@
  * behind the real client (timeouts, retries) built by createClientFromConfig, talking to a fake
  * fetch server that misbehaves: 429 then success, 5xx forever, never answering. Retrieval is a real
  * LanceDB store (lib/agent/testing/library). The turn must always end with 'done' and a non-empty
- * answer within its deadline; when the model fails the answer is the extractive fallback.
+ * answer (a turn that hangs fails on the test timeout); when the model fails the answer is the
+ * extractive fallback. How long a turn takes is for `npm run bench`, not these tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentServices } from '@/lib/services/agent-services';
@@ -25,12 +26,10 @@ const TOOL_NAMES = defaultTools.map((t) => t.name);
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 let fx: FixtureStore;
-const durations: Record<string, number> = {};
 beforeAll(async () => {
   fx = await openFixtureStore();
 });
 afterAll(async () => {
-  console.info('[faults] turn durations (ms):', JSON.stringify(durations));
   await fx?.close();
 });
 
@@ -56,20 +55,8 @@ function healthy(req: CapturedRequest): Response {
   return json(openaiAnswer(JSON.stringify(found ? { tool: TOOL.textResponse, reason: 'evidence found' } : { tool: TOOL.hybrid, reason: 'search', inputs: { query: 'PX-200 full-load current' } })));
 }
 
-async function turn(label: string, llm: LlmClient, deadlineMs: number): Promise<{ events: AgentEvent[]; ms: number }> {
-  const t0 = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the turn did not end within ${deadlineMs} ms`)), deadlineMs);
-  });
-  try {
-    const events = await Promise.race([collectTurn({ tools: defaultTools, question: QUESTION, services: agentServices({ ...fx.deps, llm }) }), deadline]);
-    const ms = Math.round(performance.now() - t0);
-    durations[label] = ms;
-    return { events, ms };
-  } finally {
-    clearTimeout(timer);
-  }
+async function turn(llm: LlmClient): Promise<{ events: AgentEvent[] }> {
+  return { events: await collectTurn({ tools: defaultTools, question: QUESTION, services: agentServices({ ...fx.deps, llm }) }) };
 }
 
 function expectDoneWithAnswer(events: AgentEvent[]) {
@@ -86,7 +73,7 @@ const FALLBACK = /language model failed/i;
 describe('LLM provider faults during a turn', () => {
   it('429 then success: retried after Retry-After, the LLM answers', async () => {
     const { fetch, calls } = fakeFetch((req, n) => (n === 1 ? openaiError(429, 'rate limited', { 'retry-after': '0' }) : healthy(req)));
-    const { events } = await turn('429-then-success', client(fetch, 5_000), 15_000);
+    const { events } = await turn(client(fetch, 5_000));
     const response = expectDoneWithAnswer(events);
     expect(response.text).toContain('6.8 A');
     // The answer was streamed by the model (its first delta), not written extractively.
@@ -97,21 +84,19 @@ describe('LLM provider faults during a turn', () => {
 
   it('5xx forever: every call fails after its retries; the decider falls back to rules and the answer is extractive', async () => {
     const { fetch, calls } = fakeFetch(() => openaiError(503, 'overloaded'));
-    const { events, ms } = await turn('5xx-forever', client(fetch, 5_000), 20_000);
+    const { events } = await turn(client(fetch, 5_000));
     const response = expectDoneWithAnswer(events);
     expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.textResponse && FALLBACK.test(s.message))).toBe(true);
     expect(response.text).toMatch(/6\.8 A/);
     expect(calls.length).toBeGreaterThanOrEqual(3); // retried, not given up at once
-    expect(ms).toBeLessThan(20_000);
   });
 
   it('a server that never answers: the client timeout ends every call and the turn still ends done, extractively', async () => {
     const { fetch, calls } = fakeFetch(() => never());
-    const { events, ms } = await turn('hanging-server', client(fetch, 400), 20_000);
+    const { events } = await turn(client(fetch, 400));
     const response = expectDoneWithAnswer(events);
     expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.textResponse && FALLBACK.test(s.message))).toBe(true);
     expect(response.text).toMatch(/6\.8 A/);
     expect(calls.length).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(20_000);
   });
 });

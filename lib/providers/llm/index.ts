@@ -1,8 +1,8 @@
 /**
- * LLM and VLM providers (configured in config.ts). `getLLM()` / `getVLM()` return the configured client or null
+ * LLM and VLM providers (configured in lib/config). `getLLM()` / `getVLM()` return the configured client or null
  * when the role's provider is 'none'. A backend is one file plus one row in BACKENDS.
  *
- * Environment (besides the provider variables read by ../config.ts):
+ * Environment (besides the provider variables read by lib/config):
  *   MC_LLM_TIMEOUT_MS    per-call deadline, default 60000 (0 = none)
  *   MC_LLM_MAX_ATTEMPTS  model calls per request incl. the first, default 3
  *   MC_LLM_RECORD=path   append every successful call to a JSONL cassette

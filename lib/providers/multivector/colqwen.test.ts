@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sleep } from '@/lib/runtime/abort';
 import { VectorCache } from '../embeddings/cache';
 import { ColQwenClient, ColQwenError, ColQwenMultiVectorEmbedder } from './colqwen';
 
@@ -112,10 +113,10 @@ describe('ColQwenClient', () => {
       if (++n === 1) return res.writeHead(429, { 'retry-after': '0.2' }).end('slow down');
       worker(req, body, res);
     };
-    const client = new ColQwenClient({ url, ...fast, maxBackoffMs: 1000 });
-    const t0 = Date.now();
+    const slept: number[] = [];
+    const client = new ColQwenClient({ url, ...fast, maxBackoffMs: 1000, sleep: async (ms) => void slept.push(ms) });
     await client.embedQueries(['x']);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(slept).toEqual([200]); // the worker's 200 ms, not the backoff
     expect(client.attempts).toBe(2);
   });
 
@@ -161,13 +162,22 @@ describe('ColQwenClient', () => {
 
   it('stops waiting when the caller aborts', async () => {
     handler = (_req, _body, res) => res.writeHead(503).end();
-    const client = new ColQwenClient({ url, retries: 5, backoffMs: 5000, timeoutMs: 2000 });
     const ac = new AbortController();
-    const p = client.embedQueries(['x'], { signal: ac.signal });
-    setTimeout(() => ac.abort(new Error('user pressed stop')), 100);
-    const t0 = Date.now();
-    await expect(p).rejects.toThrow('user pressed stop');
-    expect(Date.now() - t0).toBeLessThan(1500);
+    // The real sleep, with a ten-minute backoff the caller aborts as soon as it starts: a backoff the
+    // abort did not cut short would outlast the test's timeout.
+    const client = new ColQwenClient({
+      url,
+      retries: 5,
+      backoffMs: 600_000,
+      maxBackoffMs: 600_000,
+      timeoutMs: 2000,
+      sleep: (ms, signal) => {
+        ac.abort(new Error('user pressed stop'));
+        return sleep(ms, signal);
+      },
+    });
+    await expect(client.embedQueries(['x'], { signal: ac.signal })).rejects.toThrow('user pressed stop');
+    expect(log).toHaveLength(1);
   });
 });
 

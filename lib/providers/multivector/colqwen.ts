@@ -23,6 +23,8 @@ export interface ColQwenClientOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   fetch?: typeof fetch;
+  /** Waits out a backoff; tests inject one that records the delay and returns at once. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface ColQwenHealth {
@@ -50,6 +52,7 @@ export class ColQwenClient {
   private readonly retries: number;
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly sleep: NonNullable<ColQwenClientOptions['sleep']>;
   private readonly fetchFn: typeof fetch;
   /** Attempts made (including retries), for logs and tests. */
   attempts = 0;
@@ -61,6 +64,7 @@ export class ColQwenClient {
     this.backoffMs = opts.backoffMs ?? 500;
     this.maxBackoffMs = opts.maxBackoffMs ?? 8_000;
     this.fetchFn = opts.fetch ?? fetch;
+    this.sleep = opts.sleep ?? sleep;
   }
 
   async health(opts?: CallOptions): Promise<ColQwenHealth> {
@@ -92,7 +96,7 @@ export class ColQwenClient {
         const retryAfter = lastError?.retryAfterMs;
         const exp = Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1));
         // Jitter spreads retries of parallel ingests so they do not hit the worker in lockstep.
-        await sleep(retryAfter ?? exp * (0.5 + Math.random() * 0.5), opts?.signal);
+        await this.sleep(retryAfter ?? exp * (0.5 + Math.random() * 0.5), opts?.signal);
       }
       this.attempts++;
       const timeout = AbortSignal.timeout(this.timeoutMs);

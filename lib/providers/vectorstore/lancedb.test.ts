@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scratchDir } from '@/test/scratch';
 import { maxSim } from '../multivector/maxsim';
 import type { ChunkRecord, PageRecord } from '../types';
@@ -66,8 +66,8 @@ describe('LanceStore specifics', () => {
     expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true);
     await store.upsertChunks(contractChunks().slice(6)); // 2 < 5: left for the idle optimize
     expect((await indices(store, 'chunks')).find((i) => i.indexType === 'FTS')?.numUnindexedRows).toBe(2);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true);
+    // The idle optimize runs on its own: poll for its effect instead of guessing how long it takes.
+    await vi.waitFor(async () => expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true), { timeout: 20_000, interval: 50 });
     await store.close();
   });
 

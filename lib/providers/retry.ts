@@ -1,8 +1,12 @@
 /**
- * Which model errors are worth retrying, and how long to wait before the next attempt.
+ * The one retry policy of every model call (LLM, VLM, embeddings): which errors are worth another
+ * attempt (429, 408, 5xx, network), how long to wait (exponential backoff with jitter, or the
+ * server's Retry-After), and when to give up. The LLM client's middleware and the embedders' request
+ * loop both decide through `nextRetry`; the AI SDK's own retries stay off (maxRetries: 0).
  */
 import { APICallError } from 'ai';
-import type { LlmErrorCode } from './errors';
+import { sleep } from '@/lib/runtime/abort';
+import type { LlmErrorCode } from './llm/errors';
 
 export interface BackoffOptions {
   /** Delay before the 2nd attempt; doubles each attempt. */
@@ -13,6 +17,26 @@ export interface BackoffOptions {
   maxRetryAfterMs: number;
   /** Source of jitter in [0, 1). */
   random: () => number;
+}
+
+export interface RetryPolicy extends BackoffOptions {
+  /** Total calls per request, the first one included. */
+  maxAttempts: number;
+  /** How a backoff is waited for; tests inject one that records the delay and returns at once. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const RETRY_DEFAULTS = {
+  maxAttempts: 3,
+  initialBackoffMs: 500,
+  maxBackoffMs: 8_000,
+  maxRetryAfterMs: 30_000,
+} as const;
+
+/** The defaults with any of `overrides` that are set. */
+export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return { ...RETRY_DEFAULTS, random: Math.random, sleep, ...defined };
 }
 
 export interface Classified {
@@ -94,3 +118,21 @@ export function backoffDelay(attempt: number, error: unknown, opts: BackoffOptio
   return Math.round(base / 2 + opts.random() * (base / 2));
 }
 
+
+export type RetryDecision =
+  | { retry: true; delayMs: number; classified: Classified }
+  /** why: 'permanent' (not transient), 'exhausted' (last attempt), 'retry-after' (server asked for too long). */
+  | { retry: false; why: 'permanent' | 'exhausted' | 'retry-after'; classified: Classified };
+
+/**
+ * After attempt `attempt` (1-based) failed with `error`: retry after `delayMs`, or give up and why.
+ * `transient` overrides the classification (an embedder's own timeout is transient though the
+ * error it sees is an AbortError).
+ */
+export function nextRetry(attempt: number, error: unknown, policy: RetryPolicy, transient?: boolean): RetryDecision {
+  const classified = classifyError(error);
+  if (!(transient ?? classified.retryable)) return { retry: false, why: 'permanent', classified };
+  if (attempt >= policy.maxAttempts) return { retry: false, why: 'exhausted', classified };
+  const delayMs = backoffDelay(attempt, error, policy);
+  return delayMs === undefined ? { retry: false, why: 'retry-after', classified } : { retry: true, delayMs, classified };
+}
