@@ -6,7 +6,7 @@ import type { ShareInfo } from '@/lib/chat/service';
 import type { CitationTarget, StoredTurn } from '@/lib/chat/view';
 import { useOpenSidebar } from '@/components/sessions/chat-shell';
 import { useSessions } from '@/components/sessions/sessions-context';
-import { Icon } from './icons';
+import { Icon } from '../ui/icons';
 import { CitationPreview } from './citation-preview';
 import { Composer, type ComposerHandle } from './composer';
 import { EmptyState, type ProcessingManual } from './empty-state';

@@ -9,7 +9,7 @@ import { ZoomablePage } from '@/components/manuals/zoomable-page';
 import type { PagePreview } from '@/lib/chat/service';
 import type { CitationTarget } from '@/lib/chat/view';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
-import { Icon, Spinner } from './icons';
+import { Icon, Spinner } from '../ui/icons';
 
 type Loaded = { key: string; preview: PagePreview | null; error: string | null };
 

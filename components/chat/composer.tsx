@@ -1,7 +1,7 @@
 'use client';
 
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
-import { Icon } from './icons';
+import { Icon } from '../ui/icons';
 import { ScopePicker, type ManualOption } from './scope-picker';
 import type { Scope } from './use-manual-chat';
 

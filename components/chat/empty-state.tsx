@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { Icon } from './icons';
+import { Icon } from '../ui/icons';
 import type { ManualOption } from './scope-picker';
 
 export interface ProcessingManual {

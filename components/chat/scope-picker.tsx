@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { Icon } from './icons';
+import { Icon } from '../ui/icons';
 import type { Scope } from './use-manual-chat';
 
 export interface ManualOption {

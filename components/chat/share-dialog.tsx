@@ -6,7 +6,7 @@ import type { ShareInfo } from '@/lib/chat/service';
 import type { ActionResult } from '@/lib/chat/errors';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { formatDateTime } from '@/lib/manuals/view';
-import { Icon, Spinner } from './icons';
+import { Icon, Spinner } from '../ui/icons';
 
 /**
  * Share: the button opens a dialog that says what sharing does; the link is made only when the

@@ -1,4 +1,4 @@
-import type { IconName } from './icons';
+import type { IconName } from '../ui/icons';
 
 /** How each agent tool is named and drawn in the trail. Unknown tools fall back to their id. */
 export const TOOL_LABELS: Record<string, { label: string; icon: IconName }> = {

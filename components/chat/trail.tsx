@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { AgentEvent, EventHit, EventOf } from '@/lib/agent/events';
 import type { TurnView } from '@/lib/chat/view';
-import { Icon, Spinner, type IconName } from './icons';
+import { Icon, Spinner, type IconName } from '../ui/icons';
 import { plainNow, plainSteps, plainSummaryParts } from '@/lib/chat/plain-trail';
 import { DECIDER_LABELS, seconds, toolLabel } from './tool-labels';
 

@@ -5,7 +5,7 @@ import { followUps } from '@/lib/chat/suggestions';
 import { citationNumbers, renumberAnswer, sourcesInOrder } from '@/lib/chat/citations';
 import { citationTargets, errorEvents, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
-import { Icon } from './icons';
+import { Icon } from '../ui/icons';
 import { Trail } from './trail';
 
 export interface TurnActions {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Icon } from '@/components/chat/icons';
+import { Icon } from '@/components/ui/icons';
 import { PageImage, type Highlight } from './page-image';
 
 /** Zoom as CSS pixels per PDF point: 96/72 is the printed size ("100 %"). */

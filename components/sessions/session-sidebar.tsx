@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { deleteSession, renameSession } from '@/actions/sessions';
-import { Icon } from '@/components/chat/icons';
+import { Icon } from '@/components/ui/icons';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { SessionSummary } from '@/lib/chat/service';
 import { useSessions } from './sessions-context';

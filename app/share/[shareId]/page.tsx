@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { forkShare } from '@/actions/share';
-import { Icon } from '@/components/chat/icons';
+import { Icon } from '@/components/ui/icons';
 import { SharedChat } from '@/components/chat/shared-chat';
 import { isChatError } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
