@@ -4,15 +4,18 @@
  * cycle. Type-only imports count: a cycle of types is still a cycle a reader has to untangle.
  *
  *   app/, components/  →  lib/chat/  →  lib/agent/ (loop)  ┐
- *                                    →  tools/              ├→  lib/agent/ contract + toolkit
+ *                                    →  tools/              ├→  lib/answer/ (the answer writer and its policy)
+ *                                                            │→  lib/agent/ contract + toolkit
  *                                                            ┘     →  lib/ingest, lib/store, lib/providers
  *
  * Tests and test helpers wire layers together the way the app does, so the layer rules (not the
  * cycle rule) skip them.
  */
 const TESTS = '(\\.test\\.tsx?$|/testing(-store)?\\.ts$|/testing/)';
-/** What tools may use of lib/agent: the contract and the answer toolkit, never the loop (text analysis is lib/text). */
-const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|extractive)\\.ts$';
+/** What tools may use of lib/agent: the contract and the environment, never the loop (text analysis is lib/text, answers lib/answer). */
+const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment)\\.ts$';
+/** What the answer writer may use of lib/agent: the shapes of what it quotes. */
+const AGENT_SHAPES = '^lib/agent/(contract|hits)\\.ts$';
 
 /** A layer rule: modules under `from` (tests aside) must not import modules under `to` (except `toExcept`). */
 function layer(name, comment, from, to, toExcept) {
@@ -35,13 +38,20 @@ module.exports = {
       '^lib/agent/',
       '^tools/',
     ),
-    layer('tools-only-to-agent-toolkit', 'Tools see the contract and the text/answer toolkit of lib/agent, not the decision loop.', '^tools/', '^lib/agent/', AGENT_TOOLKIT),
-    layer('agent-not-to-chat-or-eval', 'Chat sessions and the eval are callers of the agent, never the other way round.', '^(lib/agent|tools)/', '^lib/(chat|eval)/'),
+    layer('tools-only-to-agent-toolkit', 'Tools see the contract and the environment of lib/agent, not the decision loop.', '^tools/', '^lib/agent/', AGENT_TOOLKIT),
+    layer(
+      'answer-below-agent-and-tools',
+      'The answer writer (lib/answer) is called by the agent and its tools; it sees only the shapes of hits, never the loop or a tool.',
+      '^lib/answer/',
+      '^(tools|lib/agent)/',
+      AGENT_SHAPES,
+    ),
+    layer('agent-not-to-chat-or-eval', 'Chat sessions and the eval are callers of the agent, never the other way round.', '^(lib/(agent|answer)|tools)/', '^lib/(chat|eval)/'),
     layer(
       'foundation-stays-below',
       'Providers (models, vector stores) and the store are the bottom layer: they import nothing above them.',
       '^lib/(providers|store)/',
-      '^(lib/(agent|chat|eval|ingest|sample)|tools|app|components)/',
+      '^(lib/(agent|answer|chat|eval|ingest|sample)|tools|app|components)/',
     ),
     layer('text-toolkit-is-a-leaf', 'lib/text (tokenizer, stemmer, stop words, units, BM25) serves every layer and imports none of them.', '^lib/text/', '^(app|components|tools|lib/(?!text/))'),
     layer('ingest-below-agent', 'Ingestion writes what the agent reads; it never calls the agent, tools or chat.', '^lib/ingest/', '^(lib/(agent|chat|eval)|tools)/'),

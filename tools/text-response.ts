@@ -6,10 +6,10 @@
  */
 import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
-import type { AnswerEvidence } from '@/lib/answer/decline';
+import type { AnswerEvidence } from '@/lib/answer/decide';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
-import { extractiveAnswer } from '@/lib/agent/extractive';
+import { extractiveAnswer } from '@/lib/answer/extractive';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
 import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';

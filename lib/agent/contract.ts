@@ -6,7 +6,7 @@
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
  * and streams as events. See docs/architecture.md.
  */
-import type { AnswerEvidence } from '@/lib/answer/decline';
+import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';

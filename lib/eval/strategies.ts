@@ -14,7 +14,7 @@
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import { runTurn, type AgentDeps, type AnyTool, type RunTurnOptions } from '../agent';
-import type { AnswerEvidence } from '../answer/decline';
+import type { AnswerEvidence } from '../answer/decide';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';

@@ -1,7 +1,7 @@
 /**
  * The phrase a question asks for, as one contiguous span of its own words ("What is the analog
  * -3 dB bandwidth of …" → "analog -3 dB bandwidth"). Answers name it in fixed sentences
- * (lib/answer/wording.ts); ranking and declining read the quantity it names (./quantities.ts).
+ * (lib/answer/word.ts); ranking and declining read the quantity it names (./quantities.ts).
  */
 import { isIsoStopword, normalize } from './analyze';
 

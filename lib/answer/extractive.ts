@@ -21,9 +21,9 @@
  *   passages never state ("bandwidth" of a scope whose manual has none) is declined instead of
  *   being answered with whatever the manual says about the device.
  */
-import type { RefHit } from './hits';
-import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decline';
-import { declineSentence, unknownDeviceSentence, whereLooked } from '@/lib/answer/wording';
+import type { RefHit } from '@/lib/agent/hits';
+import { NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from '@/lib/answer/decide';
+import { declineSentence, unknownDeviceSentence, whereLooked } from '@/lib/answer/word';
 import { askedSpan } from '@/lib/text/asked';
 import { matchTerms, termGroups, terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
