@@ -9,12 +9,12 @@
  * does not fail the tool.
  */
 import { z } from 'zod';
+import { designationsToLookUp } from '@/lib/answer/applicability';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
-import { designations, modelMentions } from '@/lib/text/designations';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -189,12 +189,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       }
     }
 
-    // Maker + model names ("Rigol DP832") when the library mentions none of the question's models
-    // ("… the SKR Mini E3 V2.0 from a Mean Well LRS-350" is about the SKR). Each mention's model is
-    // one of those designations, so then it is unknown too. The lookup runs only for such questions.
-    const mentioned = identity ? modelMentions(input.query) : [];
-    const unknownDevices =
-      mentioned.length && !designations(input.query).some((w) => identity!.mentions(w)) ? mentioned.map((m) => m.text) : [];
+    // Whether the library mentions the model names the query gives: the answer's applicability
+    // check reads it (lib/answer/applicability.ts).
+    const lookUp = identity ? designationsToLookUp(input.query) : [];
+    const modelLookup = Object.fromEntries(lookUp.map((w) => [w, identity!.mentions(w)]));
     const failedLeg =
       text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
     const outPages = uniquePages(objects);
@@ -218,12 +216,12 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
-        ...(unknownDevices.length ? { unknown_devices: unknownDevices } : {}),
+        ...(lookUp.length ? { model_lookup: modelLookup } : {}),
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
       // page) and found mostly in that manual — a contents page on the cover names "power" too.
       topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
-      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.${unknownDevices.length ? ` No manual in the library mentions ${unknownDevices.join(' or ')}.` : ''}`,
+      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   }),
 };

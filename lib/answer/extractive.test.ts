@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkObject, RefHit } from '@/lib/agent/contract';
 import { Environment } from '@/lib/agent/environment';
 import { checkValues } from '@/lib/answer/values';
-import { cite, extractiveAnswer, extractiveSummary } from './extractive';
+import { extractiveAnswer, extractiveSummary } from './extractive';
+import { cite } from './quote';
 import { chunk, page, resultOf } from '@/lib/agent/testing';
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
