@@ -39,7 +39,7 @@ const ALLOWED = {
 /** Which lib/ folders may import tools/ (the registry of tools is handed to the loop by its callers). */
 const MAY_IMPORT_TOOLS = ['chat', 'api', 'eval', 'services'];
 /** What tools may use of lib/agent: the contract and the answer toolkit, never the loop. */
-const AGENT_TOOLKIT = '^lib/agent/(contract|hits|environment|events)\\.ts$';
+const AGENT_TOOLKIT = '^lib/agent/(contract|environment|events)\\.ts$';
 
 /** A layer rule: modules under `from` (tests aside) must not import modules under `to` (except `toExcept`). */
 function layer(name, comment, from, to, toExcept) {

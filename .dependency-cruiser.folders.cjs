@@ -4,6 +4,7 @@
  * folder cycles over every module of a folder, and tests (which wire layers together the way the
  * app does) must be left out of the graph, not just out of the rule.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config reading its sibling
 const base = require('./.dependency-cruiser.cjs');
 
 module.exports = {

@@ -2,18 +2,18 @@
  * hybrid_search: every retriever at once, combined per page by the learned ranker. Two store legs
  * run over the scope — the store's hybrid passage search (dense + BM25) and the multi-vector page
  * search — and their results join the library's lexical signals (page, passage, heading and
- * manual BM25, coverage, OCR-tolerant matching, neighbour pages) in one linear model trained
- * under leave-one-manual-out cross-validation (lib/ranking). The tool returns the best pages in
+ * manual BM25, coverage, OCR-tolerant matching, neighbour pages) in the learned ranker: a linear
+ * model and boosted trees over it, trained listwise (lib/ranking). The tool returns the best pages in
  * that order, each with its best passages; the page leg's best pages are kept even when the
  * ranker puts them lower, since they may be figures the text cannot describe. One failing leg
  * does not fail the tool.
  */
 import { z } from 'zod';
+import { designationsToLookUp } from '@/lib/answer/applicability';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
-import { designations, modelMentions } from '@/lib/text/designations';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -188,12 +188,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       }
     }
 
-    // Maker + model names ("Rigol DP832") when the library mentions none of the question's models
-    // ("… the Acme HX-200 from a Mean Well LRS-350" is about the HX-200). Each mention's model is
-    // one of those designations, so then it is unknown too. The lookup runs only for such questions.
-    const mentioned = identity ? modelMentions(input.query) : [];
-    const unknownDevices =
-      mentioned.length && !designations(input.query).some((w) => identity!.mentions(w)) ? mentioned.map((m) => m.text) : [];
+    // Whether the library mentions the model names the query gives: the answer's applicability
+    // check reads it (lib/answer/applicability.ts).
+    const lookUp = identity ? designationsToLookUp(input.query) : [];
+    const modelLookup = Object.fromEntries(lookUp.map((w) => [w, identity!.mentions(w)]));
     const failedLeg =
       text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
     const outPages = uniquePages(objects);
@@ -217,12 +215,12 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
-        ...(unknownDevices.length ? { unknown_devices: unknownDevices } : {}),
+        ...(lookUp.length ? { model_lookup: modelLookup } : {}),
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
       // page) and found mostly in that manual — a contents page on the cover names "power" too.
       topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
-      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.${unknownDevices.length ? ` No manual in the library mentions ${unknownDevices.join(' or ')}.` : ''}`,
+      llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   }),
 };

@@ -23,6 +23,7 @@ import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import { colqwenSearch } from './colqwen-search';
 import { fastVectorSearch } from './fast-vector-search';
+import { unknownDevices } from '@/lib/answer/applicability';
 import { hybridSearch } from './hybrid-search';
 import { loadTransformersReranker } from '@/lib/providers/reranker/transformers';
 import { writeTinyCrossEncoder } from '@/lib/providers/reranker/testing/tiny-cross-encoder';
@@ -281,18 +282,26 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     expect(bare.response!.sources).toEqual([]);
   });
 
-  it('a maker and model no manual mentions: hybrid_search reports it and text_response declines naming it', async () => {
+  it('a maker and model no manual mentions: hybrid_search looks it up and text_response declines naming it', async () => {
     const question = 'How do I update the firmware of a Rigol DP832 power supply?';
     const t = treeWith({ question });
     const { result } = await run(hybridSearch, { query: question }, t);
-    expect(result!.metadata.unknown_devices).toEqual(['Rigol DP832']);
+    expect(result!.metadata.model_lookup).toEqual({ dp832: false });
     const { response } = await run(textResponse, {}, t);
     expect(response).toMatchObject({ declined: true, text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.' });
     // the sample's own model is known, and a question that names it is about it
-    for (const query of ['What does error E05 mean on the Acme HX-200?', 'Can the HX-200 run from a Rigol DP832 power supply?']) {
-      const known = await run(hybridSearch, { query });
-      expect(known.result!.metadata.unknown_devices).toBeUndefined();
+    for (const [query, lookup] of [
+      ['What does error E05 mean on the Acme HX-200?', { e05: true, 'hx-200': true }],
+      ['Can the HX-200 run from a Rigol DP832 power supply?', { 'hx-200': true, dp832: false }],
+    ] as const) {
+      const t = treeWith({ question: query });
+      const known = await run(hybridSearch, { query }, t);
+      expect(known.result!.metadata.model_lookup).toEqual(lookup);
+      expect(unknownDevices(t.environment.modelLookups())).toEqual([]);
     }
+    // a question without a maker + model name looks nothing up
+    const plain = await run(hybridSearch, { query: 'What does error E05 mean?' });
+    expect(plain.result!.metadata.model_lookup).toBeUndefined();
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { generateText } from 'ai';
 import { z } from 'zod';
-import { extractiveSummary } from '@/lib/agent/extractive';
+import { extractiveSummary } from '@/lib/answer/extractive';
 import { elapsed } from './search-common';
 import { TOOL, type Tool } from '@/lib/agent/contract';
 

@@ -6,10 +6,11 @@
  */
 import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
-import type { AnswerEvidence } from '@/lib/answer/decline';
+import { unknownDevices } from '@/lib/answer/applicability';
+import type { AnswerEvidence } from '@/lib/answer/decide';
+import { extractiveAnswer } from '@/lib/answer/extractive';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
-import { extractiveAnswer } from '@/lib/agent/extractive';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
 import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
@@ -48,7 +49,7 @@ function answerPrompt(t: TreeData, finding?: string): string {
     used += line.length;
   }
   if (used === 0) lines.push('(no sources were found)');
-  const unknown = t.environment.unknownDevices();
+  const unknown = unknownDevices(t.environment.modelLookups());
   if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
   const summary = t.environment.summaries.at(-1);
   if (summary) lines.push('', `Summary of the sources: ${summary}`);
@@ -132,7 +133,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         topicTerms: t.environment.topicTerms(),
-        unknownDevices: t.environment.unknownDevices(),
+        unknownDevices: unknownDevices(t.environment.modelLookups()),
       });
       text = answer.text;
       declined = answer.declined;

@@ -6,7 +6,7 @@
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
  * and streams as events. See docs/architecture.md.
  */
-import type { AnswerEvidence } from '@/lib/answer/decline';
+import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
 import type { DeciderProvider } from '@/lib/config';
@@ -14,9 +14,9 @@ import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } 
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
-import type { Source, ToolResult } from './hits';
+import type { Source, ToolResult } from '../answer/hits';
 
-export type { ChunkObject, EventHit, Hit, HitLocation, PageObject, RefHit, Source, ToolResult, TopicTerms } from './hits';
+export type { ChunkObject, EventHit, Hit, HitLocation, PageObject, RefHit, Source, ToolResult, TopicTerms } from '../answer/hits';
 
 /** How the answer was written: by the language model, or extractively from the passages. */
 export type AnswerMethod = 'llm' | 'extractive';

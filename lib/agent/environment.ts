@@ -4,11 +4,12 @@
  * a citation [n] means one thing for the whole turn.
  */
 import type { BBox } from '@/lib/providers/types';
-import type { Hit, RefHit, Source, ToolResult, TopicTerms } from './hits';
+import type { Hit, RefHit, Source, ToolResult, TopicTerms } from '../answer/hits';
 import { terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
+import type { ModelLookup } from '@/lib/answer/applicability';
 import { valueBoxes } from '@/lib/answer/value-boxes';
 
 export interface EnvironmentResult {
@@ -141,13 +142,16 @@ export class Environment {
     return out;
   }
 
-  /** Maker + model names in the question that no manual of the library mentions (hybrid_search's unknown_devices). */
-  unknownDevices(): string[] {
-    const out = new Set<string>();
+  /** What the searches found out about their queries' model names (hybrid_search's model_lookup), in the order they ran. */
+  modelLookups(): ModelLookup[] {
+    const out: ModelLookup[] = [];
     for (const byName of Object.values(this.results))
       for (const list of Object.values(byName))
-        for (const r of list) for (const d of (r.metadata.unknown_devices as string[] | undefined) ?? []) out.add(d);
-    return [...out];
+        for (const r of list) {
+          const known = r.metadata.model_lookup as Record<string, boolean> | undefined;
+          if (known) out.push({ query: String(r.metadata.query), known });
+        }
+    return out;
   }
 
   /** Sources for the refs an answer cites, in citation order; unknown refs are dropped. */

@@ -3,7 +3,7 @@
  * array as JSON, so every event is plain JSON (no classes, Dates, typed arrays or Maps) and
  * carries `t`: milliseconds since the turn started.
  */
-import type { AnswerEvidence } from '@/lib/answer/decline';
+import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMethod, DeciderKind, EventHit, Source, TopicTerms } from './contract';
 
 export type { DeciderKind, EventHit };

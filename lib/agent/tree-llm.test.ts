@@ -121,7 +121,7 @@ describe('runTurn with an LLM', () => {
       doGenerate: async () => jsonResult({ verdicts: [] }),
       doStream: async () => streamOf('The manuals do not cover the Grundfos CR45: no manual in the library mentions it.'),
     });
-    const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { unknown_devices: ['Grundfos CR45'] } }] });
+    const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }] });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),

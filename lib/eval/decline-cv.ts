@@ -1,5 +1,5 @@
 /**
- * Choosing the decline policy (lib/answer/decline.ts) from the public question sets: each
+ * Choosing the decline policy (lib/answer/decide.ts) from the public question sets: each
  * question's evidence is recorded with a policy that never declines, then the policy that declines
  * the most unanswerable questions while wrongly declining at most WRONG_DECLINE_BUDGET of the
  * answerable ones is picked (a Neyman–Pearson choice: a technician loses more from an answer
@@ -7,8 +7,8 @@
  * error moved the threshold to where half the answerable questions were declined). Under --cv,
  * each manual's questions are decided by the policy picked on every other manual's questions.
  */
-import type { AnswerEvidence, DeclinePolicy } from '../answer/decline';
-import { shouldDecline } from '../answer/decline';
+import type { AnswerEvidence, DeclinePolicy } from '../answer/decide';
+import { shouldDecline } from '../answer/decide';
 
 export interface DeclineSample {
   manual: string;

@@ -13,7 +13,7 @@ import type { PageRef } from './metrics';
 import { isAnswerable, readQa, type QaItem } from './qa';
 import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
 import { chooseDeclinePolicy, declineFolds, type DeclineSample } from './decline-cv';
-import { setDeclinePolicy, withDeclinePolicy, type DeclinePolicy } from '../answer/decline';
+import { setDeclinePolicy, withDeclinePolicy, type DeclinePolicy } from '../answer/decide';
 import { libraryIndex } from '../ranking/library-cache';
 import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';

@@ -15,7 +15,7 @@ import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import { runTurn, type AnyTool, type RunTurnOptions } from '../agent';
 import { agentServices, type AgentDeps } from '../services/agent-services';
-import type { AnswerEvidence } from '../answer/decline';
+import type { AnswerEvidence } from '../answer/decide';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';

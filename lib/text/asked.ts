@@ -1,7 +1,7 @@
 /**
  * The phrase a question asks for, as one contiguous span of its own words ("What is the valve coil
  * current of …" → "valve coil current"). Answers name it in fixed sentences
- * (lib/answer/wording.ts); ranking and declining read the quantity it names (./quantities.ts).
+ * (lib/answer/word.ts); ranking and declining read the quantity it names (./quantities.ts).
  */
 import { isIsoStopword, normalize } from './analyze';
 

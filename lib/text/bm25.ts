@@ -1,8 +1,9 @@
 /**
  * Okapi BM25 over an in-memory inverted index: the one BM25 of the code base (page ranking,
- * passage ranking inside answers, skill matching and the eval's baseline all use it).
- * k1 = 1.2 and b = 0.75 are Robertson's textbook defaults, not tuned here;
- * idf = ln(1 + (N − df + 0.5) / (df + 0.5)) (never negative).
+ * passage ranking inside answers, the offline answer's sentence scoring, skill matching and the
+ * eval's baseline all use it). k1 = 1.2 and b = 0.75 are Robertson's textbook defaults, not tuned
+ * here; a use may pass its own (Bm25Options). idf = ln(1 + (N − df + 0.5) / (df + 0.5)) (never
+ * negative).
  */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -80,6 +81,15 @@ export class Bm25Index {
     if (f <= 0) return 0;
     const norm = this.k1 * (1 - this.b + (this.b * this.lengths[doc]) / this.avgLength);
     return (this.idf(term) * f * (this.k1 + 1)) / (f + norm);
+  }
+
+  /**
+   * What one occurrence of a term adds in document `doc`, per unit of idf:
+   * (k1 + 1) / (1 + k1 · (1 − b + b · length / average length)). For a scorer that counts each
+   * term once per document and weighs it its own way (the offline answer's units).
+   */
+  lengthNorm(doc: number): number {
+    return (this.k1 + 1) / (1 + this.k1 * (1 - this.b + (this.b * this.lengths[doc]) / this.avgLength));
   }
 
   /** Scores of every document with at least one query term (query terms counted once). */

@@ -37,7 +37,7 @@ export function designations(text: string): string[] {
     .filter((w): w is string => !!w);
 }
 
-/** The designation-shaped tokens of a text as it writes them ("HX-200", "OpenGD77"; "FT-65's" → "FT-65"), in order: for display. */
+/** The designation-shaped tokens of a text as it writes them ("HX-200", "AC-PT400"; "FT-65's" → "FT-65"), in order: for display. */
 export function designationTokens(text: string): string[] {
   return tokensOf(text)
     .map((t) => t.replace(/['’]s$/u, ''))

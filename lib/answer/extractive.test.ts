@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkObject, RefHit } from '@/lib/agent/contract';
-import { Environment } from './environment';
+import { Environment } from '@/lib/agent/environment';
 import { checkValues } from '@/lib/answer/values';
-import { cite, extractiveAnswer, extractiveSummary } from './extractive';
-import { chunk, page, resultOf } from './testing/turn';
+import { extractiveAnswer, extractiveSummary } from './extractive';
+import { cite } from './quote';
+import { chunk, page, resultOf } from '@/lib/agent/testing/turn';
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declineSentence, whereLooked } from './wording';
+import { declineSentence, whereLooked } from './word';
 
 describe('declineSentence', () => {
   it('is a fixed, whole sentence that names what was looked for and where', () => {

@@ -1,0 +1,96 @@
+/**
+ * Calibrated declining: whether the evidence an offline answer found is enough to answer, or the
+ * honest reply is "the manuals do not say". Decided from measured evidence, not from the wording
+ * of particular questions:
+ *   - coverage: the weighted share of the question's words the answer's passages (with their
+ *     headings and table headers) contain — the device name counts little, a word no passage has
+ *     less than a known one the answer lacks. A question about a property the passages never
+ *     state ("bandwidth" of a scope whose manual has none) is so declined instead of being
+ *     answered with whatever the manual says about the device;
+ *   - quantityMissing: the question asks for a quantity of a kind (volts, hertz, newton-metres)
+ *     and no passage on the answer's best pages states a value of that kind, or the quoted answer
+ *     does not.
+ * The thresholds are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
+ * validation over the public question sets (lib/eval/decline-cv.ts) and ship in ./decline.json.
+ */
+import { valueKinds } from '@/lib/text/quantities';
+import shipped from './decline.json';
+import type { Reading, Selection } from './select';
+
+/** Coverage weights of question words. */
+const TOPIC_WEIGHT = 0.25;
+/** A word no retrieved passage contains is often the technician's paraphrase ("tells me"). */
+const UNKNOWN_WEIGHT = 0.6;
+
+export interface AnswerEvidence {
+  coverage: number;
+  quantityMissing: boolean;
+}
+
+export interface DeclinePolicy {
+  /** Decline below this coverage of the question; 0 (the shipped decline.json) turns it off. */
+  minCoverage: number;
+  /** Decline when an asked quantity is stated nowhere on the best pages. */
+  declineOnMissingQuantity: boolean;
+}
+
+export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
+
+let current: DeclinePolicy = shipped;
+
+/** The policy in use. */
+export function declinePolicy(): DeclinePolicy {
+  return current;
+}
+
+/** Uses this policy from now on (the eval after --train has rewritten decline.json). */
+export function setDeclinePolicy(policy: DeclinePolicy): void {
+  current = policy;
+}
+
+/** Runs `fn` with another policy (the eval's cross-validation folds). */
+export async function withDeclinePolicy<T>(policy: DeclinePolicy, fn: () => Promise<T>): Promise<T> {
+  const before = current;
+  current = policy;
+  try {
+    return await fn();
+  } finally {
+    current = before;
+  }
+}
+
+export function shouldDecline(e: AnswerEvidence, policy: DeclinePolicy = current): boolean {
+  return e.coverage < policy.minCoverage || (policy.declineOnMissingQuantity && e.quantityMissing);
+}
+
+/** The evidence of an answer made of `parts`, quoted from the selected units. */
+export function evidenceOf(r: Reading, s: Selection, parts: string[]): AnswerEvidence {
+  // An asked quantity the quoted answer does not state (its unit fell to the length budget) is
+  // missing from the answer, whatever the passages hold.
+  const quotedKinds = valueKinds(parts.join(' '));
+  const quantityMissing = s.quantityMissing || [...r.askedQuantities].some((k) => !quotedKinds.has(k));
+  return { coverage: coverageOf(r, s), quantityMissing };
+}
+
+/**
+ * Coverage of the question, word by word, by the chosen units and the headings and context above
+ * them. The device name counts little (any passage of the manual covers it), a word no passage
+ * has at all less than a known word the answer lacks.
+ */
+function coverageOf({ groups, known, isTopic, passageOf }: Reading, { chosen, covered }: Selection): number {
+  const manualId = chosen[0].manualId;
+  const answerTerms = new Set<string>(covered);
+  for (const u of chosen) {
+    for (const t of passageOf.get(u.ref)!.headingTerms) answerTerms.add(t);
+    for (const t of u.context) answerTerms.add(t);
+  }
+  let total = 0;
+  let got = 0;
+  for (const g of groups) {
+    const topic = g.some((t) => isTopic(t, manualId));
+    const w = topic ? TOPIC_WEIGHT : g.some(known) ? 1 : UNKNOWN_WEIGHT;
+    total += w;
+    if (topic || g.some((t) => answerTerms.has(t))) got += w;
+  }
+  return got / (total || 1);
+}
