@@ -63,9 +63,13 @@ describe('interceptors', () => {
 
   it('propagates cancellation instead of turning it into a tool error', async () => {
     const controller = new AbortController();
-    const c = call({ name: 'slow', run: () => new Promise(() => {}) }, {}, controller.signal);
+    // The user presses Stop once the tool runs; the tool never ends by itself.
+    const run = () => {
+      queueMicrotask(() => controller.abort(new Error('stopped by user')));
+      return new Promise<never>(() => {});
+    };
+    const c = call({ name: 'slow', run }, {}, controller.signal);
     const audit: AuditRecord[] = [];
-    setTimeout(() => controller.abort(new Error('stopped by user')), 10);
     await expect(drain(c, audit)).rejects.toThrow('stopped by user');
     expect(audit[0].outcome).toBe('cancelled');
   });

@@ -201,8 +201,15 @@ describe('runTurn: cancellation', () => {
   it('stops at the next await, keeps what it had and ends with done: cancelled', async () => {
     const controller = new AbortController();
     const fast = searchTool(TOOL.fastVector);
-    // Ignores its signal on purpose: the loop must stop waiting anyway.
-    const stuck = scriptedTool({ name: TOOL.textResponse, end: true, run: () => new Promise(() => {}) });
+    // Ignores its signal on purpose: the loop must stop waiting anyway. The user presses Stop once it runs.
+    const stuck = scriptedTool({
+      name: TOOL.textResponse,
+      end: true,
+      run: () => {
+        queueMicrotask(() => controller.abort());
+        return new Promise(() => {});
+      },
+    });
     const events: AgentEvent[] = [];
     for await (const e of runTurn({
       question: 'What is the motor current?',
@@ -211,7 +218,6 @@ describe('runTurn: cancellation', () => {
       tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
-      if (e.type === 'status' && e.tool === TOOL.textResponse) setTimeout(() => controller.abort(), 20);
     }
     // A loop that kept waiting on the stuck tool would never end: the test would time out.
     expect(eventsOf(events, 'result')).toHaveLength(1);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { OcrEngine, OcrOptions, OcrResult } from './ocr';
 import { PagePass } from './page-pass';
 import { pageImagePath, pageThumbPath } from './paths';
@@ -50,9 +50,19 @@ interface Call {
   parsedBefore: number;
 }
 
-/** An engine that answers one word after a short delay and records what it was given. */
-function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; delayMs?: number } = {}) {
+/**
+ * An engine that answers one word and records what it was given. With `hold`, recognitions wait
+ * until the test calls release(): work stays in flight exactly as long as the test says, however
+ * fast the machine.
+ */
+function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; hold?: boolean } = {}) {
   const calls: Call[] = [];
+  let holding = opts.hold ?? false;
+  const held: Array<() => void> = [];
+  const release = () => {
+    holding = false;
+    for (const go of held.splice(0)) go();
+  };
   const engine: OcrEngine = {
     id: 'fake',
     engine: 'tesseract.js',
@@ -61,14 +71,14 @@ function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; dela
     async recognize(image, o = {}) {
       calls.push({ image, opts: o, parsedBefore: state.parsed });
       const n = calls.length;
-      await new Promise((r) => setTimeout(r, opts.delayMs ?? 30));
+      if (holding) await new Promise<void>((go) => held.push(go));
       if (n === opts.failOnCall) throw new Error('engine exploded');
       const word = { text: 'PA8', bbox: { x: 10, y: 10, w: 60, h: 30 }, confidence: 95 };
       return { text: 'PA8', words: [word], lines: [{ text: 'PA8', bbox: word.bbox, confidence: 95, words: [word] }], confidence: 95, ms: 1 } satisfies OcrResult;
     },
     async terminate() {},
   };
-  return { engine, calls };
+  return { engine, calls, release };
 }
 
 /** Reads a binary PPM back as { width, height, rgb }. */
@@ -98,10 +108,15 @@ async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: nu
 describe('PagePass', () => {
   it('starts OCR while later pages are still being parsed and writes every page image', async () => {
     const state = { parsed: 0 };
-    const { engine, calls } = fakeEngine(state);
-    const { pages, pass, ticks } = await runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-pipelined');
+    const { engine, calls, release } = fakeEngine(state, { hold: true });
+    const running = runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-pipelined');
+    // No recognition finishes until released, yet three figures reach the engine: OCR started
+    // while parsing went on (then parsing waits for a worker before queueing a fourth).
+    await vi.waitFor(() => expect(calls).toHaveLength(3), { timeout: 30_000 });
+    expect(state.parsed).toBeLessThan(4);
+    release();
+    const { pages, pass, ticks } = await running;
     expect(calls).toHaveLength(4);
-    // The first figure went to the engine before the pass had parsed the last page.
     expect(calls[0].parsedBefore).toBeLessThan(4);
     expect(calls.every((c) => c.opts.mode === 'sparse' && (c.opts.dpi ?? 0) >= 216)).toBe(true);
     expect(pass.ocrTotal).toBe(4);
@@ -119,8 +134,13 @@ describe('PagePass', () => {
 
   it('recognises a figure repeated on several pages once', async () => {
     const state = { parsed: 0 };
-    const { engine, calls } = fakeEngine(state);
-    const { pass } = await runPass(await figurePdf(3), engine, state, 'pass-repeated');
+    const { engine, calls, release } = fakeEngine(state, { hold: true });
+    const running = runPass(await figurePdf(3), engine, state, 'pass-repeated');
+    // Every page is parsed while the first recognition is still in flight: the repeats share it.
+    await vi.waitFor(() => expect(state.parsed).toBe(3), { timeout: 30_000 });
+    expect(calls).toHaveLength(1);
+    release();
+    const { pass } = await running;
     expect(calls).toHaveLength(1);
     expect([...pass.ocrFlags].sort()).toEqual([1, 2, 3]);
     expect(pass.ocrTexts.get(3)).toBe('PA8');

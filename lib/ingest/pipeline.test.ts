@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSampleManual } from '@/lib/sample';
 import { generateLargeManual } from '@/lib/sample/large';
 import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
@@ -115,11 +115,15 @@ describe('bad input and failures leave nothing behind', () => {
     const { manual } = await acceptUpload(bytesOf(pdf), 'long.pdf', 'owner-a');
     const running = ingestManual(manual.id);
     // Delete once a few pages are through (the way the Manuals page's Delete button cancels).
-    for (;;) {
-      const m = await getManual(manual.id);
-      if (m && m.status === 'parsing' && m.progressDone >= 5) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The ceiling only turns a stuck ingest into a clear failure before the test's timeout.
+    await vi.waitFor(
+      async () => {
+        const m = await getManual(manual.id);
+        expect(m).toMatchObject({ status: 'parsing', progressDone: expect.any(Number) });
+        expect(m!.progressDone).toBeGreaterThanOrEqual(5);
+      },
+      { timeout: 150_000, interval: 50 },
+    );
     await deleteManual(manual.id, 'owner-a');
     const summary = await running;
     expect(summary).toMatchObject({ status: 'failed', error: 'deleted during processing' });
@@ -158,21 +162,23 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
     const file = sharedManual('librevna-user-manual.pdf'); // 54 pages: long enough to be killed mid-way
     const env = { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' };
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
     // Wait until it is past parsing, then kill it without warning.
     const { getDb } = await import('@/lib/store/db');
     const db = await getDb();
     // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
-    const deadline = Date.now() + 240_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
-      status = String(rows.rows[0]?.status ?? '');
-      if (['ocr', 'rendering', 'embedding', 'indexing'].includes(status)) break;
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      await vi.waitFor(
+        async () => {
+          const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
+          expect(['ocr', 'rendering', 'embedding', 'indexing']).toContain(String(rows.rows[0]?.status ?? ''));
+        },
+        { timeout: 240_000, interval: 100 },
+      );
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
     }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
-    expect(['ocr', 'rendering', 'embedding', 'indexing']).toContain(status);
     const row = (await db.run(`select id, status from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
     const id = String(row.id);
     expect(row.status).not.toBe('ready');

@@ -1,8 +1,9 @@
 /**
- * The one retry policy of every model call (LLM, VLM, embeddings): which errors are worth another
- * attempt (429, 408, 5xx, network), how long to wait (exponential backoff with jitter, or the
- * server's Retry-After), and when to give up. The LLM client's middleware and the embedders' request
- * loop both decide through `nextRetry`; the AI SDK's own retries stay off (maxRetries: 0).
+ * The one retry policy of every model call (LLM, VLM, embeddings, the ColQwen worker): which errors
+ * are worth another attempt (429, 408, 5xx, network), how long to wait (exponential backoff with
+ * jitter, or the server's Retry-After), and when to give up. The LLM client's middleware, the
+ * embedders' request loop and the ColQwen client all decide through `nextRetry`; the AI SDK's own
+ * retries stay off (maxRetries: 0).
  */
 import { APICallError } from 'ai';
 import { sleep } from '@/lib/runtime/abort';

@@ -29,14 +29,14 @@ afterAll(closeDb);
 
 describe('sessions store', () => {
   it('creates, lists (most recent first), renames and deletes sessions, scoped to their owner', async () => {
-    const a = await createSession({ id: uid('s'), ownerId: 'owner-a', title: 'First', scope: null });
-    await new Promise((r) => setTimeout(r, 5));
-    const b = await createSession({ id: uid('s'), ownerId: 'owner-a', title: 'Second', scope: ['m1'] });
+    // Explicit times a millisecond apart: the order does not depend on the clock moving between calls.
+    const t = Date.now();
+    const a = await createSession({ id: uid('s'), ownerId: 'owner-a', title: 'First', scope: null }, new Date(t));
+    const b = await createSession({ id: uid('s'), ownerId: 'owner-a', title: 'Second', scope: ['m1'] }, new Date(t + 1));
     await createSession({ id: uid('s'), ownerId: 'owner-b', title: 'Other', scope: null });
 
     expect((await listSessions('owner-a')).map((s) => s.id)).toEqual([b.id, a.id]);
-    await new Promise((r) => setTimeout(r, 5));
-    await touchSession(a.id);
+    await touchSession(a.id, {}, new Date(t + 2));
     expect((await listSessions('owner-a')).map((s) => s.id)).toEqual([a.id, b.id]);
     expect((await getOwnedSession(b.id, 'owner-a'))?.scope).toEqual(['m1']);
 

@@ -16,9 +16,9 @@ export type ShareSnapshot = ShareRow['snapshot'];
 
 // ───────────────────────────── sessions ─────────────────────────────
 
-export async function createSession(row: { id: string; ownerId: string; title: string; scope: string[] | null }): Promise<SessionRow> {
+/** `now` is the creation time (tests pass one to order sessions without waiting for the clock). */
+export async function createSession(row: { id: string; ownerId: string; title: string; scope: string[] | null }, now = new Date()): Promise<SessionRow> {
   const db = await getDb();
-  const now = new Date();
   const [created] = await db
     .insert(sessions)
     .values({ ...row, createdAt: now, updatedAt: now })
@@ -69,12 +69,12 @@ export async function deleteSession(id: string, ownerId: string): Promise<boolea
   return rows.length > 0;
 }
 
-/** Records activity (sidebar order) and, when given, the manual scope of the chat. */
-export async function touchSession(id: string, patch: { scope?: string[] | null } = {}): Promise<void> {
+/** Records activity at `now` (sidebar order) and, when given, the manual scope of the chat. */
+export async function touchSession(id: string, patch: { scope?: string[] | null } = {}, now = new Date()): Promise<void> {
   const db = await getDb();
   await db
     .update(sessions)
-    .set({ updatedAt: new Date(), ...('scope' in patch ? { scope: patch.scope } : {}) })
+    .set({ updatedAt: now, ...('scope' in patch ? { scope: patch.scope } : {}) })
     .where(eq(sessions.id, id));
 }
 

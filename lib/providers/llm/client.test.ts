@@ -143,8 +143,11 @@ describe('timeouts and aborts', () => {
   it('does not retry when the caller aborts, and rethrows the AbortError', async () => {
     const { client, calls, callLines } = openaiClient(() => never());
     const ctrl = new AbortController();
-    setTimeout(() => ctrl.abort(), 20);
-    const err = await rejection(generateText({ model: client.model, prompt: 'hi', abortSignal: ctrl.signal }));
+    const pending = rejection(generateText({ model: client.model, prompt: 'hi', abortSignal: ctrl.signal }));
+    // Aborted while the request is in flight (it never answers).
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    ctrl.abort();
+    const err = await pending;
     expect((err as Error).name).toBe('AbortError');
     expect(LlmCallError.isInstance(err)).toBe(false);
     expect(calls).toHaveLength(1);

@@ -61,6 +61,7 @@ beforeAll(async () => {
 afterEach(() => {
   handler = worker;
   log.length = 0;
+  slept.length = 0;
 });
 
 afterAll(async () => {
@@ -69,7 +70,9 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const fast = { retries: 3, backoffMs: 10, maxBackoffMs: 40, timeoutMs: 2000 };
+/** Backoffs are recorded, not waited for (the policy's delays are retry.test.ts's business). */
+const slept: number[] = [];
+const fast = { maxAttempts: 4, timeoutMs: 2000, sleep: async (ms: number) => void slept.push(ms) };
 
 describe('ColQwenClient', () => {
   beforeAll(() => {
@@ -104,6 +107,7 @@ describe('ColQwenClient', () => {
     const [bag] = await client.embedQueries(['fuse rating']);
     expect(bag).toHaveLength(2);
     expect(client.attempts).toBe(3);
+    expect(slept).toHaveLength(2);
     expect(log.map((l) => l.path)).toEqual(['/embed/query', '/embed/query', '/embed/query']);
   });
 
@@ -113,16 +117,25 @@ describe('ColQwenClient', () => {
       if (++n === 1) return res.writeHead(429, { 'retry-after': '0.2' }).end('slow down');
       worker(req, body, res);
     };
-    const slept: number[] = [];
-    const client = new ColQwenClient({ url, ...fast, maxBackoffMs: 1000, sleep: async (ms) => void slept.push(ms) });
+    const client = new ColQwenClient({ url, ...fast });
     await client.embedQueries(['x']);
     expect(slept).toEqual([200]); // the worker's 200 ms, not the backoff
     expect(client.attempts).toBe(2);
   });
 
+  it('fails at once when Retry-After asks for longer than the retry policy waits', async () => {
+    handler = (_req, _body, res) => res.writeHead(503, { 'retry-after': '3600' }).end('maintenance');
+    const client = new ColQwenClient({ url, ...fast });
+    const err = await client.embedQueries(['x']).catch((e) => e);
+    expect(err).toMatchObject({ name: 'ColQwenError', status: 503, retryable: true, retryAfterMs: 3_600_000 });
+    expect(err.message).toMatch(/answered 503: maintenance \(it asked to retry after 3600 s\)/);
+    expect(slept).toEqual([]);
+    expect(log).toHaveLength(1);
+  });
+
   it('gives up after the retries with the last error', async () => {
     handler = (_req, _body, res) => res.writeHead(500).end('CUDA out of memory');
-    const client = new ColQwenClient({ url, ...fast, retries: 2 });
+    const client = new ColQwenClient({ url, ...fast, maxAttempts: 3 });
     const err = await client.embedQueries(['x']).catch((e) => e);
     expect(err).toBeInstanceOf(ColQwenError);
     expect(err.message).toMatch(/answered 500: CUDA out of memory \(gave up after 3 attempts\)/);
@@ -143,14 +156,15 @@ describe('ColQwenClient', () => {
       if (++n === 1) return; // never answers
       worker(req, body, res);
     };
-    const client = new ColQwenClient({ url, ...fast, timeoutMs: 150 });
+    // A real timeout (the client's own AbortSignal.timeout), long enough that the answered retry never meets it.
+    const client = new ColQwenClient({ url, ...fast, timeoutMs: 1000 });
     const [bag] = await client.embedQueries(['a b']);
     expect(bag).toHaveLength(2);
     expect(client.attempts).toBe(2);
   });
 
   it('reports an unreachable worker after retrying', async () => {
-    const client = new ColQwenClient({ url: 'http://127.0.0.1:1', ...fast, retries: 1 });
+    const client = new ColQwenClient({ url: 'http://127.0.0.1:1', ...fast, maxAttempts: 2 });
     await expect(client.health()).rejects.toThrow(/unreachable.*gave up after 2 attempts/);
   });
 
@@ -167,7 +181,7 @@ describe('ColQwenClient', () => {
     // abort did not cut short would outlast the test's timeout.
     const client = new ColQwenClient({
       url,
-      retries: 5,
+      maxAttempts: 6,
       backoffMs: 600_000,
       maxBackoffMs: 600_000,
       timeoutMs: 2000,

@@ -1,13 +1,15 @@
 /**
  * ColQwen/ColPali worker over HTTP (contract in COLQWEN_WORKER.md): page images in, a bag of
  * patch vectors per page out; queries in, a bag of token vectors out. The client puts a timeout
- * on every request and retries 429, 5xx, timeouts and network errors with exponential backoff
- * (honouring Retry-After); other 4xx are the caller's fault and fail at once.
+ * on every request; whether and when to retry is the project's one retry policy (../retry.ts:
+ * 429, 408, 5xx, timeouts and network errors, exponential backoff with jitter, Retry-After
+ * honoured); other 4xx are the caller's fault and fail at once.
  */
 import fs from 'node:fs/promises';
-import { sleep } from '@/lib/runtime/abort';
+import { APICallError } from 'ai';
 import type { VectorCache } from '../embeddings/cache';
 import { l2normalize, sha256Hex } from '../embeddings/util';
+import { nextRetry, retryAfterMs, retryPolicy, type RetryPolicy } from '../retry';
 import type { CallOptions, MultiVectorEmbedder } from '../types';
 import { cachedPageBags } from './cached-bags';
 import { poolVectors } from './pooling';
@@ -17,14 +19,14 @@ export interface ColQwenClientOptions {
   url: string;
   /** Per-request timeout. Image batches on a CPU worker are slow, hence the generous default. */
   timeoutMs?: number;
-  /** Retries after the first attempt. */
-  retries?: number;
-  /** First backoff; doubles per retry, with jitter, capped by maxBackoffMs. */
+  /** Requests per call, the first one included (default: the retry policy's, 3). */
+  maxAttempts?: number;
+  /** First backoff; doubles per retry, with jitter, capped by maxBackoffMs (defaults: the retry policy's). */
   backoffMs?: number;
   maxBackoffMs?: number;
   fetch?: typeof fetch;
   /** Waits out a backoff; tests inject one that records the delay and returns at once. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: RetryPolicy['sleep'];
 }
 
 export interface ColQwenHealth {
@@ -49,10 +51,7 @@ export class ColQwenError extends Error {
 export class ColQwenClient {
   readonly url: string;
   private readonly timeoutMs: number;
-  private readonly retries: number;
-  private readonly backoffMs: number;
-  private readonly maxBackoffMs: number;
-  private readonly sleep: NonNullable<ColQwenClientOptions['sleep']>;
+  private readonly retry: RetryPolicy;
   private readonly fetchFn: typeof fetch;
   /** Attempts made (including retries), for logs and tests. */
   attempts = 0;
@@ -60,11 +59,8 @@ export class ColQwenClient {
   constructor(opts: ColQwenClientOptions) {
     this.url = opts.url.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? 120_000;
-    this.retries = opts.retries ?? 3;
-    this.backoffMs = opts.backoffMs ?? 500;
-    this.maxBackoffMs = opts.maxBackoffMs ?? 8_000;
+    this.retry = retryPolicy({ maxAttempts: opts.maxAttempts, initialBackoffMs: opts.backoffMs, maxBackoffMs: opts.maxBackoffMs, sleep: opts.sleep });
     this.fetchFn = opts.fetch ?? fetch;
-    this.sleep = opts.sleep ?? sleep;
   }
 
   async health(opts?: CallOptions): Promise<ColQwenHealth> {
@@ -89,50 +85,53 @@ export class ColQwenClient {
   }
 
   private async request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts?: CallOptions): Promise<T> {
-    let lastError: ColQwenError | undefined;
-    for (let attempt = 0; attempt <= this.retries; attempt++) {
+    const url = `${this.url}${path}`;
+    for (let attempt = 1; ; attempt++) {
       opts?.signal?.throwIfAborted();
-      if (attempt > 0) {
-        const retryAfter = lastError?.retryAfterMs;
-        const exp = Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1));
-        // Jitter spreads retries of parallel ingests so they do not hit the worker in lockstep.
-        await this.sleep(retryAfter ?? exp * (0.5 + Math.random() * 0.5), opts?.signal);
-      }
       this.attempts++;
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = opts?.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-      let res: Response;
+      /** What failed, as the retry policy sees it (an HTTP answer is classified by its status and headers). */
+      let cause: unknown;
+      let message: string;
+      let status: number | undefined;
+      /** Set for failures without an HTTP answer: a timeout or an unreachable worker is transient. */
+      let transient: boolean | undefined;
       try {
-        res = await this.fetchFn(`${this.url}${path}`, {
+        const res = await this.fetchFn(url, {
           method,
           headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal,
         });
-      } catch (err) {
-        if (opts?.signal?.aborted) throw opts.signal.reason;
-        const timedOut = timeout.aborted;
-        lastError = new ColQwenError(
-          timedOut ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms` : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`,
-          true,
-        );
-        continue;
-      }
-      if (res.ok) {
-        try {
-          return (await res.json()) as T;
-        } catch (err) {
-          throw new ColQwenError(`ColQwen worker ${method} ${path} returned invalid JSON: ${describe(err)}`, false, res.status);
+        if (res.ok) {
+          try {
+            return (await res.json()) as T;
+          } catch (err) {
+            throw new ColQwenError(`ColQwen worker ${method} ${path} returned invalid JSON: ${describe(err)}`, false, res.status);
+          }
         }
+        const detail = (await res.text().catch(() => '')).slice(0, 300);
+        status = res.status;
+        message = `ColQwen worker ${method} ${path} answered ${status}${detail ? `: ${detail}` : ''}`;
+        cause = new APICallError({ message, url, requestBodyValues: body ?? {}, statusCode: status, responseHeaders: Object.fromEntries(res.headers), responseBody: detail });
+      } catch (err) {
+        if (err instanceof ColQwenError) throw err;
+        if (opts?.signal?.aborted) throw opts.signal.reason;
+        cause = err;
+        transient = true;
+        message = timeout.aborted ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms` : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`;
       }
-      const detail = (await res.text().catch(() => '')).slice(0, 300);
-      const retryable = res.status === 429 || res.status >= 500;
-      const ra = Number(res.headers.get('retry-after'));
-      const retryAfterMs = Number.isFinite(ra) && ra > 0 ? Math.min(this.maxBackoffMs, ra * 1000) : undefined;
-      lastError = new ColQwenError(`ColQwen worker ${method} ${path} answered ${res.status}${detail ? `: ${detail}` : ''}`, retryable, res.status, retryAfterMs);
-      if (!retryable) throw lastError;
+      const next = nextRetry(attempt, cause, this.retry, transient);
+      if (!next.retry) {
+        const asked = retryAfterMs(cause);
+        if (next.why === 'retry-after') message += ` (it asked to retry after ${Math.round((asked ?? 0) / 1000)} s)`;
+        else if (next.why === 'exhausted' && attempt > 1) message += ` (gave up after ${attempt} attempts)`;
+        // Retryable only when the worker is fine but asked for a longer pause than the policy waits.
+        throw new ColQwenError(message, next.why === 'retry-after', status, asked);
+      }
+      await this.retry.sleep(next.delayMs, opts?.signal);
     }
-    throw new ColQwenError(`${lastError?.message ?? 'ColQwen request failed'} (gave up after ${this.retries + 1} attempts)`, false, lastError?.status);
   }
 }
 

@@ -31,9 +31,11 @@ describe('KeyedSerialQueue', () => {
   it('runs tasks of one key in order, other keys in parallel, and survives failures', async () => {
     const q = new KeyedSerialQueue();
     const log: string[] = [];
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // a1 holds key a until the test lets it finish: b must run meanwhile, a2 and a3 must not.
+    let finishA1!: () => void;
+    const a1Held = new Promise<void>((resolve) => (finishA1 = resolve));
     const a1 = q.run('a', async () => {
-      await sleep(30);
+      await a1Held;
       log.push('a1');
     });
     const a2 = q.run('a', async () => {
@@ -49,6 +51,7 @@ describe('KeyedSerialQueue', () => {
     });
     await b1;
     expect(log).toEqual(['b1']); // b did not wait for a
+    finishA1();
     await a1;
     await expect(a2).rejects.toThrow('boom');
     expect(await a3).toBe(3);

@@ -18,7 +18,18 @@ export function storeContract(label: string) {
     tables: await import('../tables'),
     drizzle: await import('drizzle-orm'),
   });
-  const pause = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+  /**
+   * Explicit, strictly increasing times for rows whose order a test checks (never behind the real
+   * clock, so newer than rows written before): the order does not depend on the clock moving
+   * between two calls.
+   */
+  let clock = 0;
+  const later = () => new Date((clock = Math.max(clock + 1, Date.now())));
+  /** Sets a manual's creation time (the column's default is the database's clock). */
+  async function createdAt(id: string, at: Date) {
+    const { db, tables, drizzle } = await load();
+    await (await db.getDb()).update(tables.manuals).set({ createdAt: at }).where(drizzle.eq(tables.manuals.id, id));
+  }
 
   describe(`state store contract (${label})`, () => {
     it('talks to the database it was configured for', async () => {
@@ -87,20 +98,19 @@ export function storeContract(label: string) {
       const a = uid('m');
       const b = uid('m');
       await m.createManual({ id: a, title: 'A', fileName: 'a.pdf', sha256: uid('sha'), sizeBytes: 1 });
-      await pause();
+      await createdAt(a, later());
       await m.createManual({ id: b, title: 'B', fileName: 'b.pdf', sha256: uid('sha'), sizeBytes: 1 });
+      await createdAt(b, later());
       const ids = (await m.listManuals()).map((r) => r.id);
       expect(ids.indexOf(b)).toBeLessThan(ids.indexOf(a));
     });
 
     it('keeps sessions, messages, feedback and shares scoped to their owner', async () => {
       const { sessions: s } = await load();
-      const a = await s.createSession({ id: uid('s'), ownerId: 'owner-a', title: 'First', scope: null });
-      await pause();
-      const b = await s.createSession({ id: uid('s'), ownerId: 'owner-a', title: 'Second', scope: ['m1', 'm2'] });
+      const a = await s.createSession({ id: uid('s'), ownerId: 'owner-a', title: 'First', scope: null }, later());
+      const b = await s.createSession({ id: uid('s'), ownerId: 'owner-a', title: 'Second', scope: ['m1', 'm2'] }, later());
       expect((await s.listSessions('owner-a')).map((r) => r.id).slice(0, 2)).toEqual([b.id, a.id]);
-      await pause();
-      await s.touchSession(a.id);
+      await s.touchSession(a.id, {}, later());
       expect((await s.listSessions('owner-a')).map((r) => r.id).slice(0, 2)).toEqual([a.id, b.id]);
       expect((await s.getOwnedSession(b.id, 'owner-a'))?.scope).toEqual(['m1', 'm2']);
       expect(await s.getOwnedSession(a.id, 'owner-b')).toBeUndefined();
@@ -204,8 +214,8 @@ export function storeContract(label: string) {
         for (let i = 0; i < count; i++) {
           const id = uid('job');
           await m.createManual({ id, title: id, fileName: `${id}.pdf`, sha256: uid('sha'), sizeBytes: 1 });
+          await createdAt(id, later());
           ids.push(id);
-          await pause(2);
         }
         return ids;
       }
