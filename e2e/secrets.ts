@@ -36,7 +36,7 @@ export const SENTINEL_ENV: Record<string, string> = {
  * them would change what the server is (DATABASE_URL switches the store to Postgres). What keeps
  * their secret part out of responses is tested where it is handled.
  */
-export const NO_SENTINEL_POSSIBLE: Record<string, string> = {
+const NO_SENTINEL_POSSIBLE: Record<string, string> = {
   DATABASE_URL: 'selects the Postgres store; /api/health shows only host:port/database (lib/store/db.ts describeTarget, tested in lib/store/db.test.ts)',
 };
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 
 /** ../shared/manuals: real manuals for integration tests (never copied into the repo). */
 export const SHARED_MANUALS_DIR = path.resolve(import.meta.dirname, '..', '..', 'shared', 'manuals');
-export const SHARED_EVAL_QA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'eval', 'dev-qa.jsonl');
 
 export function sharedManual(name: string): string {
   return path.join(SHARED_MANUALS_DIR, name);

@@ -39,7 +39,7 @@ export const TEXT_CANDIDATES = 40;
 /** Pages the multi-vector leg returns. */
 export const VISUAL_CANDIDATES = 10;
 /** Budget of the query embedding; past it the search goes on with keywords only. */
-export const QUERY_EMBED_TIMEOUT_MS = 10_000;
+const QUERY_EMBED_TIMEOUT_MS = 10_000;
 /**
  * A second passage of a page is returned when it scores at least this share of the page's best
  * (a presentation choice: how much of a page the answer sees, not a ranking weight).
@@ -47,7 +47,7 @@ export const QUERY_EMBED_TIMEOUT_MS = 10_000;
 const SECOND_PASSAGE = 0.6;
 
 /** Pages the cross-encoder re-reads (its cost grows with each; the rest keep the ranker's order). */
-export const RERANK_DEPTH = 10;
+const RERANK_DEPTH = 10;
 
 /** The ranker's best pages reordered by the cross-encoder's score of their best passage. */
 async function rerankPages(reranker: Reranker, query: string, ranked: RankedPage[], signal: AbortSignal): Promise<RankedPage[]> {

@@ -15,7 +15,7 @@ export const manualField = z.array(z.string().min(1)).max(50).optional().describ
  * The filter a search runs with: the requested manuals, never outside the chat's scope. A request
  * wholly outside the scope comes back as a recoverable error the decider can act on.
  */
-export function resolveScope(tree: TreeData, requested: string[] | undefined): { filter: SearchFilter | undefined } | { error: ToolOutput } {
+function resolveScope(tree: TreeData, requested: string[] | undefined): { filter: SearchFilter | undefined } | { error: ToolOutput } {
   const scope = tree.manualIds?.length ? tree.manualIds : undefined;
   if (!requested?.length) return { filter: scope ? { manualIds: scope } : undefined };
   const allowed = scope ? requested.filter((id) => scope.includes(id)) : requested;

@@ -12,7 +12,7 @@ import { TOOL, type Tool } from '@/lib/agent/contract';
 
 export const SUMMARIZE_ABOVE_TOKENS = 30_000;
 /** Passage length kept after a summary. */
-export const COMPACT_CHARS_PER_HIT = 600;
+const COMPACT_CHARS_PER_HIT = 600;
 
 const inputs = z.object({
   max_length: z.number().int().min(20).max(2000).default(200).describe('maximum words of the summary'),

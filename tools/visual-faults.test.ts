@@ -10,7 +10,7 @@ import { defaultTools } from '@/tools';
 import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
-import { collectTurn } from '@/lib/agent/tree';
+import { collectTurn } from '@/lib/agent/testing/turn';
 import { loadConfig } from '@/lib/config';
 import { createClientFromConfig } from '@/lib/providers/llm';
 import { openaiErrorReply, startFaultServer, type FaultHandler, type FaultServer } from '@/test/fault-server';

@@ -1,7 +1,7 @@
 import type { IconName } from '../ui/icons';
 
 /** How each agent tool is named and drawn in the trail. Unknown tools fall back to their id. */
-export const TOOL_LABELS: Record<string, { label: string; icon: IconName }> = {
+const TOOL_LABELS: Record<string, { label: string; icon: IconName }> = {
   fast_vector_search: { label: 'Quick text search', icon: 'search' },
   hybrid_search: { label: 'Text and page search', icon: 'layers' },
   colqwen_search: { label: 'Page image search', icon: 'image' },

@@ -21,7 +21,7 @@ const STORED_SCALE = 1.5;
 const ZOOM_SCALES = [3, 4.5];
 
 /** The image that stays sharp at this size: the stored one, or a zoom render when the screen needs more pixels. */
-export function pageImageUrl(manualId: string, page: number, devicePxPerPt: number): string {
+function pageImageUrl(manualId: string, page: number, devicePxPerPt: number): string {
   const base = `/manuals/${manualId}/pages/${page}`;
   if (devicePxPerPt <= STORED_SCALE * 1.15) return `${base}/image`;
   const scale = ZOOM_SCALES.find((s) => devicePxPerPt <= s * 1.15) ?? ZOOM_SCALES.at(-1)!;

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** What has focus, for messages: tag, test id, label or text. */
-export async function describeFocus(page: Page): Promise<string> {
+async function describeFocus(page: Page): Promise<string> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return 'body';
@@ -31,7 +31,7 @@ export async function expectFocusRing(page: Page) {
 }
 
 /** True when the focused element matches the CSS selector. */
-export async function focusMatches(page: Page, selector: string): Promise<boolean> {
+async function focusMatches(page: Page, selector: string): Promise<boolean> {
   return page.evaluate((sel) => !!document.activeElement && document.activeElement !== document.body && document.activeElement.matches(sel), selector);
 }
 

@@ -20,7 +20,7 @@ export interface CheckResult {
 }
 
 /** Share of a sentence's content terms its cited text must contain to count as supported. */
-export const LEXICAL_SUPPORT = 0.5;
+const LEXICAL_SUPPORT = 0.5;
 
 // Declines and framing sentences make no claim about the sources.
 const NO_CLAIM = /^(the manuals? (do|does) not (say|mention|cover|contain|specify|describe)|i (could not|couldn't|can't|cannot) find|no (relevant )?(information|passage)|sources?:)/i;
@@ -37,7 +37,7 @@ function claimsOf(answer: string): Claim[] {
     .filter((c) => !NO_CLAIM.test(stripCitations(c.sentence).trim()) && terms(stripCitations(c.sentence)).length > 0);
 }
 
-export function lexicalSupport(sentence: string, sourceText: string): { support: number; missingNumbers: string[] } {
+function lexicalSupport(sentence: string, sourceText: string): { support: number; missingNumbers: string[] } {
   const claim = stripCitations(sentence);
   const claimTerms = [...new Set(terms(claim))];
   const sourceTerms = new Set(terms(sourceText));

@@ -16,7 +16,7 @@ import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
 import type { Source, ToolResult } from '../answer/hits';
 
-export type { ChunkObject, EventHit, Hit, HitLocation, PageObject, RefHit, Source, ToolResult, TopicTerms } from '../answer/hits';
+export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';
 
 /** How the answer was written: by the language model, or extractively from the passages. */
 export type AnswerMethod = 'llm' | 'extractive';
@@ -92,7 +92,7 @@ export interface ChatTurn {
 }
 
 /** A tool failure the next decision sees (self-healing feedback). */
-export interface ToolErrorRecord {
+interface ToolErrorRecord {
   tool: string;
   message: string;
   suggestion?: string;

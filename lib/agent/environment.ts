@@ -273,7 +273,7 @@ export function hitPlace(hit: RefHit) {
 }
 
 /** What a citation needs to open the page and highlight the passage. */
-export function toSource(hit: RefHit): Source {
+function toSource(hit: RefHit): Source {
   return {
     ...hitPlace(hit),
     snippet: truncate((hit.text ?? '').replace(/\s+/g, ' ').trim(), 300),

@@ -19,7 +19,8 @@ import { defaultTools } from '@/tools';
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import type { AgentEvent } from './events';
 import { eventsOf, jsonResult, mockLlm, promptText } from './testing/turn';
-import { collectTurn, type RunTurnOptions } from './tree';
+import { type RunTurnOptions } from './tree';
+import { collectTurn } from './testing/turn';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;

@@ -20,14 +20,14 @@ export interface ToolCall {
 export type ToolRunner = (call: ToolCall) => AsyncGenerator<ToolOutput>;
 export type ToolInterceptor = (call: ToolCall, next: ToolRunner) => AsyncGenerator<ToolOutput>;
 
-export const runTool: ToolRunner = (call) => call.tool.run(call.tree, call.input, call.ctx);
+const runTool: ToolRunner = (call) => call.tool.run(call.tree, call.input, call.ctx);
 
 /** Builds one runner from interceptors listed outermost first. */
 export function chain(interceptors: ToolInterceptor[], terminal: ToolRunner = runTool): ToolRunner {
   return interceptors.reduceRight<ToolRunner>((next, interceptor) => (call) => interceptor(call, next), terminal);
 }
 
-export class ToolTimeoutError extends Error {
+class ToolTimeoutError extends Error {
   constructor(tool: string, ms: number) {
     super(`${tool} timed out after ${ms} ms`);
     this.name = 'ToolTimeoutError';
@@ -35,7 +35,7 @@ export class ToolTimeoutError extends Error {
 }
 
 /** Zod validation with the schema's defaults; a bad input is a recoverable error the decider can fix. */
-export const validateInput: ToolInterceptor = async function* (call, next) {
+const validateInput: ToolInterceptor = async function* (call, next) {
   const parsed = call.tool.inputs.safeParse(call.input ?? {});
   if (!parsed.success) {
     yield {
@@ -55,7 +55,7 @@ export const validateInput: ToolInterceptor = async function* (call, next) {
  * Per-tool deadline. The tool gets its own signal (aborted on the deadline or on cancellation);
  * the guard stops waiting at once either way, so a provider that ignores signals cannot hang the turn.
  */
-export function deadlineGuard(defaultMs: number): ToolInterceptor {
+function deadlineGuard(defaultMs: number): ToolInterceptor {
   return async function* (call, next) {
     const ms = call.tool.timeoutMs ?? defaultMs;
     const parent = call.ctx.signal;
@@ -94,16 +94,16 @@ export function deadlineGuard(defaultMs: number): ToolInterceptor {
   };
 }
 
-export interface SizeLimits {
+interface SizeLimits {
   maxObjects: number;
   maxTextChars: number;
   maxMetadataChars: number;
 }
 
-export const DEFAULT_SIZE_LIMITS: SizeLimits = { maxObjects: 40, maxTextChars: 4000, maxMetadataChars: 8000 };
+const DEFAULT_SIZE_LIMITS: SizeLimits = { maxObjects: 40, maxTextChars: 4000, maxMetadataChars: 8000 };
 
 /** Caps result size so one tool cannot flood the environment, the prompt or the stored session. */
-export function sizeGuard(limits: SizeLimits = DEFAULT_SIZE_LIMITS): ToolInterceptor {
+function sizeGuard(limits: SizeLimits = DEFAULT_SIZE_LIMITS): ToolInterceptor {
   return async function* (call, next) {
     for await (const out of next(call)) {
       if (out.type !== 'result') {
@@ -128,7 +128,7 @@ export function sizeGuard(limits: SizeLimits = DEFAULT_SIZE_LIMITS): ToolInterce
 }
 
 /** Turns a thrown exception into a recoverable error output (errors are feedback, not crashes). */
-export const captureExceptions: ToolInterceptor = async function* (call, next) {
+const captureExceptions: ToolInterceptor = async function* (call, next) {
   try {
     yield* next(call);
   } catch (err) {
@@ -145,7 +145,7 @@ export const captureExceptions: ToolInterceptor = async function* (call, next) {
 };
 
 /** Records tool, inputs, duration, outcome and result size of every call. */
-export function audit(records: AuditRecord[], now: () => number = () => performance.now()): ToolInterceptor {
+function audit(records: AuditRecord[], now: () => number = () => performance.now()): ToolInterceptor {
   return async function* (call, next) {
     const start = now();
     let outcome: ToolOutcome = 'ok';

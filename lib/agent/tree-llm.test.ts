@@ -12,7 +12,7 @@ import { restoreEnv, snapshotEnv } from '@/test/env';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
 import { chunk, eventsOf, jsonResult, mockLlm, offlineDeps, page, promptText, resultOf, scriptedTool, streamOf, textResult } from './testing/turn';
-import { collectTurn } from './tree';
+import { collectTurn } from './testing/turn';
 
 const PUMP = [
   chunk('The pump motor is rated at 230 V and draws 6.8 A at full load.', { heading: 'Specifications', page: 4 }),

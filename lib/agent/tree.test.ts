@@ -7,7 +7,8 @@ import { agentServices } from '@/lib/services/agent-services';
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
 import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';
-import { collectTurn, runTurn, type RunTurnInput } from './tree';
+import { runTurn, type RunTurnInput } from './tree';
+import { collectTurn } from './testing/turn';
 
 const PUMP = [
   chunk('The pump motor is rated at 230 V and 1.5 kW. The motor current is 6.8 A at full load.', { heading: 'Specifications', page: 4 }),

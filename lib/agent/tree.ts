@@ -20,8 +20,8 @@ import { chain, defaultInterceptors } from './interceptors';
 import { truncate } from '@/lib/text/format';
 import type { ChatTurn, DecisionRecord, TreeData } from './contract';
 
-export const DEFAULT_BUDGET = 5;
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+const DEFAULT_BUDGET = 5;
+const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 /** A tool that fails this many times in a turn is taken out of it. */
 const MAX_FAILURES = 2;
 
@@ -368,13 +368,6 @@ function toEventHit(h: RefHit): EventHit {
     ...(h.previewUrl ? { previewUrl: h.previewUrl } : {}),
     ...(h.thumbnailUrl ? { thumbnailUrl: h.thumbnailUrl } : {}),
   };
-}
-
-/** Collects a turn into an array (eval, tests, the non-streaming API). */
-export async function collectTurn(input: RunTurnInput): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const e of runTurn(input)) events.push(e);
-  return events;
 }
 
 /** Each ready manual's identity words (title, file name, cover page); none when the library cannot be read. */

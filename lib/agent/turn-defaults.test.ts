@@ -11,7 +11,7 @@ import { createManual } from '@/lib/store/manuals';
 import { restoreEnv } from '@/test/env';
 import { eventsOf } from './testing/turn';
 import { FIXTURE_CHUNKS, TITLES, bboxFor } from './testing/library';
-import { collectTurn } from './tree';
+import { collectTurn } from './testing/turn';
 
 const saved = { EMBEDDINGS: process.env.EMBEDDINGS, LLM_PROVIDER: process.env.LLM_PROVIDER, VLM_PROVIDER: process.env.VLM_PROVIDER };
 

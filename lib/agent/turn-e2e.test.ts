@@ -8,7 +8,7 @@ import { TOOL } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf, mockLlm, textResult } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
-import { collectTurn } from './tree';
+import { collectTurn } from './testing/turn';
 import { isValueBox } from '@/lib/answer/value-boxes';
 
 let fx: FixtureStore;

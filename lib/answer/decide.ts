@@ -38,11 +38,6 @@ export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true 
 
 let current: DeclinePolicy = shipped;
 
-/** The policy in use. */
-export function declinePolicy(): DeclinePolicy {
-  return current;
-}
-
 /** Uses this policy from now on (the eval after --train has rewritten decline.json). */
 export function setDeclinePolicy(policy: DeclinePolicy): void {
   current = policy;

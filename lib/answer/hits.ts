@@ -5,7 +5,7 @@
 import type { BBox } from '@/lib/providers/types';
 
 /** Where a hit sits: the fields every hit shape (tool object, event hit, citation) shares. */
-export interface HitLocation {
+interface HitLocation {
   kind: 'chunk' | 'page';
   manualId: string;
   manualTitle?: string;

@@ -34,7 +34,7 @@ const UNIT_BM25 = { k1: 1.2, b: 0.3 };
 const PROCEDURAL = /\b(how (do|can|should|would|must) (i|we|you)|how to|what steps|which steps|procedure|set ?up|step by step)\b/i;
 const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
-export interface Passage {
+interface Passage {
   hit: RefHit;
   units: Unit[];
   terms: Set<string>;

@@ -8,7 +8,7 @@ import type { RefHit } from '@/lib/answer/hits';
 import { matchTerms, words } from '@/lib/text/analyze';
 import { splitSentences } from '@/lib/text/sentences';
 
-export type UnitKind = 'sentence' | 'item' | 'row' | 'header' | 'question';
+type UnitKind = 'sentence' | 'item' | 'row' | 'header' | 'question';
 
 export interface Unit {
   ref: number;

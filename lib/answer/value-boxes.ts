@@ -22,7 +22,7 @@ export const MAX_VALUE_BOXES = 6;
  * `text` in the value lock's matching form (no white space, lower case, one minus sign), with the
  * index in `text` of every character of that form, so a match maps back to the written text.
  */
-export function matchFormWithIndex(text: string): { form: string; at: number[] } {
+function matchFormWithIndex(text: string): { form: string; at: number[] } {
   let form = '';
   const at: number[] = [];
   let i = 0;

@@ -62,7 +62,7 @@ export function valuesIn(text: string): string[] {
 }
 
 /** True when `source` contains `value` in the matching form (a signed value also as unsigned text after a dash). */
-export function sourceHasValue(source: string, value: string): boolean {
+function sourceHasValue(source: string, value: string): boolean {
   return matchForm(source).includes(matchForm(value));
 }
 

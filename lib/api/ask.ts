@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { askAgent, LibraryApiError, type LibraryDeps } from '@/lib/api/operations';
 import { audited, authenticateRequest } from './keys';
 
-export const askBodySchema = z.object({
+const askBodySchema = z.object({
   question: z.string().trim().min(1, 'question must not be empty').max(4000, 'question is longer than 4000 characters'),
   manuals: z.array(z.string().min(1).max(200)).max(50).optional(),
 });

@@ -40,7 +40,7 @@ export class ApiKeyError extends Error {
   }
 }
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
@@ -106,7 +106,7 @@ export async function authenticate(authorization: string | null): Promise<ApiCal
 }
 
 /** Records one call; a failed write is logged, never fatal to the call. */
-export async function audit(caller: ApiCaller, tool: string, ms: number, outcome: ApiAuditRow['outcome'], message?: string): Promise<void> {
+async function audit(caller: ApiCaller, tool: string, ms: number, outcome: ApiAuditRow['outcome'], message?: string): Promise<void> {
   await insertAudit({ keyId: caller.keyId, ownerId: caller.ownerId, tool, ms: Math.round(ms), outcome, message }).catch((err) => console.error('[api] could not write the audit row', err));
 }
 
@@ -135,7 +135,7 @@ export async function authenticateRequest(request: Request): Promise<ApiCaller |
 }
 
 /** The JSON error response for an ApiKeyError (401 with a WWW-Authenticate challenge, 429 with Retry-After). */
-export function apiKeyErrorResponse(err: ApiKeyError): Response {
+function apiKeyErrorResponse(err: ApiKeyError): Response {
   const headers: Record<string, string> = {};
   if (err.status === 401) headers['www-authenticate'] = 'Bearer';
   if (err.retryAfterS) headers['retry-after'] = String(err.retryAfterS);

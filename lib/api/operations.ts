@@ -48,7 +48,7 @@ export interface Passage {
   imageUrl: string;
 }
 
-export interface ApiSource {
+interface ApiSource {
   ref: number;
   manual: string;
   manualTitle?: string;

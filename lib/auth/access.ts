@@ -11,7 +11,7 @@ import { getConfig } from '../config';
 import { currentOwnerId } from './owner';
 import { AccessError, type Actor, actorFor } from './roles';
 
-export { AccessError, type Actor, actorFor };
+export { AccessError, type Actor };
 
 export async function currentActor(): Promise<Actor | null> {
   return actorFor(await currentOwnerId());

@@ -8,10 +8,9 @@ import { cookies, headers } from 'next/headers';
 import { getConfig } from '../config';
 import { auth } from './auth';
 import { OWNER_COOKIE, ONE_YEAR_S, signOwnerId, verifyOwnerCookie } from './owner-cookie';
-import { ownerSecret } from './owner-secret';
 import { SignInRequiredError } from './roles';
 
-export { OWNER_COOKIE, ownerSecret, signOwnerId, verifyOwnerCookie };
+export { signOwnerId, verifyOwnerCookie };
 
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { z } from 'zod';
 
-export type ErrorType = 'bad_request' | 'not_found' | 'busy' | 'unavailable' | 'internal';
-export type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
+type ErrorType = 'bad_request' | 'not_found' | 'busy' | 'unavailable' | 'internal';
+type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
 export type ErrorCode = `${ErrorType}:${Surface}`;
 
 const STATUS: Record<ErrorType, number> = { bad_request: 400, not_found: 404, busy: 409, unavailable: 409, internal: 500 };
@@ -41,7 +41,7 @@ export function isChatError(err: unknown): err is ChatError {
 /** What a server action returns: data, or a typed error the UI can show. Never a thrown error. */
 export type ActionResult<T = undefined> = { ok: true; data: T } | { ok: false; code: ErrorCode; message: string };
 
-export function toFailure(err: unknown): { ok: false; code: ErrorCode; message: string } {
+function toFailure(err: unknown): { ok: false; code: ErrorCode; message: string } {
   if (isChatError(err)) return { ok: false, code: err.code, message: err.message };
   console.error('[chat] unexpected error', err);
   const fallback = new ChatError('internal:chat');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
-import { plainNow, plainSteps, plainSummary } from './plain-trail';
+import { plainNow, plainSteps, plainSummaryParts } from './plain-trail';
 
 const hit = (page: number, ref: number) => ({ ref, kind: 'chunk' as const, manualId: 'dp', manualTitle: 'DP800 User’s Guide', page, heading: 'Output', text: 'x', score: 0.4 });
 const EVENTS: AgentEvent[] = [
@@ -15,8 +15,8 @@ const EVENTS: AgentEvent[] = [
 
 describe('the trail in plain words', () => {
   it('sums a turn up in one line: what was searched, pages cited, time', () => {
-    const line = plainSummary({ events: EVENTS, sources: [{ manualId: 'dp', page: 12 }, { manualId: 'dp', page: 14 }, { manualId: 'dp', page: 12 }], status: 'done', metrics: { total_ms: 812 } });
-    expect(line).toBe('Searched DP800 User’s Guide · cited 2 pages · 0.8 s · a step failed');
+    const { what, rest } = plainSummaryParts({ events: EVENTS, sources: [{ manualId: 'dp', page: 12 }, { manualId: 'dp', page: 14 }, { manualId: 'dp', page: 12 }], status: 'done', metrics: { total_ms: 812 } });
+    expect([what, ...rest].join(' · ')).toBe('Searched DP800 User’s Guide · cited 2 pages · 0.8 s · a step failed');
   });
 
   it('lists plain steps without tool ids, deciders, scores or reasons', () => {

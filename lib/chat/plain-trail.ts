@@ -15,7 +15,7 @@ const DOING: Record<string, { done: string; running: string; noun: string }> = {
   text_response: { done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
 };
 
-export function plainAction(tool: string, running = false): string {
+function plainAction(tool: string, running = false): string {
   const d = DOING[tool];
   return d ? (running ? d.running : d.done) : running ? 'Working…' : 'Looked further';
 }
@@ -79,17 +79,11 @@ function searchedWhat(events: AgentEvent[]): string {
   return n ? plural(n, 'manual') : 'all manuals';
 }
 
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 type SummaryInput = { events: AgentEvent[]; sources: Array<{ manualId: string; page: number }>; status: string; metrics: { total_ms: number } | null };
-
-/** "Searched DP800 User's Guide · 3 pages · 0.8 s" (cited pages when the answer cites any). */
-export function plainSummary(turn: SummaryInput): string {
-  const { what, rest } = plainSummaryParts(turn);
-  return [what, ...rest].join(' · ');
-}
 
 /** The summary as what was searched (long manual titles may be cut on screen) and the rest (never cut). */
 export function plainSummaryParts(turn: SummaryInput): { what: string; rest: string[] } {

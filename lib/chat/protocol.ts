@@ -28,7 +28,7 @@ export interface SessionStarted {
   replaced?: string;
 }
 
-export interface ChatMetadata {
+interface ChatMetadata {
   createdAt?: number;
   /** The stored status (restored messages); a live turn's status comes from its `data-done` part. */
   status?: TurnStatus;
@@ -36,7 +36,7 @@ export interface ChatMetadata {
 
 type TrailType = Exclude<AgentEventType, 'response_delta' | 'response'>;
 
-export type ChatDataParts = { [K in TrailType]: EventOf<K> } & {
+type ChatDataParts = { [K in TrailType]: EventOf<K> } & {
   /** The answer's flags; `text` only when the final answer differs from the streamed text. */
   response: Omit<EventOf<'response'>, 'text' | 'sources'> & { text?: string };
   session: SessionStarted;
@@ -140,7 +140,7 @@ export function storedToMessages(turn: StoredTurn): ChatUIMessage[] {
   ];
 }
 
-export const questionId = (messageId: string) => `q-${messageId}`;
+const questionId = (messageId: string) => `q-${messageId}`;
 
 /** The text of a message's text parts (a user message's question). */
 export function messageText(message: Pick<ChatUIMessage, 'parts'>): string {

@@ -120,7 +120,7 @@ export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () =
 }
 
 /** What a turn view stores in its messages row. */
-export function messagePatch(view: TurnView) {
+function messagePatch(view: TurnView) {
   const metrics = view.metrics ? (({ audit: _audit, ...rest }) => rest)(view.metrics) : null;
   return {
     answer: view.answer,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
-import { applyEvent, citationTargets, emptyTurn, fellBackToExtractive, fromStored, historyOf, titleFromQuestion, toStored } from './view';
+import { applyEvent, citationTargets, emptyTurn, fellBackToExtractive, fromStored, historyOf, titleFromQuestion } from './view';
 
 const source = { ref: 2, kind: 'chunk' as const, manualId: 'm1', manualTitle: 'HX-200', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
 
@@ -61,7 +61,8 @@ describe('turn view reducer', () => {
   it('restores exactly what was streamed from the stored events', () => {
     let live = emptyTurn('id1', 'Voltage?', 1234);
     for (const e of EVENTS) live = applyEvent(live, e);
-    const restored = fromStored(JSON.parse(JSON.stringify(toStored({ ...live, rating: 1 }))));
+    const { id, question, answer, events, status, createdAt } = live;
+    const restored = fromStored(JSON.parse(JSON.stringify({ id, question, answer, events, status, createdAt, rating: 1 })));
     expect(restored).toEqual({ ...live, rating: 1 });
   });
 

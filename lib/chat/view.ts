@@ -90,21 +90,8 @@ export function fromStored(stored: StoredTurn): TurnView {
   return { ...view, answer: stored.answer || view.answer, status: stored.status, rating: stored.rating ?? null };
 }
 
-/** What gets persisted of a view. */
-export function toStored(view: TurnView): StoredTurn {
-  return {
-    id: view.id,
-    question: view.question,
-    answer: view.answer,
-    events: view.events,
-    status: view.status,
-    createdAt: view.createdAt,
-    ...(view.rating !== undefined ? { rating: view.rating } : {}),
-  };
-}
-
 /** Every hit the turn's searches returned, by reference number (citations resolve against these). */
-export function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
+function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
   const out = new Map<number, EventHit>();
   for (const e of events) if (e.type === 'result') for (const h of e.hits) if (!out.has(h.ref)) out.set(h.ref, h);
   return out;

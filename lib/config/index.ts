@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackHost } from './network';
 
-export type ProviderMode = 'offline' | 'local' | 'cloud';
+type ProviderMode = 'offline' | 'local' | 'cloud';
 
 export interface RoleConfig<P extends string> {
   provider: P;
@@ -23,7 +23,7 @@ export type EmbeddingsProvider = 'transformers' | 'offline' | 'openai-compatible
 export type MultiVectorProvider = 'local' | 'colqwen';
 export type LlmProvider = 'none' | 'openai-compatible' | 'gemini';
 export type DeciderProvider = 'rules' | 'llm';
-export type RerankerProvider = 'none' | 'transformers';
+type RerankerProvider = 'none' | 'transformers';
 
 export interface AppConfig {
   port: number;
@@ -69,7 +69,7 @@ export interface AppConfig {
   };
 }
 
-export type OcrEngineChoice = 'auto' | 'tesseract' | 'tesseract.js';
+type OcrEngineChoice = 'auto' | 'tesseract' | 'tesseract.js';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -167,12 +167,12 @@ const envSchema = z.object({
 
 export type RawEnv = Record<string, string | undefined>;
 
-/** Variables whose values must never reach a browser, a log line or an error shown to a user. */
+/** Variables whose values must never reach a browser, a log line or an error shown to a user (tests check each). @internal */
 export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k) || k === 'DATABASE_URL');
 
-export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
-export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
-export const DEFAULT_GEMINI_EMBEDDING_MODEL = 'gemini-embedding-001';
+const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
+const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
+const DEFAULT_GEMINI_EMBEDDING_MODEL = 'gemini-embedding-001';
 
 /** A host on this machine means a self-hosted (local) server; anything else is a cloud service. */
 export function isLoopbackUrl(url: string): boolean {
@@ -388,7 +388,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   };
 }
 
-export const DEFAULT_RERANKER_MODEL = 'Xenova/ms-marco-MiniLM-L-6-v2';
+const DEFAULT_RERANKER_MODEL = 'Xenova/ms-marco-MiniLM-L-6-v2';
 
 /**
  * Cross-encoder reranker: transformers.js unless RERANKER=none. Whether a model can actually be
@@ -442,7 +442,7 @@ export function describeProviders(config: AppConfig) {
  * tests and the eval change while the process runs. They go through runtimeEnv() (never
  * process.env directly) and are documented in .env.example like the schema above.
  */
-export const RUNTIME_ENV_VARS = [
+const RUNTIME_ENV_VARS = [
   'MC_SERVER_HEAP_MB',
   'MC_LLM_TIMEOUT_MS',
   'MC_LLM_MAX_ATTEMPTS',
@@ -486,5 +486,5 @@ export function runtimeNumber(name: RuntimeEnvVar, fallback: number, opts: { int
 /** A test hook switched on with "1". */
 export const runtimeFlag = (name: RuntimeEnvVar, env: RawEnv = process.env) => runtimeEnv(name, env) === '1';
 
-/** Every variable the app reads: the startup schema's and the runtime ones (.env.example lists them all). */
+/** Every variable the app reads: the startup schema's and the runtime ones (a test checks .env.example lists them all). @internal */
 export const ALL_ENV_VARS: readonly string[] = [...Object.keys(envSchema.shape), ...RUNTIME_ENV_VARS];

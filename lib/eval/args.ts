@@ -48,7 +48,7 @@ function parseStrict<O extends NonNullable<ParseArgsConfig['options']>>(argv: st
   }
 }
 
-export function parseStrategies(raw: string | undefined): StrategyName[] {
+function parseStrategies(raw: string | undefined): StrategyName[] {
   if (!raw || raw.trim() === 'all') return [...STRATEGIES];
   const names = [...new Set(raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
   const unknown = names.filter((n) => !(STRATEGIES as readonly string[]).includes(n));
@@ -104,7 +104,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--json] [--sizes 1000,10000
   --in-process    time chat turns with runTurn in this process instead of through the server
   --json          print one JSON object on stdout (logs go to stderr)`;
 
-export const BENCH_PARTS = ['ingest', 'large', 'search', 'server'] as const;
+const BENCH_PARTS = ['ingest', 'large', 'search', 'server'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export interface BenchArgs {

@@ -20,7 +20,7 @@ export interface DeclineSample {
 export const NEVER_DECLINE: DeclinePolicy = { minCoverage: 0, declineOnMissingQuantity: false };
 
 /** The share of answerable questions a policy may decline: issue 15's target for the product. */
-export const WRONG_DECLINE_BUDGET = 0.08;
+const WRONG_DECLINE_BUDGET = 0.08;
 
 const COVERAGE_GRID = Array.from({ length: 17 }, (_, i) => i * 0.05);
 

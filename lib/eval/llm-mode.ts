@@ -48,7 +48,7 @@ export function applyLlmMode(mode: LlmMode, env: NodeJS.ProcessEnv = process.env
 }
 
 /** What a recording was made with (FILE.meta.json beside the cassette). */
-export interface RecordingMeta {
+interface RecordingMeta {
   llm: { provider: string; modelId: string } | null;
   vlm: { provider: string; modelId: string } | null;
   decider: 'rules' | 'llm';

@@ -7,8 +7,6 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { jsonLines } from '../runtime/jsonl';
 
-export const QUESTION_KINDS = ['fact', 'table', 'visual', 'procedure', 'multi-hop', 'unanswerable'] as const;
-
 const questionSchema = z.object({
   id: z.string().min(1),
   manual: z.string().min(1),

@@ -14,13 +14,13 @@ export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector',
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** Strategies that produce an answer text (scored by keywords and refusals). */
-export const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<string>(['agent', 'agent (cv)']);
+const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<string>(['agent', 'agent (cv)']);
 /** The report name of a strategy run under leave-one-manual-out cross-validation. */
 export const cvName = (name: StrategyName) => `${name} (cv)`;
 /** Strategies whose ranking depends on the learned model, so --cv runs them per fold. */
 export const LEARNED_STRATEGIES: ReadonlySet<StrategyName> = new Set<StrategyName>(['ranker', 'agent']);
 
-export interface AnswerResult {
+interface AnswerResult {
   text: string;
   declined: boolean;
   /** All keywords present (answerable questions). */
@@ -52,7 +52,7 @@ export interface QuestionResult {
   error?: string;
 }
 
-export interface Metrics {
+interface Metrics {
   n: number;
   'recall@1': number | null;
   'recall@3': number | null;
@@ -73,7 +73,7 @@ export interface Metrics {
   [extra: `recall@${number}`]: number | null;
 }
 
-export interface StrategyReport {
+interface StrategyReport {
   overall: Metrics;
   by_kind: Record<string, Metrics>;
   by_manual: Record<string, Metrics>;
@@ -89,7 +89,7 @@ export interface EvalReport {
 const round = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
 
 /** Scores one group of results of one strategy. `k` is the retrieval depth (ranks beyond k are misses already). */
-export function summarize(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): Metrics {
+function summarize(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): Metrics {
   const answerable = results.filter((r) => r.answerable);
   const unanswerable = results.filter((r) => !r.answerable);
   const recall = (k: number) => round(mean(answerable.map((r) => hitAtK(r.rank, k))));
@@ -127,7 +127,7 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 }
 
-export function strategyReport(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): StrategyReport {
+function strategyReport(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): StrategyReport {
   const groups = (key: (r: QuestionResult) => string) =>
     Object.fromEntries([...groupBy(results, key)].sort(([a], [b]) => a.localeCompare(b)).map(([g, rs]) => [g, summarize(rs, opts)]));
   return { overall: summarize(results, opts), by_kind: groups((r) => r.kind), by_manual: groups((r) => r.manual) };
@@ -193,10 +193,10 @@ export function renderTable(rows: string[][], markdown = false): string {
   return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
-export type TableScope = 'overall' | 'kind' | 'manual';
+type TableScope = 'overall' | 'kind' | 'manual';
 
 /** Rows for every strategy: overall, then (optionally) by kind and by manual. */
-export function reportRows(report: Pick<EvalReport, 'strategies'>, scopes: readonly TableScope[] = ['overall', 'kind', 'manual']): string[][] {
+function reportRows(report: Pick<EvalReport, 'strategies'>, scopes: readonly TableScope[] = ['overall', 'kind', 'manual']): string[][] {
   const rows: string[][] = [COLUMNS];
   for (const scope of scopes) {
     for (const [name, s] of Object.entries(report.strategies)) {

@@ -46,7 +46,7 @@ export interface EvalOptions {
 }
 
 /** Depth of the untimed second search that tells how far a missed page was. */
-export const DIAGNOSTIC_DEPTH = 50;
+const DIAGNOSTIC_DEPTH = 50;
 
 export function selectQuestions(all: QaItem[], opts: Pick<EvalOptions, 'manual' | 'limit'>): QaItem[] {
   let qs = all;

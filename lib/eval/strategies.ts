@@ -48,13 +48,13 @@ export interface StrategyOutput {
 export type Strategy = (question: string, depth: number, ctx: StrategyContext) => Promise<StrategyOutput>;
 
 /** Most chunks asked for while looking for `depth` unique pages. */
-export const MAX_CHUNK_CANDIDATES = 1000;
+const MAX_CHUNK_CANDIDATES = 1000;
 
 /**
  * Chunk search → `depth` unique pages: start at 4 chunks per page and double the candidates
  * until there are enough pages, the store has nothing more, or the cap is reached.
  */
-export async function pagesFromChunks(search: (limit: number) => Promise<ChunkHit[]>, depth: number): Promise<PageRef[]> {
+async function pagesFromChunks(search: (limit: number) => Promise<ChunkHit[]>, depth: number): Promise<PageRef[]> {
   let limit = Math.max(20, depth * 4);
   for (;;) {
     const hits = await search(limit);

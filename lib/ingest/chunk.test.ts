@@ -1,9 +1,14 @@
+import type { BBox } from '@/lib/providers/types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Chunk, DEFAULT_CHUNK_OPTIONS, chunkPages, estimateTokens, headingNumber } from './chunk';
-import { contains } from './geometry';
 import { type TextLine, layoutPage } from './layout';
 import { type PageContent, openPdf } from './pdf';
 import { HEADER, PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
+
+/** True if `inner` lies inside `outer`, allowing `tol` points of slack on every side. */
+function contains(outer: BBox, inner: BBox, tol = 0.5): boolean {
+  return inner.x >= outer.x - tol && inner.y >= outer.y - tol && inner.x + inner.w <= outer.x + outer.w + tol && inner.y + inner.h <= outer.y + outer.h + tol;
+}
 
 const { maxTokens, minTokens } = DEFAULT_CHUNK_OPTIONS;
 

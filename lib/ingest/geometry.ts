@@ -51,21 +51,9 @@ export function intersect(a: BBox, b: BBox): BBox | null {
 
 export const area = (b: BBox) => Math.max(0, b.w) * Math.max(0, b.h);
 
-/** True if `inner` lies inside `outer`, allowing `tol` points of slack on every side. */
-export function contains(outer: BBox, inner: BBox, tol = 0.5): boolean {
-  return (
-    inner.x >= outer.x - tol &&
-    inner.y >= outer.y - tol &&
-    inner.x + inner.w <= outer.x + outer.w + tol &&
-    inner.y + inner.h <= outer.y + outer.h + tol
-  );
-}
-
 /** Overlap of the vertical extents divided by the smaller height (0…1). */
 export function verticalOverlap(a: BBox, b: BBox): number {
   const o = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   const h = Math.min(a.h, b.h);
   return h > 0 ? Math.max(0, o) / h : 0;
 }
-
-export const round2 = (v: number) => Math.round(v * 100) / 100;

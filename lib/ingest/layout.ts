@@ -16,7 +16,7 @@ export interface TextSpan {
 }
 
 /** A run of text on one line separated from its neighbours by a wide gap (a table cell, a column). */
-export interface TextCell {
+interface TextCell {
   text: string;
   bbox: BBox;
 }
@@ -50,7 +50,7 @@ export interface TextBlock {
   level?: number;
 }
 
-export interface Heading {
+interface Heading {
   text: string;
   bbox: BBox;
   fontSize: number;
@@ -322,7 +322,7 @@ export function buildLines(spans: TextSpan[], pageWidth: number): TextLine[] {
 // Lines → blocks
 
 /** The font size that most characters use (rounded to 0.5 pt). */
-export function bodyFontSize(lines: TextLine[]): number {
+function bodyFontSize(lines: TextLine[]): number {
   const weight = new Map<number, number>();
   for (const l of lines) {
     if (l.running || l.ocr) continue;
@@ -338,7 +338,7 @@ export function bodyFontSize(lines: TextLine[]): number {
 const PAGE_NUMBER = /^(page\s*)?[-–—]?\s*\d{1,4}\s*[-–—]?(\s*(of|\/)\s*\d{1,4})?$/i;
 const LIST_START = /^([•·▪●◦■□➢►\-–*]|\(?\d{1,2}[.)]|\(?[a-z][.)])\s/;
 
-export interface HeadingContext {
+interface HeadingContext {
   bodySize: number;
   /** Most body text is bold (some PDFs use a bold face throughout): bold then says nothing. */
   bodyBold?: boolean;
@@ -350,9 +350,9 @@ export interface HeadingContext {
 }
 
 /** "2. Title", "2.1 Title", "IV. Title", "Ⅲ.Title" — but not "1Work" (a footnote marker). */
-export const NUMBERED_TITLE = /^(\d{1,2}(\.\d{1,2})*(\.\s*|\s+)|[IVX]{1,4}\.\s*|[\u2160-\u216b]\s*[.．]?\s*)\p{L}/u;
+const NUMBERED_TITLE = /^(\d{1,2}(\.\d{1,2})*(\.\s*|\s+)|[IVX]{1,4}\.\s*|[\u2160-\u216b]\s*[.．]?\s*)\p{L}/u;
 
-export function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
+function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
   const text = line.text.trim();
   if (line.ocr || line.running) return false;
   if (text.length < 2 || text.length > 100 || !/\p{L}/u.test(text) || PAGE_NUMBER.test(text)) return false;
@@ -374,7 +374,7 @@ export function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
 }
 
 /** True if at least half of the body-sized characters are set in a bold face. */
-export function isBodyBold(lines: TextLine[], bodySize: number): boolean {
+function isBodyBold(lines: TextLine[], bodySize: number): boolean {
   let bold = 0, all = 0;
   for (const l of lines) {
     if (l.ocr || l.running || Math.abs(l.fontSize - bodySize) > 0.5) continue;
@@ -410,7 +410,7 @@ function alignedWithOthers(row: TextLine, rows: TextLine[]): boolean {
  * Runs of lines that form a table: rows with two or more cells whose columns line up, plus the
  * single-cell lines between them that continue a wrapped cell. Returns [start, end) index pairs.
  */
-export function findTables(lines: TextLine[]): Array<[number, number]> {
+function findTables(lines: TextLine[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let i = 0;
   while (i < lines.length) {
@@ -587,7 +587,7 @@ export function buildBlocks(lines: TextLine[], bodySize = bodyFontSize(lines)): 
 
 const styleKey = (l: TextLine) => Math.round(l.fontSize * 2) / 2 + (l.bold ? 0.25 : 0);
 
-export function headingsOf(blocks: TextBlock[]): Heading[] {
+function headingsOf(blocks: TextBlock[]): Heading[] {
   return blocks
     .filter((b) => b.kind === 'heading')
     .map((b) => ({ text: b.text, bbox: b.bbox, fontSize: b.lines[0].fontSize, bold: b.lines[0].bold, level: b.level ?? 1 }));

@@ -9,9 +9,9 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_MANUALS_DIR, hasSharedManuals, sharedManual } from '../../test/shared-manuals';
 import { type OcrEngine, createTesseractEngine } from './ocr';
-import { ocrPage, planOcr, withOcrLines } from './ocr-page';
+import { planOcr, withOcrLines } from './ocr-page';
+import { inkFraction, ocrPage } from './testing/pages';
 import { type PageContent, type PdfDoc, openPdf } from './pdf';
-import { inkFraction } from './render';
 
 const read = (file: string) => new Uint8Array(fs.readFileSync(sharedManual(file)));
 const files = hasSharedManuals ? fs.readdirSync(SHARED_MANUALS_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];

@@ -11,7 +11,7 @@ import type { OcrEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
 import { ManualLanguage, detectLanguage, ocrLanguageCandidates, readInItsLanguage } from './ocr-language';
 import { createNativeTesseractEngine, findTesseract, nativeTesseractInfo } from './ocr-native';
-import { ocrPage } from './ocr-page';
+import { ocrPage } from './testing/pages';
 import { openPdf } from './pdf';
 
 const CZECH = [

@@ -52,22 +52,22 @@ const SCRIPT_LANGUAGES: Record<string, readonly string[]> = {
   Thai: ['tha'],
 };
 
-export function scriptOf(language: string): string {
+function scriptOf(language: string): string {
   for (const [script, languages] of Object.entries(SCRIPT_LANGUAGES)) if (languages.includes(language)) return script;
   return 'Latin';
 }
 
 /** Mean word confidence under which a page's script is checked (when several scripts are configured). */
-export const LOW_CONFIDENCE = 60;
+const LOW_CONFIDENCE = 60;
 
 /** Fewer letters than this and trigram statistics say little: the page keeps its first guess. */
-export const MIN_LETTERS_TO_DETECT = 60;
+const MIN_LETTERS_TO_DETECT = 60;
 /**
  * How far ahead of the runner-up the winner must be (francAll scores the best as 1). On an English
  * scanned page ces scored 0.955 against eng; on a short Czech list of figures read with the
  * English model eng scored 1 against ces 0.993 — undecided, so that page keeps its guess.
  */
-export const MIN_MARGIN = 0.01;
+const MIN_MARGIN = 0.01;
 
 /**
  * The language (a tesseract code from `candidates`) the text is written in, or null when it is

@@ -7,10 +7,11 @@ import { hasSharedManuals, sharedManual } from '@/test/shared-manuals';
 import { createTesseractEngine, type OcrEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
 import { createNativeTesseractEngine, findTesseract, parseTsv } from './ocr-native';
-import { ocrPage, planOcr } from './ocr-page';
+import { planOcr } from './ocr-page';
+import { ocrPage } from './testing/pages';
 import { openPdf } from './pdf';
 import { toPpm } from './render';
-import { wordF1 } from './word-f1';
+import { wordF1 } from './testing/word-f1';
 
 const binary = findTesseract();
 

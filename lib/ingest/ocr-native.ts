@@ -177,7 +177,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
 }
 
 /** The script line of tesseract's OSD output ("Script: Cyrillic"), null when it found none. */
-export function parseOsd(out: string): { script: string; confidence: number } | null {
+function parseOsd(out: string): { script: string; confidence: number } | null {
   const script = /^Script:\s*(\S+)/m.exec(out)?.[1];
   if (!script) return null;
   return { script, confidence: Number(/^Script confidence:\s*([\d.]+)/m.exec(out)?.[1] ?? 0) };

@@ -5,7 +5,8 @@ import { registerFont } from '../sample/raster';
 import type { BBox } from './geometry';
 import { type OcrEngine, createTesseractEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
-import { ocrPage, planOcr } from './ocr-page';
+import { planOcr } from './ocr-page';
+import { ocrPage } from './testing/pages';
 import { PADDLE_MODEL_ID, TILE, TILE_OVERLAP, createPaddleEngine, tilesOf, wordsOfBox } from './ocr-paddle';
 import { openPdf } from './pdf';
 

@@ -44,10 +44,10 @@ export function planOcr(page: Pick<PageContent, 'width' | 'height' | 'hasTextLay
   });
 }
 
-export const DEFAULT_MIN_CONFIDENCE = 45;
+const DEFAULT_MIN_CONFIDENCE = 45;
 
 /** A figure region is drawn at a lower scale beyond this many pixels (a whole A4 page at 4×: 8 MP). */
-export const MAX_FIGURE_PIXELS = 8_000_000;
+const MAX_FIGURE_PIXELS = 8_000_000;
 
 export interface MapOptions {
   /** Words below this tesseract confidence (0–100) are dropped: on photos they are mostly noise. */
@@ -181,13 +181,8 @@ export interface OcrPageOptions extends OcrPlanOptions, MapOptions {
   language?: ManualLanguage;
 }
 
-/** Renders and recognises the planned targets of one page (all targets go to the pool at once). */
-export async function ocrPage(doc: PdfDoc, page: PageContent, engine: OcrEngine, opts: OcrPageOptions = {}): Promise<PageOcrResult> {
-  return startPageOcr(doc, page, engine, opts).result;
-}
-
 /**
- * ocrPage in two steps, for pipelining: `rendered` settles once every target image is drawn (the
+ * Renders and recognises the planned targets of one page, in two steps for pipelining: `rendered` settles once every target image is drawn (the
  * part that runs on this thread, and the only one that needs `doc`), with the render of the whole
  * page when one was drawn (a scanned page: its preview is made from it); `result` once the engine
  * has read them all. Each target goes to the engine as soon as it is drawn. Both promises reject
@@ -269,7 +264,7 @@ function warnFigureEngineOnce(engine: OcrEngine, err: unknown): void {
 }
 
 /** Cell boxes of the page's text-layer lines (cells, not whole lines: a line may span a figure). */
-export function textLayerBoxes(page: Pick<PageContent, 'lines'>): BBox[] {
+function textLayerBoxes(page: Pick<PageContent, 'lines'>): BBox[] {
   return page.lines.filter((l) => !l.ocr).flatMap((l) => (l.cells.length ? l.cells.map((c) => c.bbox) : [l.bbox]));
 }
 
@@ -279,7 +274,7 @@ export function textLayerBoxes(page: Pick<PageContent, 'lines'>): BBox[] {
  * captions inside a merged figure region) is then neither recognised twice nor paid for twice.
  * Returns how many pixels were painted.
  */
-export function maskBoxes(raw: RawImage, region: BBox, boxes: readonly BBox[], padPx = 1): number {
+function maskBoxes(raw: RawImage, region: BBox, boxes: readonly BBox[], padPx = 1): number {
   let painted = 0;
   for (const b of boxes) {
     const x0 = Math.max(0, Math.floor((b.x - region.x) * raw.scale) - padPx);

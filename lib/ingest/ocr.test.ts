@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intersect, area } from './geometry';
 import type { TextLine } from './layout';
 import { type OcrEngine, bundledEnglishModelDir, createTesseractEngine, defaultOcrWorkers } from './ocr';
-import { normalizeLabel, ocrLinesToPage, ocrPage, planOcr, withOcrLines } from './ocr-page';
+import { normalizeLabel, ocrLinesToPage, planOcr, withOcrLines } from './ocr-page';
+import { ocrPage } from './testing/pages';
 import { type PageContent, openPdf } from './pdf';
 import { encodePng, toPpm } from './render';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pageImagePath, pageThumbPath, tempPathFor } from './paths';
 import { encodePageImages, encodePageImagesDownscaled, makeThumbnail, type RawImage } from './render';
 
-export async function writePageImages(manualId: string, page: number, png: Buffer, thumb?: Buffer): Promise<void> {
+async function writePageImages(manualId: string, page: number, png: Buffer, thumb?: Buffer): Promise<void> {
   const imagePath = pageImagePath(manualId, page);
   const thumbPath = pageThumbPath(manualId, page);
   fs.mkdirSync(path.dirname(imagePath), { recursive: true });

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IngestError } from './errors';
 import { type PageContent, type PdfDoc, openPdf } from './pdf';
-import { inkFraction } from './render';
+import { inkFraction } from './testing/pages';
 import { makeEncryptedPdf } from './testing/encrypted-pdf';
 import { PAGE_H, PAGE_W, buildSampleManual, type SampleTruth } from './testing/sample-manual';
 

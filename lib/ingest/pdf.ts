@@ -35,7 +35,7 @@ export interface PageContent extends PageLayout {
   warnings: string[];
 }
 
-export interface PdfInfo {
+interface PdfInfo {
   title?: string;
   author?: string;
   subject?: string;
@@ -61,10 +61,10 @@ export interface PdfDoc {
 }
 
 /** Below this many characters a page counts as having no text layer (stray page numbers, marks). */
-export const MIN_TEXT_LAYER_CHARS = 16;
+const MIN_TEXT_LAYER_CHARS = 16;
 
 /** Cheap checks before pdf.js sees the bytes: size limits and the %PDF- header. */
-export function validatePdfBytes(bytes: Uint8Array, opts: { maxBytes?: number } = {}): void {
+function validatePdfBytes(bytes: Uint8Array, opts: { maxBytes?: number } = {}): void {
   const maxBytes = opts.maxBytes ?? getConfig().upload.maxBytes;
   if (bytes.length === 0) throw ingestErrors.empty();
   if (bytes.length > maxBytes) throw ingestErrors.tooLarge(bytes.length, maxBytes);

@@ -27,7 +27,7 @@ import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
 import path from 'node:path';
 
-export type IngestStage = 'parsing' | 'ocr' | 'rendering' | 'embedding' | 'indexing';
+type IngestStage = 'parsing' | 'ocr' | 'rendering' | 'embedding' | 'indexing';
 
 export interface IngestDeps {
   embedder?: Embedder;
@@ -85,11 +85,11 @@ export function indexingTurn<T>(work: () => Promise<T>): Promise<T> {
 
 let sharedOcr: OcrEngine | undefined;
 /** One OCR pool per process, created on first need (native tesseract when on PATH, else tesseract.js). */
-export function processOcrEngine(): OcrEngine {
+function processOcrEngine(): OcrEngine {
   return (sharedOcr ??= createOcrEngine());
 }
 
-export function createOcrEngine(): OcrEngine {
+function createOcrEngine(): OcrEngine {
   const d = describeOcrEngine();
   if (d.provider === 'tesseract') return createNativeTesseractEngine({ binary: d.binary!, workers: d.workers });
   return createTesseractEngine({ workers: d.workers });
@@ -97,7 +97,7 @@ export function createOcrEngine(): OcrEngine {
 
 let sharedFigureOcr: OcrEngine | undefined;
 /** The figure-label engine (PaddleOCR), one per process, or none when figures go to the page engine. */
-export function processFigureOcrEngine(): OcrEngine | undefined {
+function processFigureOcrEngine(): OcrEngine | undefined {
   if (figureEngineOf(getConfig().ocr) !== 'paddleocr') return undefined;
   return (sharedFigureOcr ??= createPaddleEngine());
 }
@@ -334,4 +334,4 @@ function toChunkRecord(c: Chunk): Omit<ChunkRecord, 'vector'> {
   return { id: c.id, manualId: c.manualId, page: c.page, heading: c.heading, text: c.text, ocr: c.ocr, bboxes: c.bboxes };
 }
 
-export type { Manual };
+;

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedManuals, sharedManual } from '../../test/shared-manuals';
 import { type PdfDoc, openPdf } from './pdf';
-import { PAGE_SCALE, encodePageImages, inkFraction, makeThumbnail, toPpm } from './render';
+import { PAGE_SCALE, encodePageImages, makeThumbnail, toPpm } from './render';
+import { inkFraction } from './testing/pages';
 import { PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

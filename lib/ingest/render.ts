@@ -23,7 +23,7 @@ export interface RenderedImage {
 }
 
 export const PAGE_SCALE = 1.5;
-export const OCR_SCALE = 3;
+const OCR_SCALE = 3;
 const MAX_PIXELS = 24_000_000;
 
 function fitScale(wPt: number, hPt: number, opts: RenderOptions, fallback: number): number {
@@ -169,15 +169,4 @@ export async function renderPdfRegionRaw(page: PDFPageProxy, bbox: BBox, opts: R
 /** A small WebP preview for page grids (width in pixels, height follows the aspect ratio). */
 export async function makeThumbnail(png: Buffer, width = 240): Promise<Buffer> {
   return sharp(png).resize({ width, withoutEnlargement: true }).flatten({ background: '#ffffff' }).webp({ quality: 72 }).toBuffer();
-}
-
-/**
- * Share of pixels that are not (near) white, 0…1. A blank render (the pdfjs 6 + Node 20 failure
- * mode, missing fonts) gives ~0, so callers and tests can tell a real page image from an empty one.
- */
-export async function inkFraction(image: Buffer): Promise<number> {
-  const { data, info } = await sharp(image).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  let ink = 0;
-  for (let i = 0; i < data.length; i += info.channels) if (data[i] < 200) ink++;
-  return ink / (info.width * info.height);
 }

@@ -5,7 +5,7 @@
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 /** The PDF spec allows leading junk; readers (and pdf.js) accept the header within 1024 bytes. */
-export const PDF_HEADER_WINDOW = 1024;
+const PDF_HEADER_WINDOW = 1024;
 
 export function findPdfHeader(bytes: Uint8Array): number {
   const end = Math.min(bytes.length, PDF_HEADER_WINDOW) - PDF_MAGIC.length;

@@ -49,7 +49,7 @@ export async function locateValues(pdf: Uint8Array, page: number, targets: Value
 }
 
 /** Font (pdf.js loaded name) → character → advance width, from the glyphs the page draws. */
-export function glyphWidths(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: { setFont: number; showText: number }): Map<string, Map<string, number>> {
+function glyphWidths(ops: { fnArray: number[]; argsArray: unknown[] }, OPS: { setFont: number; showText: number }): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   let font = '';
   for (let i = 0; i < ops.fnArray.length; i++) {

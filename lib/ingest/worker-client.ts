@@ -81,7 +81,7 @@ export async function ingestWorkerMemory(): Promise<(ProcessMemory & { source: '
   return rssMb === null ? null : { pid, rssMb, source: 'proc' };
 }
 
-/** Stops the worker this process started (tests; the server stops it on exit). */
+/** Stops the worker this process started, for tests (a server's worker ends with the server's process group). @internal */
 export async function stopIngestWorker(): Promise<void> {
   const s = state.__mcIngestWorker;
   if (!s) return;

@@ -18,7 +18,7 @@ import { getVectorStore } from '../providers/vectorstore';
 import { queuedManualIds } from '../store/jobs';
 import { createManual, deleteManualRow, findManualBySha, getManual, listManuals, updateManual, type Manual } from '../store/manuals';
 
-export function toManualView(m: Manual, actor: Actor | null, queuePosition: number | null = null): ManualView {
+function toManualView(m: Manual, actor: Actor | null, queuePosition: number | null = null): ManualView {
   const mine = canModify(m, actor);
   return {
     id: m.id,
@@ -51,7 +51,7 @@ export async function listManualViews(ownerId: string | null): Promise<ManualVie
   return manuals.map((m) => toManualView(m, actor, m.status === 'queued' ? queue.indexOf(m.id) + 1 || null : null));
 }
 
-export { usableTitle };
+;
 
 /**
  * Pages count and title, or the password problem, of a PDF on disk; other problems throw IngestError.
@@ -159,7 +159,7 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
 }
 
 /** A title as a person types it: one line, 1–160 characters. */
-export function cleanTitle(raw: string): string {
+function cleanTitle(raw: string): string {
   const title = raw.replace(/\s+/g, ' ').trim();
   if (!title || title.length > 160) throw new LibraryError(422, 'A title needs 1 to 160 characters.');
   return title;

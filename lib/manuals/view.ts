@@ -23,9 +23,7 @@ export interface ManualView {
   reembedStage: 'embedding' | 'indexing' | null;
 }
 
-export const STAGES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready'] as const;
-
-export const STAGE_LABEL: Record<ManualView['status'], string> = {
+const STAGE_LABEL: Record<ManualView['status'], string> = {
   queued: 'Waiting to start',
   parsing: 'Reading pages',
   ocr: 'Reading scanned pages (OCR)',

@@ -37,7 +37,7 @@ interface Worker {
 const state = globalThis as unknown as { __mcPdfPool?: { workers: Set<Worker>; queue: Waiting[]; nextId: number; crashes: number } };
 const pool = () => (state.__mcPdfPool ??= { workers: new Set(), queue: [], nextId: 1, crashes: 0 });
 
-/** Processes started and killed so far (tests and /api/health read it). */
+/** Processes started and killed so far, for tests. @internal */
 export function pdfPoolStats() {
   const p = pool();
   return { workers: p.workers.size, busy: [...p.workers].filter((w) => w.busy).length, queued: p.queue.length, crashes: p.crashes };
@@ -164,7 +164,7 @@ export async function locateValuesInPdf(file: string, page: number, targets: Val
   return ((await runPdfJob({ kind: 'locate', file, password, page, targets })) as LocateResult).boxes;
 }
 
-/** Stops every worker (tests, shutdown). */
+/** Stops every worker, for tests. @internal */
 export function stopPdfWorkers(): void {
   for (const w of pool().workers) w.child.kill('SIGKILL');
 }

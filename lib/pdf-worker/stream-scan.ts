@@ -8,17 +8,17 @@ import zlib from 'node:zlib';
 import { IngestError } from '../ingest/errors';
 
 /** No real manual's image comes near this (a 300 dpi A4 RGB scan is ~26 MB raw). */
-export const MAX_IMAGE_INFLATED_BYTES = 256 * 1024 * 1024;
+const MAX_IMAGE_INFLATED_BYTES = 256 * 1024 * 1024;
 /**
  * Page content, fonts, object streams: text and vector drawings, a few MB even for dense CAD
  * pages. pdf.js turns content into an operator list many times its size in memory, so this cap
  * (not the image one) is what bounds the ingest worker's parse of an accepted file.
  */
-export const MAX_STREAM_INFLATED_BYTES = 64 * 1024 * 1024;
+const MAX_STREAM_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Whole-file budget: 2,000 such scans, or a 500-page manual of vector drawings many times over. */
-export const MAX_TOTAL_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
+const MAX_TOTAL_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
 
-export function tooComplex(detail: string): IngestError {
+function tooComplex(detail: string): IngestError {
   return new IngestError(
     'corrupt',
     'This PDF expands to far more data than a manual holds (a "decompression bomb") and was refused. Re-export it from the original document.',

@@ -30,9 +30,9 @@ export const FEATURES = [
   'page_sparsity',
   'neighbour_if_sparse',
 ] as const;
-export type FeatureName = (typeof FEATURES)[number];
+type FeatureName = (typeof FEATURES)[number];
 
-export interface ScoredPageRef {
+interface ScoredPageRef {
   manualId: string;
   page: number;
   score: number;
@@ -57,7 +57,7 @@ export interface Candidate {
 }
 
 /** Candidates per source: enough that the right page is almost always among them. */
-export const CANDIDATES_PER_SOURCE = 40;
+const CANDIDATES_PER_SOURCE = 40;
 
 const maxOf = (values: Iterable<number>) => {
   let m = 0;

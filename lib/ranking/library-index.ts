@@ -30,7 +30,7 @@ export interface Corpus {
   chunks: CorpusChunk[];
 }
 
-export const pageKey = (manualId: string, page: number) => `${manualId}\u0000${page}`;
+const pageKey = (manualId: string, page: number) => `${manualId}\u0000${page}`;
 
 /** A manual's identity text: the title, the file name's words and the cover page. */
 function identityText(manual: CorpusManual, cover: CorpusPage | undefined): string {

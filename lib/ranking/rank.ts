@@ -25,11 +25,6 @@ function checkedModel(model: LinearModel): LinearModel {
 
 let current: LinearModel = checkedModel(shipped as LinearModel);
 
-/** The model in use. */
-export function rankingModel(): LinearModel {
-  return current;
-}
-
 /** Uses this model from now on (the eval after --train has rewritten weights.json). */
 export function setRankingModel(model: LinearModel): void {
   current = checkedModel(model);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { runtimeEnv } from '../config';
 
 const MB = 1024 * 1024;
-export const DEFAULT_MIN_FREE_MB = 200;
+const DEFAULT_MIN_FREE_MB = 200;
 
 /** MC_MIN_FREE_MB in bytes; 0 turns the check off. Throws on anything but a whole number. */
 export function minFreeBytes(env: Record<string, string | undefined> = process.env): number {

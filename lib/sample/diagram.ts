@@ -6,7 +6,7 @@
 import { PDFPage, rgb, type Color } from 'pdf-lib';
 import { CONTENT_WIDTH, INK, MARGIN, MUTED, WHITE, type Fonts } from './layout';
 
-export const DIAGRAM_HEIGHT = 400;
+const DIAGRAM_HEIGHT = 400;
 
 /** Wire colours as drawn; the page legend uses the same swatches. */
 export const WIRE: Record<string, Color> = {

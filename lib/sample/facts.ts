@@ -18,7 +18,7 @@ export const SAMPLE_MACHINE = {
   title: 'Acme HX-200 Hydraulic Press Controller - Installation, Operation and Service Manual',
 } as const;
 
-export type QuestionKind = 'fact' | 'table' | 'visual' | 'procedure' | 'multi-hop' | 'unanswerable';
+type QuestionKind = 'fact' | 'table' | 'visual' | 'procedure' | 'multi-hop' | 'unanswerable';
 
 /** One line of dev-qa.jsonl. */
 export interface SampleQuestion {
@@ -89,5 +89,5 @@ export const SAMPLE_QUESTIONS: readonly SampleQuestion[] = [
  */
 export const IMAGE_ONLY_QUESTION_IDS: readonly string[] = ['s09', 's10'];
 
-/** Page that carries the raster image (rating plate + service label). */
+/** Page that carries the raster image (rating plate + service label), for tests. @internal */
 export const RASTER_PAGE = 5;

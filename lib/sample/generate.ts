@@ -20,7 +20,7 @@ import { BRAND, CONTENT_WIDTH, drawPageFrame, embedFonts, INK, MARGIN, MUTED, PA
 import { PLATE_PX, renderRatingPlatePng } from './raster';
 
 /** Fixed metadata date: pdf-lib would otherwise stamp "now" and change the hash on every run. */
-export const SAMPLE_PDF_DATE = new Date('2024-03-15T09:00:00.000Z');
+const SAMPLE_PDF_DATE = new Date('2024-03-15T09:00:00.000Z');
 
 export interface SampleGroundTruth {
   manual: string;

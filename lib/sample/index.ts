@@ -11,7 +11,7 @@ import { SAMPLE_GROUND_TRUTH_FILE, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS_FILE, ty
 import { generateSampleManual, type SampleGroundTruth, type SampleManual } from './generate';
 
 export * from './facts';
-export { generateSampleManual, SAMPLE_PDF_DATE, type SampleGroundTruth, type SampleManual } from './generate';
+export { generateSampleManual, type SampleManual } from './generate';
 
 export interface SampleManualFiles {
   pdfPath: string;
@@ -21,7 +21,7 @@ export interface SampleManualFiles {
   created: boolean;
 }
 
-export function sampleManualPaths(dir: string): Omit<SampleManualFiles, 'created'> {
+function sampleManualPaths(dir: string): Omit<SampleManualFiles, 'created'> {
   return {
     pdfPath: path.join(dir, SAMPLE_MANUAL_FILE),
     groundTruthPath: path.join(dir, SAMPLE_GROUND_TRUTH_FILE),
@@ -30,7 +30,7 @@ export function sampleManualPaths(dir: string): Omit<SampleManualFiles, 'created
 }
 
 /** One question per line with ", " / ": " separators, exactly as dev-qa.jsonl is written, so files diff cleanly. */
-export function questionsJsonl(groundTruth: SampleGroundTruth): string {
+function questionsJsonl(groundTruth: SampleGroundTruth): string {
   const value = (x: unknown): string => (Array.isArray(x) ? `[${x.map(value).join(', ')}]` : JSON.stringify(x));
   const line = (q: SampleQuestion) => `{${Object.entries(q).map(([k, v]) => `${JSON.stringify(k)}: ${value(v)}`).join(', ')}}`;
   return groundTruth.questions.map(line).join('\n') + '\n';

@@ -12,8 +12,8 @@ export const CONTENT_WIDTH = PAGE.width - MARGIN.left - MARGIN.right;
 export const INK = rgb(0.12, 0.12, 0.14);
 export const MUTED = rgb(0.42, 0.44, 0.48);
 export const BRAND = rgb(0.05, 0.27, 0.52);
-export const RULE = rgb(0.35, 0.37, 0.4);
-export const TABLE_HEAD = rgb(0.87, 0.9, 0.94);
+const RULE = rgb(0.35, 0.37, 0.4);
+const TABLE_HEAD = rgb(0.87, 0.9, 0.94);
 export const WHITE = rgb(1, 1, 1);
 
 // Body 10 pt, headings 17 / 12.5 pt: a parser can tell sections apart by font size alone.
@@ -50,7 +50,7 @@ function tokens(paragraph: string): string[] {
 }
 
 /** Greedy word wrap; words wider than the line are left on their own line (none exist in our copy). */
-export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';

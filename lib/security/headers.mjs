@@ -37,7 +37,7 @@ export function contentSecurityPolicy({ nonce, dev = false } = {}) {
   ].join('; ');
 }
 
-/** Headers for every response (next.config.mjs); proxy.ts replaces the CSP on pages. */
+/** Headers for every response (read by next.config.mjs); proxy.ts replaces the CSP on pages. @public */
 export function securityHeaders({ dev = false } = {}) {
   return [
     { key: 'Content-Security-Policy', value: contentSecurityPolicy({ dev }) },

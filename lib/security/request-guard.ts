@@ -44,7 +44,7 @@ export function assertSameOrigin(request: Request): void {
 }
 
 /** Per-address limit on writes, counted before the cookie is looked at (cookieless floods hit it). */
-export function limitByAddress(request: Request, kind: 'ask' | 'upload' | 'write'): void {
+function limitByAddress(request: Request, kind: 'ask' | 'upload' | 'write'): void {
   const address = clientAddress(request.headers, getConfig().trustedProxies);
   const allowed = rateLimit(kind === 'write' ? 'write' : kind, `addr:${address}`, 'address');
   if (!allowed.ok) {
@@ -56,7 +56,7 @@ export function limitByAddress(request: Request, kind: 'ask' | 'upload' | 'write
 }
 
 /** Largest JSON body a route reads: a question is ≤ 4,000 characters; a password ≤ 1,024. */
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
+const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * The request's JSON body, read as a stream and refused past `maxBytes` (413) before it is all in

@@ -87,7 +87,7 @@ async function indexReport() {
  * Memory per process: this web server's at the top level (the load test watches it across rounds
  * to see it level off) and the ingest worker it started under `worker` (null when it started none).
  */
-export async function memoryReport() {
+async function memoryReport() {
   return { ...ownMemory(), worker: await ingestWorkerMemory() };
 }
 

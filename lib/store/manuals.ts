@@ -5,13 +5,12 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { getDb } from './db';
 import { ADMIN_USER_ID } from './users';
-import { chunks, manuals, pages, type ManualStatus } from './tables';
+import { chunks, manuals, pages } from './tables';
 
 export type Manual = typeof manuals.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;
 export type ChunkRow = typeof chunks.$inferSelect;
 
-export const ACTIVE_STATUSES: ManualStatus[] = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing'];
 
 export async function listManuals(): Promise<Manual[]> {
   const db = await getDb();

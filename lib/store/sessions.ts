@@ -11,7 +11,6 @@ import { chunks, feedback, messages, sessions, shares } from './tables';
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type ShareRow = typeof shares.$inferSelect;
-export type MessageStatus = MessageRow['status'];
 export type ShareSnapshot = ShareRow['snapshot'];
 
 // ───────────────────────────── sessions ─────────────────────────────

@@ -36,4 +36,4 @@ export const users = pick(lite.users, pg.users);
 /** The schema object Drizzle's relational queries (db.query.*) are built from. */
 export const activeSchema = pick(lite, pg);
 
-export { MANUAL_STATUSES, USER_ROLES, type ManualStatus, type UserRole } from './schema';
+export type { ManualStatus, UserRole } from './schema';

@@ -37,7 +37,7 @@ export function repairSwappedBytes(text: string): string {
  * pieces of a large brace in a LaTeX table, a Wingdings bullet. In a passage or a quote they are
  * boxes ("\uf075 | Supports …"), so they become spaces.
  */
-export function blankPrivateUse(text: string): string {
+function blankPrivateUse(text: string): string {
   return text.replace(/[\ue000-\uf8ff]/gu, ' ');
 }
 
@@ -47,7 +47,7 @@ export function blankPrivateUse(text: string): string {
  * ASCII: the one-for-one part of Unicode's compatibility normalisation (NFKC would also expand
  * "℃" and ligatures into two characters, and glyph positions are kept per character).
  */
-export function narrowFullWidth(text: string): string {
+function narrowFullWidth(text: string): string {
   return text.replace(/[\uff01-\uff5e\u3000]/gu, (ch) => (ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0)));
 }
 

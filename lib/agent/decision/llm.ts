@@ -71,7 +71,7 @@ export function createLlmDecider(opts: LlmDeciderOptions = {}): Decider {
 type Pick = { tool: string; reason: string; inputs?: Record<string, unknown> };
 
 /** The tool enum holds only the tools available now; inputs are the union of their fields. */
-export function decisionSchema(options: ToolOption[]) {
+function decisionSchema(options: ToolOption[]) {
   const allowed = availableNames(options) as [string, ...string[]];
   const fields: Record<string, z.ZodType> = {};
   for (const o of options) {
@@ -109,7 +109,7 @@ function checkPick(pick: Pick, options: ToolOption[]): string | null {
   return null;
 }
 
-export function decisionPrompt(ctx: DecisionContext): string {
+function decisionPrompt(ctx: DecisionContext): string {
   const { tree, options } = ctx;
   const remaining = tree.budget - tree.iteration;
   const lines: string[] = [];

@@ -11,7 +11,7 @@ import { distinctTerms, words } from '@/lib/text/analyze';
 import { passageCoverage } from '@/lib/text/coverage';
 import { availableNames, type Decider, type Decision, type DecisionContext } from './types';
 
-export type QuestionKind = 'visual' | 'table' | 'factual' | 'general';
+type QuestionKind = 'visual' | 'table' | 'factual' | 'general';
 
 export interface QuestionClass {
   kind: QuestionKind;
@@ -31,7 +31,7 @@ const SHORT_FACTUAL_START = /^(what|what's|whats|which|who|when|where|how (much|
 const SHORT_QUESTION_WORDS = 12;
 
 /** Evidence covering this much of the question (see passageCoverage) is enough to answer. */
-export const ANSWER_COVERAGE = 0.6;
+const ANSWER_COVERAGE = 0.6;
 
 export function classifyQuestion(question: string): QuestionClass {
   const q = question.toLowerCase();
@@ -75,7 +75,7 @@ const FOLLOW_UP = /^(and|also|what about|how about|same for|what if)\b/i;
  * The search query for the rules: the question, or for a terse follow-up ("and the fuse?") the
  * previous question plus this one, since the follow-up alone names too little to retrieve.
  */
-export function searchQuery(tree: TreeData): string {
+function searchQuery(tree: TreeData): string {
   const previous = tree.history.findLast((turn) => turn.role === 'user')?.content.trim();
   if (!previous) return tree.question;
   const terse = distinctTerms(tree.question).length <= 2 || FOLLOW_UP.test(tree.question.trim());

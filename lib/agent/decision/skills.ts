@@ -22,7 +22,7 @@ export interface SkillMatch {
 }
 
 /** BM25 score a skill needs: about two distinctive terms, so one stray word does not pick a workflow. */
-export const SKILL_MIN_SCORE = 2;
+const SKILL_MIN_SCORE = 2;
 
 export function parseSkill(markdown: string, fallbackName = 'skill'): Skill {
   const m = markdown.match(/^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/);

@@ -12,6 +12,7 @@ import type { AgentEvent, AgentEventType, EventOf } from '../events';
 import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
 import type { TreeData } from '../contract';
 import { Environment } from '../environment';
+import { runTurn, type RunTurnInput } from '../tree';
 
 let chunkSeq = 0;
 
@@ -189,4 +190,11 @@ export async function runToolOnce(
   const result = outputs.find((o): o is Extract<ToolOutput, { type: 'result' }> => o.type === 'result');
   const error = outputs.find((o): o is Extract<ToolOutput, { type: 'error' }> => o.type === 'error');
   return { outputs, result, error, tree, audit, availability: await tool.availability(tree) };
+}
+
+/** Collects a turn into an array. */
+export async function collectTurn(input: RunTurnInput): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const e of runTurn(input)) events.push(e);
+  return events;
 }

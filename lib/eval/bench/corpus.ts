@@ -46,7 +46,7 @@ export function jitter(v: Float32Array, noise: number, normal: () => number): Fl
   return out;
 }
 
-export const replicaId = (id: string, replica: number) => (replica === 0 ? id : `${id}~r${replica}`);
+const replicaId = (id: string, replica: number) => (replica === 0 ? id : `${id}~r${replica}`);
 
 /** Drops each word with probability `p` (at least one word stays). */
 export function perturbText(text: string, p: number, rand: () => number): string {

@@ -19,12 +19,11 @@ import { askOverHttp, freePort, peakRssTree, startServer, waitFor, type TurnTimi
 const BENCH_OPERATOR = 'bench';
 
 /** Real manuals the ingest figures use when ../shared/manuals is there. */
-export const TEXT_MANUALS = ['pixhawk-ds009-connector-standard.pdf', 'olimex-esp32-poe-user-manual.pdf'];
+const TEXT_MANUALS = ['pixhawk-ds009-connector-standard.pdf', 'olimex-esp32-poe-user-manual.pdf'];
 /** Fully scanned (no text layer), 3 pages: every page goes through OCR. */
-export const OCR_MANUAL = 'tek-4041-service-notes-1987.pdf';
+const OCR_MANUAL = 'tek-4041-service-notes-1987.pdf';
 
 export const SEARCH_TOOLS = ['fast_vector_search', 'hybrid_search', 'colqwen_search', 'bm25'] as const;
-export type SearchTool = (typeof SEARCH_TOOLS)[number];
 
 /** The corpus sizes, manuals, query count and skipped parts as `npm run bench` parsed them, and the rest. */
 export interface BenchOptions extends Pick<BenchArgs, 'sizes' | 'manuals' | 'queries' | 'skip'> {
@@ -64,7 +63,7 @@ export interface BenchReport {
   skipped?: BenchPart[];
 }
 
-export function machineDescription(): Record<string, unknown> {
+function machineDescription(): Record<string, unknown> {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
     const m = /^model name\s*:\s*(.+)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));

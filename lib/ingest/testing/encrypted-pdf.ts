@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 
 const PAD = Buffer.from('28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A', 'hex');
 
-export function rc4(key: Uint8Array, data: Uint8Array): Buffer {
+function rc4(key: Uint8Array, data: Uint8Array): Buffer {
   const s = Array.from({ length: 256 }, (_, i) => i);
   for (let i = 0, j = 0; i < 256; i++) {
     j = (j + s[i] + key[i % key.length]) & 255;

@@ -38,7 +38,7 @@ const TOPICS = ['supply rail', 'fan header', 'thermistor input', 'stepper driver
 const VERBS = ['confirms', 'verifies', 'records', 'measures', 'checks', 'documents'];
 
 /** Deterministic filler sentences; `tag` makes each section's words distinguishable. */
-export function sentences(tag: string, count: number, seed = 1): string {
+function sentences(tag: string, count: number, seed = 1): string {
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const t = TOPICS[(i * 3 + seed) % TOPICS.length];

@@ -11,7 +11,7 @@ import type { CallOptions, Embedder } from '../types';
 import { hasTokenVectors, type TokenOptions, type TokenVectors } from './token-vectors';
 import { chunk, sha256Hex, throwIfAborted } from './util';
 
-export type VectorKind = 'query' | 'document' | 'page';
+type VectorKind = 'query' | 'document' | 'page';
 
 export interface CacheKey {
   model: string;

@@ -11,7 +11,7 @@ import { defaultTools } from '@/tools';
 import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
-import { collectTurn } from '@/lib/agent/tree';
+import { collectTurn } from '@/lib/agent/testing/turn';
 import { TOOL } from '@/lib/agent/contract';
 import { embeddingsReply, openaiErrorReply, startFaultServer, type FaultReply, type FaultRequest, type FaultServer } from '@/test/fault-server';
 import { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './openai-compatible';

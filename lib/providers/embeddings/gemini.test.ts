@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GeminiEmbedder } from './gemini';
-import { dot } from './util';
+import { dot } from './testing/vectors';
 
 interface Captured {
   url: string;

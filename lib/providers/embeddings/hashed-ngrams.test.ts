@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from './hashed-ngrams';
 import { hasTokenVectors } from './token-vectors';
-import { dot } from './util';
+import { dot } from './testing/vectors';
 
 const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
 

@@ -39,7 +39,7 @@ export interface HashedNgramOptions {
 // whole-word feature beat words+n-grams both dense (MRR 0.616 vs 0.599) and as MaxSim tokens
 // (0.712 vs 0.648); 768 dims sit on the plateau (384: 0.564, 1024: 0.620); token vectors keep
 // MaxSim quality at 128 dims (d256: 0.716) for half the page-bag storage.
-export const DEFAULT_HASHED_NGRAM_OPTIONS: HashedNgramOptions = {
+const DEFAULT_HASHED_NGRAM_OPTIONS: HashedNgramOptions = {
   dimensions: 768,
   tokenDimensions: 128,
   minN: 3,
@@ -55,7 +55,7 @@ export const DEFAULT_HASHED_NGRAM_OPTIONS: HashedNgramOptions = {
  * Version of the tokenizer and hashing scheme: part of the id and fingerprint, so a change that
  * moves the vectors re-embeds the library (lib/ingest/reembed.ts). 2: tokens from lib/text.
  */
-export const HASHED_NGRAM_SCHEME = 2;
+const HASHED_NGRAM_SCHEME = 2;
 
 interface SparseFeatures {
   idx: Int32Array;

@@ -18,8 +18,7 @@ import { OpenAICompatibleEmbedder } from './openai-compatible';
 import { loadTransformersEmbedder } from './transformers';
 import { envInt, errorMessage, sha256Hex } from './util';
 
-export { hasTokenVectors, type TokenVectors, type TokenVectorSource } from './token-vectors';
-export { HashedNgramEmbedder } from './hashed-ngrams';
+;
 
 type Factory = (config: AppConfig) => Promise<Embedder>;
 
@@ -80,7 +79,7 @@ export function openEmbeddingCache(dataDir = getConfig().dataDir): Promise<Vecto
 }
 
 /** Builds the configured embedder (no memoisation; getEmbedder memoises). */
-export async function createEmbedder(config: AppConfig = getConfig()): Promise<Embedder> {
+async function createEmbedder(config: AppConfig = getConfig()): Promise<Embedder> {
   const provider = config.embeddings.provider;
   let inner: Embedder;
   try {

@@ -71,7 +71,7 @@ function isModelFolder(dir: string): boolean {
   );
 }
 
-export function looksLikePath(p: string): boolean {
+function looksLikePath(p: string): boolean {
   return path.isAbsolute(p) || p.startsWith('./') || p.startsWith('../') || p.startsWith('~');
 }
 
@@ -106,7 +106,7 @@ function poolingFromFolder(dir: string): Pooling | undefined {
 }
 
 /** HEAD config.json on the hub with a short timeout: reachable and the model exists. */
-export async function probeHub(remoteHost: string, model: string, timeoutMs: number, fetchFn: typeof fetch): Promise<void> {
+async function probeHub(remoteHost: string, model: string, timeoutMs: number, fetchFn: typeof fetch): Promise<void> {
   const url = `${remoteHost.replace(/\/?$/, '/')}${model}/resolve/main/config.json`;
   let res: Response;
   try {

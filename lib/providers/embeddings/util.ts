@@ -13,13 +13,6 @@ export function l2normalize(v: Float32Array): Float32Array {
   return v;
 }
 
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
-}
-
 export function chunk<T>(items: T[], size: number): T[][] {
   const n = Math.max(1, Math.floor(size));
   const out: T[][] = [];

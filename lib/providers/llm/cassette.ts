@@ -71,7 +71,7 @@ function fileDataRef(data: unknown): unknown {
 }
 
 /** Sorted keys, no undefined, binary as a hash reference: the same value always prints the same. */
-export function canonical(value: unknown): unknown {
+function canonical(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value) ? null : value;
   if (value instanceof Uint8Array) return bytesRef(value);
   if (value instanceof URL) return value.href;
@@ -257,7 +257,7 @@ export function toGenerateResult(response: RecordedResponse): GenerateResult {
 }
 
 /** The recorded chunks, or (for a generate recording) the stream a provider would have sent. */
-export function toStreamParts(response: RecordedResponse): StreamPart[] {
+function toStreamParts(response: RecordedResponse): StreamPart[] {
   if (response.chunks) return response.chunks.map(reviveChunk);
   const r = toGenerateResult(response);
   const parts: StreamPart[] = [{ type: 'stream-start', warnings: r.warnings }];

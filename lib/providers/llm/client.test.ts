@@ -14,7 +14,7 @@ import { createLogger, logLevelFromEnv } from './log';
 import { createOpenAICompatibleModel } from './openai-compatible';
 import { backoffDelay, classifyError, retryAfterMs } from '../retry';
 import type { StreamPart } from './sdk-types';
-import { captureLogs, fakeFetch, json, never, openaiAnswer, openaiError, PNG, streamOf, textParts, usage } from './test-helpers';
+import { captureLogs, fakeFetch, json, never, openaiAnswer, openaiError, PNG, streamOf, textParts, usage } from './testing/helpers';
 import { visionPrompt } from './messages';
 import { APICallError } from 'ai';
 

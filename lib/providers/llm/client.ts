@@ -69,7 +69,7 @@ export interface LlmClientOptions {
   sleep?: RetryPolicy['sleep'];
 }
 
-export const LLM_DEFAULTS = { timeoutMs: 60_000, ...RETRY_DEFAULTS } as const;
+const LLM_DEFAULTS = { timeoutMs: 60_000, ...RETRY_DEFAULTS } as const;
 
 interface Ctx {
   provider: string;

@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
-import { collectTurn } from '@/lib/agent/tree';
+import { collectTurn } from '@/lib/agent/testing/turn';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
 import { TOOL } from '@/lib/agent/contract';
 import { loadConfig } from '../../config';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
-import { fakeFetch, json, never, openaiAnswer, openaiError, sse, type CapturedRequest } from './test-helpers';
+import { fakeFetch, json, never, openaiAnswer, openaiError, sse, type CapturedRequest } from './testing/helpers';
 
 const QUESTION = 'What is the full-load current of the PX-200 motor?';
 const TOOL_NAMES = defaultTools.map((t) => t.name);

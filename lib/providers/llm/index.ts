@@ -17,12 +17,11 @@ import { createGeminiModel } from './gemini';
 import { createOpenAICompatibleModel } from './openai-compatible';
 import type { LanguageModelV3 } from './sdk-types';
 
-export { createLlmClient, LLM_DEFAULTS, type LlmClientOptions } from './client';
-export { LlmCallError, type LlmErrorCode } from './errors';
-export { pageImagePart, visionPrompt } from './messages';
-export { normalizeRequest, requestKey, readCassette, type CassetteEntry } from './cassette';
-export { createGeminiModel } from './gemini';
-export { createOpenAICompatibleModel } from './openai-compatible';
+export type { LlmClientOptions } from './client';
+;
+export { visionPrompt } from './messages';
+;
+;
 
 export type LlmRole = 'llm' | 'vlm';
 

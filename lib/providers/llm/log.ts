@@ -9,7 +9,7 @@ import { runtimeEnv } from '../../config';
 import { redact } from '../redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 export interface Logger {
   debug(msg: string, fields?: LogFields): void;

@@ -4,7 +4,7 @@
  */
 import type { FilePart, ModelMessage } from 'ai';
 
-export function pageImagePart(image: Uint8Array, mediaType = 'image/png'): FilePart {
+function pageImagePart(image: Uint8Array, mediaType = 'image/png'): FilePart {
   return { type: 'file', data: image, mediaType };
 }
 

@@ -6,7 +6,7 @@ import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { createClientFromConfig, visionPrompt } from './index';
-import { fakeFetch, geminiAnswer, json, openaiAnswer, PNG, sse } from './test-helpers';
+import { fakeFetch, geminiAnswer, json, openaiAnswer, PNG, sse } from './testing/helpers';
 
 const GEMINI_KEY = 'AIza-test-gemini-key-0123456789';
 const geminiConfig = (extra: Record<string, string> = {}) =>

@@ -17,7 +17,7 @@ import { createClientFromConfig } from './index';
 import { visionPrompt } from './messages';
 import { createOpenAICompatibleModel } from './openai-compatible';
 import type { CallOptions } from './sdk-types';
-import { captureLogs, fakeFetch, json, openaiAnswer, PNG, streamOf, textParts, usage } from './test-helpers';
+import { captureLogs, fakeFetch, json, openaiAnswer, PNG, streamOf, textParts, usage } from './testing/helpers';
 
 let dir: string;
 let file: string;

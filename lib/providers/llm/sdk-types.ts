@@ -12,5 +12,4 @@ export type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> 
 export type Content = GenerateResult['content'][number];
 export type Usage = GenerateResult['usage'];
 export type FinishReason = GenerateResult['finishReason'];
-export type Prompt = CallOptions['prompt'];
 export type Middleware = LanguageModelMiddleware;

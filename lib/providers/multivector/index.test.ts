@@ -7,7 +7,8 @@ import { scratchDir } from '@/test/scratch';
 import { closeEmbeddings } from '../embeddings';
 import { writeTinyBertModel } from '../embeddings/testing/tiny-bert';
 import { ColQwenMultiVectorEmbedder } from './colqwen';
-import { getMultiVectorEmbedder, maxSim } from './index';
+import { getMultiVectorEmbedder } from './index';
+import { maxSim } from './maxsim';
 import { LocalMultiVectorEmbedder } from './local';
 
 const KEYS = ['EMBEDDINGS', 'EMBEDDING_MODEL_DIR', 'GOOGLE_GENERATIVE_AI_API_KEY', 'MULTIVECTOR', 'COLQWEN_URL', 'MULTIVECTOR_MAX_VECTORS_PER_PAGE'];

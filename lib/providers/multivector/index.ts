@@ -18,8 +18,7 @@ import type { MultiVectorEmbedder } from '../types';
 import { ColQwenMultiVectorEmbedder } from './colqwen';
 import { DEFAULT_MAX_VECTORS_PER_PAGE, LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from './local';
 
-export { maxSim, maxSimNormalized } from './maxsim';
-export { poolVectors } from './pooling';
+;
 
 type Factory = (config: AppConfig) => Promise<MultiVectorEmbedder>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxSim, maxSimNormalized } from './maxsim';
+import { maxSim } from './maxsim';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 
@@ -9,7 +9,6 @@ describe('maxSim', () => {
     const doc = [v(0.6, 0.8), v(1, 0), v(-1, 0)];
     // q1: max(0.6, 1, -1) = 1; q2: max(0.8, 0, 0) = 0.8
     expect(maxSim(query, doc)).toBeCloseTo(1.8, 6);
-    expect(maxSimNormalized(query, doc)).toBeCloseTo(0.9, 6);
   });
 
   it('counts negative best matches (no clamping at zero)', () => {
@@ -19,7 +18,6 @@ describe('maxSim', () => {
   it('is 0 for an empty query or an empty page', () => {
     expect(maxSim([], [v(1)])).toBe(0);
     expect(maxSim([v(1)], [])).toBe(0);
-    expect(maxSimNormalized([], [])).toBe(0);
   });
 
   it('ranks the page that covers every query term above one that repeats a single term', () => {

@@ -19,7 +19,3 @@ export function maxSim(query: Float32Array[], doc: Float32Array[]): number {
   return total;
 }
 
-/** MaxSim divided by the number of query vectors: comparable across queries, in [-1, 1]. */
-export function maxSimNormalized(query: Float32Array[], doc: Float32Array[]): number {
-  return query.length === 0 ? 0 : maxSim(query, doc) / query.length;
-}

@@ -10,7 +10,7 @@ import { envInt, errorMessage } from '../embeddings/util';
 import type { Reranker } from '../types';
 import { loadTransformersReranker } from './transformers';
 
-export { RERANK_BATCH_SIZE, TransformersReranker, loadTransformersReranker } from './transformers';
+;
 
 export type RerankerStatus = { reranker: Reranker; reason?: undefined } | { reranker: null; reason: string };
 
@@ -46,7 +46,7 @@ export function getReranker(): Promise<RerankerStatus> {
   return memo.promise;
 }
 
-/** Forgets the memoised reranker (tests, or after placing a model folder). */
+/** Forgets the memoised reranker, for tests. @internal */
 export function resetReranker(): void {
   memo = undefined;
 }

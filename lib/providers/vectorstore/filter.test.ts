@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { andWhere, lanceWhere, normaliseFilter, sqlString } from './filter';
+import { lanceWhere, normaliseFilter, sqlString } from './filter';
 import { KeyedSerialQueue } from './queue';
 
 describe('filters', () => {
@@ -21,9 +21,6 @@ describe('filters', () => {
     expect(lanceWhere({ manualIds: ['m1'] })).toBe(`manual_id = 'm1'`);
     expect(lanceWhere({ manualIds: ['m1', `x'y`], pages: { from: 3, to: 7 } })).toBe(`manual_id IN ('m1', 'x''y') AND page >= 3 AND page <= 7`);
     expect(lanceWhere({ pages: { to: 4 } })).toBe('page <= 4');
-    expect(andWhere(undefined, 'a = 1', 'b = 2')).toBe('(a = 1) AND (b = 2)');
-    expect(andWhere('a = 1')).toBe('a = 1');
-    expect(andWhere()).toBeUndefined();
   });
 });
 

@@ -50,8 +50,3 @@ export function lanceWhere(filter?: SearchFilter): string | undefined {
   return parts.length ? parts.join(' AND ') : undefined;
 }
 
-export function andWhere(...clauses: Array<string | undefined>): string | undefined {
-  const present = clauses.filter((c): c is string => !!c);
-  if (present.length === 0) return undefined;
-  return present.length === 1 ? present[0] : present.map((c) => `(${c})`).join(' AND ');
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChunkHit } from '../types';
-import { DEFAULT_FUSION, DEFAULT_HYBRID_ALPHA, PAGE_RRF_K, clampAlpha, fuse, fusePageRankings, hybridCandidates, relativeScoreFusion, rrfFusion } from './fusion';
+import { DEFAULT_FUSION, DEFAULT_HYBRID_ALPHA, clampAlpha, fuse, hybridCandidates, relativeScoreFusion, rrfFusion } from './fusion';
 
 const hit = (id: string, score: number): ChunkHit => ({ id, manualId: 'm', page: 1, heading: '', text: id, ocr: false, bboxes: [], score });
 
@@ -55,28 +55,5 @@ describe('hybrid fusion', () => {
     expect(fuse(dense, bm25, { limit: 3, alpha: 1 }).map((h) => h.id)).toEqual(['a', 'b', 'c']);
     expect(fuse(dense, bm25, { limit: 1, fusion: 'rrf', alpha: 0.5 }).map((h) => h.id)).toEqual(['a']);
     expect(fuse([], [], { limit: 5 })).toEqual([]);
-  });
-});
-
-describe('page rank fusion', () => {
-  const p = (manualId: string, page: number) => ({ manualId, page });
-
-  it('weighted RRF over page lists, a page counted at its first position in each list', () => {
-    const lexical = [p('a', 3), p('a', 5), p('a', 3)];
-    const visual = [p('a', 5), p('b', 1)];
-    const fused = fusePageRankings([
-      { pages: lexical, weight: 1 },
-      { pages: visual, weight: 0.5 },
-    ]);
-    const score = Object.fromEntries(fused.map((f) => [`${f.manualId}${f.page}`, f.score]));
-    expect(score.a3).toBeCloseTo(1 / (PAGE_RRF_K + 1), 12);
-    expect(score.a5).toBeCloseTo(1 / (PAGE_RRF_K + 2) + 0.5 / (PAGE_RRF_K + 1), 12);
-    expect(score.b1).toBeCloseTo(0.5 / (PAGE_RRF_K + 2), 12);
-    expect(fused.map((f) => `${f.manualId}${f.page}`)).toEqual(['a5', 'a3', 'b1']);
-  });
-
-  it('ties keep the order of the first list that has the page; empty lists are fine', () => {
-    expect(fusePageRankings([{ pages: [p('m', 1), p('m', 2)], weight: 1 }, { pages: [p('m', 2), p('m', 1)], weight: 1 }]).map((f) => f.page)).toEqual([1, 2]);
-    expect(fusePageRankings([{ pages: [], weight: 1 }])).toEqual([]);
   });
 });

@@ -16,11 +16,11 @@ export const DEFAULT_HYBRID_ALPHA = 0.3;
 export const DEFAULT_FUSION: HybridFusion = 'relative-score';
 
 /** The usual RRF constant (Cormack et al.); larger flattens the head of each list. */
-export const RRF_K = 60;
+const RRF_K = 60;
 
 /** Each leg fetches more than `limit` so that hits found by only one leg can still place. */
-export const HYBRID_CANDIDATE_FACTOR = 4;
-export const HYBRID_MIN_CANDIDATES = 40;
+const HYBRID_CANDIDATE_FACTOR = 4;
+const HYBRID_MIN_CANDIDATES = 40;
 
 export function hybridCandidates(limit: number): number {
   return Math.max(limit * HYBRID_CANDIDATE_FACTOR, HYBRID_MIN_CANDIDATES);
@@ -81,44 +81,4 @@ export function fuse(
   return (opts.fusion ?? DEFAULT_FUSION) === 'rrf'
     ? rrfFusion(dense, bm25, alpha, opts.limit)
     : relativeScoreFusion(dense, bm25, alpha, opts.limit);
-}
-
-/** RRF constant for page rankings: small, because each list is short and its head matters most. */
-export const PAGE_RRF_K = 2;
-
-export interface PageKey {
-  manualId: string;
-  page: number;
-}
-
-export interface RankedList<T extends PageKey> {
-  /** Best first; a page listed twice counts at its first position. */
-  pages: T[];
-  weight: number;
-}
-
-/**
- * Weighted reciprocal rank fusion of page rankings from different retrievers (a passage ranking
- * reduced to pages, a multi-vector page ranking, …): score = Σ weight / (k + rank). Ties keep the
- * order of the first list that has the page. Returns every page of every list, best first.
- */
-export function fusePageRankings<T extends PageKey>(lists: RankedList<T>[], k = PAGE_RRF_K): Array<PageKey & { score: number }> {
-  const fused = new Map<string, PageKey & { score: number; first: number }>();
-  let order = 0;
-  for (const list of lists) {
-    const seen = new Set<string>();
-    let rank = 0;
-    for (const p of list.pages) {
-      const key = `${p.manualId}\u0000${p.page}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rank++;
-      let entry = fused.get(key);
-      if (!entry) fused.set(key, (entry = { manualId: p.manualId, page: p.page, score: 0, first: order++ }));
-      entry.score += list.weight / (k + rank);
-    }
-  }
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score || a.first - b.first)
-    .map(({ manualId, page, score }) => ({ manualId, page, score }));
 }

@@ -12,10 +12,9 @@ import type { VectorStore } from '../types';
 import type { LanceStore, LanceStoreOptions } from './lancedb';
 import type { WeaviateStore, WeaviateStoreOptions } from './weaviate';
 
-export { VectorDimensionError } from './errors';
-export { DEFAULT_FUSION, DEFAULT_HYBRID_ALPHA, fuse, relativeScoreFusion, rrfFusion } from './fusion';
+;
 export type { LanceStore, LanceStoreOptions } from './lancedb';
-export type { WeaviateStore, WeaviateStoreOptions } from './weaviate';
+;
 
 /** A LanceDB store in `dir` (tests, eval harness, bench). Tables are created on first upsert. */
 export async function openLanceStore(dir: string, opts?: LanceStoreOptions): Promise<LanceStore> {
@@ -23,7 +22,7 @@ export async function openLanceStore(dir: string, opts?: LanceStoreOptions): Pro
 }
 
 /** A Weaviate store for a URL (+ API key) or an existing client. Collections are created on first upsert. */
-export async function openWeaviateStore(opts: WeaviateStoreOptions): Promise<WeaviateStore> {
+async function openWeaviateStore(opts: WeaviateStoreOptions): Promise<WeaviateStore> {
   return (await import('./weaviate')).openWeaviateStore(opts);
 }
 

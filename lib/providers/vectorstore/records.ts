@@ -65,7 +65,7 @@ export function meanVector(vectors: ArrayLike<number>[], dims: number): Float32A
   return out;
 }
 
-export function parseBBoxes(json: unknown): BBox[] {
+function parseBBoxes(json: unknown): BBox[] {
   if (typeof json !== 'string' || json === '') return [];
   try {
     const v = JSON.parse(json) as unknown;
@@ -98,7 +98,7 @@ export function byScore<T extends ChunkHit | PageHit>(a: T, b: T): number {
 }
 
 /** A usable result limit: whole, at least 0, and bounded so one call cannot ask for the world. */
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 export function checkLimit(limit: number): number {
   if (!Number.isFinite(limit)) return 10;
   return Math.max(0, Math.min(MAX_LIMIT, Math.floor(limit)));

@@ -9,7 +9,7 @@ import pg from 'pg';
 
 export type TestDatabase = { url: string; drop(): Promise<void> } | { skip: string };
 
-export function testServerUrl(): string | undefined {
+function testServerUrl(): string | undefined {
   const explicit = process.env.TEST_DATABASE_URL?.trim();
   if (explicit) return explicit;
   const url = process.env.DATABASE_URL?.trim();

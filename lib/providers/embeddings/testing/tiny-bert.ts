@@ -98,7 +98,7 @@ export function i64Bytes(values: number[]): Uint8Array {
 }
 
 /** Encodes the ONNX model: Gather word + type embeddings, add, add the mask-gated bias. */
-export function encodeTinyBertOnnx(wordEmb: Float32Array, typeEmb: Float32Array, maskBias: Float32Array, vocabSize: number, dim: number): Uint8Array {
+function encodeTinyBertOnnx(wordEmb: Float32Array, typeEmb: Float32Array, maskBias: Float32Array, vocabSize: number, dim: number): Uint8Array {
   const graph = pb();
   graph.message(1, node('Gather', ['word_embeddings', 'input_ids'], ['words'], [['axis', 0]]));
   graph.message(1, node('Gather', ['type_embeddings', 'token_type_ids'], ['types'], [['axis', 0]]));
@@ -135,7 +135,7 @@ export function onnxModel(graph: ProtoWriter): Uint8Array {
 // --- tokenizer + config ---------------------------------------------------------------------------
 
 export const TINY_SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
-export const TINY_WORDS = [
+const TINY_WORDS = [
   'the', 'pump', 'motor', 'voltage', 'fuse', 'error', 'code', 'reset', 'press', 'button',
   'battery', 'charge', 'current', 'pin', 'connector', 'ground', 'power', 'led', 'red', 'green',
   '##s', '##ing', '##ed', '3', '.', 'v', 'e', '##1', '##2', ',', '?', 'what', 'is', 'how', 'to',

@@ -22,7 +22,7 @@ export function mix(...parts: Array<[number, number]>): Float32Array {
 }
 
 export const HOSTILE_MANUAL = `o'brien "manual"; DROP TABLE chunks; -- \\ ünïcødé 📘`;
-export const HOSTILE_CHUNK_ID = `it's a "chunk"'); DELETE FROM chunks WHERE ('1'='1`;
+const HOSTILE_CHUNK_ID = `it's a "chunk"'); DELETE FROM chunks WHERE ('1'='1`;
 
 const chunk = (id: string, manualId: string, page: number, text: string, vector: Float32Array, extra: Partial<ChunkRecord> = {}): ChunkRecord => ({
   id,

@@ -2,7 +2,7 @@
  * Word-level F1 between two texts (bags of lower-cased words, punctuation dropped): how closely
  * two OCR readings of the same page agree, or how many of a figure's labels an OCR pass found.
  */
-export function normalizedWords(text: string): string[] {
+function normalizedWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/\s+/)

@@ -2,8 +2,8 @@
  * Test doubles shared by this folder's tests: a fake fetch that records requests, canned provider
  * responses, a log capture and stream builders. No network anywhere.
  */
-import { createLogger, type Logger } from './log';
-import type { StreamPart } from './sdk-types';
+import { createLogger, type Logger } from '../log';
+import type { StreamPart } from '../sdk-types';
 
 export interface CapturedRequest {
   url: string;
