@@ -1,24 +1,30 @@
+/**
+ * Writes the lockfile entries of LanceDB's native packages for the other platforms, which
+ * `npm install` cannot write here: this machine's registry mirror lacks their metadata, and
+ * `npm ci` rejects a lockfile that does not list every optional package of package.json's tree.
+ * Run after upgrading @lancedb/lancedb:  node scripts/lockfile-add-lancedb-platforms.mjs package-lock.json
+ * then `npm install` (which sorts the entries and leaves them in place).
+ */
 import fs from 'node:fs';
-const f = process.argv[2];
-const lock = JSON.parse(fs.readFileSync(f, 'utf8'));
-const base = lock.packages['node_modules/@lancedb/lancedb-linux-x64-gnu'];
-const plat = {
-  'darwin-arm64': { os: ['darwin'], cpu: ['arm64'] },
-  'linux-arm64-gnu': { os: ['linux'], cpu: ['arm64'], libc: ['glibc'] },
-  'linux-arm64-musl': { os: ['linux'], cpu: ['arm64'], libc: ['musl'] },
-  'win32-arm64-msvc': { os: ['win32'], cpu: ['arm64'] },
-  'win32-x64-msvc': { os: ['win32'], cpu: ['x64'] },
-};
-const out = {};
-for (const [k, v] of Object.entries(lock.packages)) {
-  out[k] = v;
-  if (k === 'node_modules/@lancedb/lancedb-linux-x64-gnu') {
-    for (const [p, o] of Object.entries(plat)) {
-      const key = `node_modules/@lancedb/lancedb-${p}`;
-      if (lock.packages[key]) continue;
-      out[key] = { version: base.version, cpu: o.cpu, ...(o.libc ? { libc: o.libc } : {}), license: base.license, optional: true, os: o.os, engines: base.engines };
-    }
-  }
+
+const file = process.argv[2] ?? 'package-lock.json';
+const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
+const lancedb = lock.packages['node_modules/@lancedb/lancedb'];
+const local = lock.packages['node_modules/@lancedb/lancedb-linux-x64-gnu'];
+
+/** "@lancedb/lancedb-linux-arm64-musl" → { os: ['linux'], cpu: ['arm64'], libc: ['musl'] }. */
+function platformOf(name) {
+  const [os, cpu, abi] = name.replace('@lancedb/lancedb-', '').split('-');
+  return { os: [os], cpu: [cpu], ...(abi === 'gnu' || abi === 'musl' ? { libc: [abi === 'gnu' ? 'glibc' : 'musl'] } : {}) };
 }
-lock.packages = Object.fromEntries(Object.entries(out).sort(([a], [b]) => a === '' ? -1 : b === '' ? 1 : 0));
-fs.writeFileSync(f, JSON.stringify(lock, null, 2) + '\n');
+
+let added = 0;
+for (const [name, version] of Object.entries(lancedb.optionalDependencies ?? {})) {
+  const key = `node_modules/${name}`;
+  if (!name.startsWith('@lancedb/lancedb-') || lock.packages[key]) continue;
+  const { os, cpu, libc } = platformOf(name);
+  lock.packages[key] = { version, cpu, ...(libc ? { libc } : {}), license: local.license, optional: true, os, engines: local.engines };
+  added++;
+}
+fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
+console.log(`${added} LanceDB platform entries added to ${file}`);
