@@ -33,7 +33,7 @@ const ALLOWED = {
   chat: ['agent', 'answer', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'services', 'store', 'text'],
   api: ['agent', 'auth', 'chat', 'config', 'manuals', 'providers', 'runtime', 'security', 'services', 'store'],
   mcp: ['api', 'config', 'runtime'],
-  server: ['auth', 'config', 'ingest', 'manuals', 'providers', 'runtime', 'sample', 'security', 'store'],
+  server: ['auth', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'sample', 'security', 'store'],
   eval: ['agent', 'answer', 'config', 'ingest', 'manuals', 'providers', 'ranking', 'runtime', 'sample', 'services', 'store', 'text'],
 };
 /** Which lib/ folders may import tools/ (the registry of tools is handed to the loop by its callers). */

@@ -5,8 +5,11 @@
  * 3. Serves it with `next start` on PORT (default 3000). The server itself applies migrations,
  *    resumes unfinished ingestion and ingests the generated sample manual on first run
  *    (instrumentation.ts), so `npm run serve` behaves the same.
+ * 4. Supervises it: a server that dies (a crash, the OOM killer, kill -9) is started again after a
+ *    backoff (1 s doubling to 30 s; back to 1 s once it has run for a minute), and told how often
+ *    in MC_SERVER_RESTARTS (/api/health shows it). SIGINT/SIGTERM stop the server and this process.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/runtime/disk-space';
@@ -107,15 +110,63 @@ function main() {
   // 320 → 720–760 MB in 6 load-test rounds with the default (~4 GB) limit and 320 → 535 MB with
   // 1,024 MB, while its live heap after GC stays ~70 MB (measured: npm run load-test).
   const heapMb = runtimeNumber('MC_SERVER_HEAP_MB', 1024, { integer: true });
-  const server = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
-    cwd: root,
-    stdio: 'inherit',
-    // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each
-    // grow an arena of their own, and the server's RSS kept climbing under load.
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  supervise(() =>
+    spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
+      cwd: root,
+      stdio: 'inherit',
+      // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each
+      // grow an arena of their own, and the server's RSS kept climbing under load.
+      env: { MALLOC_ARENA_MAX: '2', ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
+    }),
+  );
+}
+
+/** First wait before a restart; doubles with each restart in a row, up to RESTART_MAX_MS. */
+const RESTART_MIN_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+/** A server that ran this long counts as healthy: its next crash waits RESTART_MIN_MS again. */
+const HEALTHY_AFTER_MS = 60_000;
+let restarts = 0;
+
+/**
+ * Keeps one server running (issue 34: a kill -9 of next-server used to end `npm start` and leave
+ * nothing serving). Any exit but the one this process asked for is followed by a restart; the
+ * server's own children (ingest and PDF workers) notice their parent is gone and exit, and the new
+ * server starts its own (a job the old ingest worker held is reclaimed: see README).
+ */
+function supervise(launch: () => ChildProcess) {
+  let server: ChildProcess | undefined;
+  let stopping: NodeJS.Signals | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  let inARow = 0;
+  const run = () => {
+    pending = undefined;
+    const child = launch();
+    server = child;
+    const healthy = setTimeout(() => (inARow = 0), HEALTHY_AFTER_MS);
+    child.on('error', (err) => console.error(`✖ Could not start the server: ${err.message}`));
+    child.on('exit', (code, signal) => {
+      clearTimeout(healthy);
+      server = undefined;
+      if (stopping) process.exit(code ?? 0);
+      const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** inARow);
+      inARow += 1;
+      restarts += 1;
+      console.error(`\n✖ The server stopped (${signal ?? `exit code ${code}`}); restarting it in ${delay / 1000} s (restart ${restarts})\n`);
+      pending = setTimeout(run, delay);
+    });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = signal;
+      clearTimeout(pending);
+      // Between restarts there is nothing to stop; otherwise exit with the server.
+      if (server) server.kill(signal);
+      else process.exit(0);
+    });
+  }
+  run();
 }
 
 main();

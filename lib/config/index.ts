@@ -444,6 +444,7 @@ export function describeProviders(config: AppConfig) {
  */
 const RUNTIME_ENV_VARS = [
   'MC_SERVER_HEAP_MB',
+  'MC_SERVER_RESTARTS',
   'MC_LLM_TIMEOUT_MS',
   'MC_LLM_MAX_ATTEMPTS',
   'MC_LLM_RECORD',

@@ -9,35 +9,62 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ProcessMemory, rssOfPid } from '../runtime/process-memory';
 
-const state = globalThis as unknown as { __mcIngestWorker?: { child?: ChildProcess; stopping: boolean; restarts: number } };
+interface WorkerMemory extends ProcessMemory {
+  /** `worker`: the worker's own process.memoryUsage(); `proc`: its resident memory read from /proc because it did not answer. */
+  source: 'worker' | 'proc';
+}
 
-/** How long /api/health waits for the worker's own memory report before reading /proc instead. */
+interface WorkerState {
+  child?: ChildProcess;
+  stopping: boolean;
+  /** Restarts since the worker last said it was healthy: the backoff's exponent. */
+  failures: number;
+  /** Restarts since this server started, for /api/health. */
+  restarts: number;
+  /** The last memory figure of the running worker and when it was taken. */
+  memory?: { figure: WorkerMemory; at: number };
+  refreshing?: Promise<void>;
+  refreshTimer?: NodeJS.Timeout;
+}
+
+const state = globalThis as unknown as { __mcIngestWorker?: WorkerState };
+
+/** How long a memory refresh waits for the worker's own report before reading /proc instead. */
 const MEMORY_REPLY_MS = 1000;
+/** How often the worker's memory is refreshed in the background while it runs. */
+const MEMORY_REFRESH_MS = 5000;
 
 export function startIngestWorker(): void {
   if (state.__mcIngestWorker) return;
-  const s = (state.__mcIngestWorker = { stopping: false, restarts: 0 } as { child?: ChildProcess; stopping: boolean; restarts: number });
+  const s: WorkerState = (state.__mcIngestWorker = { stopping: false, failures: 0, restarts: 0 });
   const root = process.cwd();
   const args = workerArgs(root);
   const launch = () => {
     const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     s.child = child;
+    s.memory = undefined;
     child.on('exit', (code, signal) => {
       s.child = undefined;
+      s.memory = undefined;
       if (s.stopping) return;
+      s.failures += 1;
       s.restarts += 1;
       // Back off when it keeps dying; a crashed job is recovered by the next worker on start.
-      const delay = Math.min(30_000, 500 * 2 ** Math.min(6, s.restarts - 1));
+      const delay = Math.min(30_000, 500 * 2 ** Math.min(6, s.failures - 1));
       console.error(`[ingest] worker exited (${signal ?? code}); restarting in ${delay} ms`);
       setTimeout(launch, delay).unref();
     });
     child.on('message', (msg) => {
-      if (msg === 'healthy') s.restarts = 0;
+      if (msg === 'healthy') s.failures = 0;
     });
   };
   launch();
+  // The memory /api/health shows is refreshed here, never while a health request waits.
+  s.refreshTimer = setInterval(() => void refreshWorkerMemory(s), MEMORY_REFRESH_MS);
+  s.refreshTimer.unref();
   const stop = () => {
     s.stopping = true;
+    clearInterval(s.refreshTimer);
     s.child?.kill('SIGTERM');
   };
   process.once('exit', stop);
@@ -51,21 +78,44 @@ export function startIngestWorker(): void {
   });
 }
 
+/** How often this server restarted its ingest worker (0 when it started none). */
+export function ingestWorkerRestarts(): number {
+  return state.__mcIngestWorker?.restarts ?? 0;
+}
+
 /**
- * The ingest worker's memory, asked over IPC (it answers with its process.memoryUsage()). A worker
- * too busy to answer in time (a long synchronous step) is measured from /proc instead (resident
- * memory only, Linux). Null when this server started no worker (MC_NO_WORKER, `npm run worker`
- * processes elsewhere) or it is between restarts.
+ * The ingest worker's memory as last measured, with its age: never waits for the worker, so
+ * /api/health answers at once while the worker is busy (issue 34). The figure is refreshed in the
+ * background (every few seconds, and when a caller sees it older than a second): asked over IPC
+ * (the worker answers with its process.memoryUsage()), or, when the worker is too busy to answer
+ * within a second (a long synchronous step), read from /proc (resident memory only, Linux). Before
+ * the first refresh it is read from /proc on the spot. Null when this server started no worker
+ * (MC_NO_WORKER, `npm run worker` processes elsewhere) or it is between restarts.
  */
-export async function ingestWorkerMemory(): Promise<(ProcessMemory & { source: 'worker' | 'proc' }) | null> {
-  const child = state.__mcIngestWorker?.child;
-  if (!child?.pid || !child.connected) return null;
+export function ingestWorkerMemory(): (WorkerMemory & { ageMs: number }) | null {
+  const s = state.__mcIngestWorker;
+  const pid = s?.child?.pid;
+  if (!s || !pid || !s.child?.connected) return null;
+  if (!s.memory || Date.now() - s.memory.at > MEMORY_REPLY_MS) void refreshWorkerMemory(s);
+  if (!s.memory) {
+    const rssMb = rssOfPid(pid);
+    if (rssMb === null) return null;
+    s.memory = { figure: { pid, rssMb, source: 'proc' }, at: Date.now() };
+  }
+  return { ...s.memory.figure, ageMs: Date.now() - s.memory.at };
+}
+
+/** Asks the running worker for its memory (one request at a time) and stores the answer. */
+function refreshWorkerMemory(s: WorkerState): Promise<void> {
+  const child = s.child;
+  if (s.refreshing || !child?.pid || !child.connected) return s.refreshing ?? Promise.resolve();
   const pid = child.pid;
-  const fromWorker = await new Promise<ProcessMemory | null>((resolve) => {
+  const asked = new Promise<ProcessMemory | null>((resolve) => {
     const onMessage = (msg: unknown) => {
       if (typeof msg === 'object' && msg !== null && (msg as { type?: unknown }).type === 'memory') done((msg as { memory: ProcessMemory }).memory);
     };
     const timer = setTimeout(() => done(null), MEMORY_REPLY_MS);
+    timer.unref();
     function done(m: ProcessMemory | null) {
       clearTimeout(timer);
       child!.off('message', onMessage);
@@ -76,9 +126,20 @@ export async function ingestWorkerMemory(): Promise<(ProcessMemory & { source: '
       if (err) done(null);
     });
   });
-  if (fromWorker) return { ...fromWorker, source: 'worker' };
-  const rssMb = rssOfPid(pid);
-  return rssMb === null ? null : { pid, rssMb, source: 'proc' };
+  s.refreshing = asked
+    .then((fromWorker) => {
+      if (s.child !== child) return; // restarted meanwhile: this figure is of a process that is gone
+      if (fromWorker) {
+        s.memory = { figure: { ...fromWorker, source: 'worker' }, at: Date.now() };
+        return;
+      }
+      const rssMb = rssOfPid(pid);
+      if (rssMb !== null) s.memory = { figure: { pid, rssMb, source: 'proc' }, at: Date.now() };
+    })
+    .finally(() => {
+      s.refreshing = undefined;
+    });
+  return s.refreshing;
 }
 
 /** Stops the worker this process started, for tests (a server's worker ends with the server's process group). @internal */
@@ -86,6 +147,7 @@ export async function stopIngestWorker(): Promise<void> {
   const s = state.__mcIngestWorker;
   if (!s) return;
   s.stopping = true;
+  clearInterval(s.refreshTimer);
   const child = s.child;
   state.__mcIngestWorker = undefined;
   if (!child || child.exitCode !== null) return;

@@ -37,7 +37,7 @@ interface Worker {
 const state = globalThis as unknown as { __mcPdfPool?: { workers: Set<Worker>; queue: Waiting[]; nextId: number; crashes: number } };
 const pool = () => (state.__mcPdfPool ??= { workers: new Set(), queue: [], nextId: 1, crashes: 0 });
 
-/** Processes started and killed so far, for tests. @internal */
+/** Workers running and busy, jobs queued, and workers that died or were killed at a limit while working (crashes: /api/health). */
 export function pdfPoolStats() {
   const p = pool();
   return { workers: p.workers.size, busy: [...p.workers].filter((w) => w.busy).length, queued: p.queue.length, crashes: p.crashes };

@@ -2,11 +2,12 @@ import 'server-only';
 import { isDataDirWritable } from '../runtime/data-dir';
 import { describeOcrEngine } from '../ingest/ocr-engine';
 import { activeIndexFingerprint, getEmbedder, getReranker } from '../providers';
-import { describeProviders, getConfig } from '../config';
-import { pingDb } from '../store/db';
+import { describeProviders, getConfig, runtimeEnv } from '../config';
+import { checkDb } from '../store/db';
 import { indexFingerprints, queueReport } from '../store/jobs';
 import { filesDir } from '../ingest/paths';
-import { ingestWorkerMemory } from '../ingest/worker-client';
+import { ingestWorkerMemory, ingestWorkerRestarts } from '../ingest/worker-client';
+import { pdfPoolStats } from '../pdf-worker/pool';
 import { ownMemory } from '../runtime/process-memory';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,27 +47,40 @@ export async function activeProviders() {
 }
 
 /**
- * The health report behind GET /api/health: version, each storage backend (DATA_DIR, the state
- * database, FILES_DIR), the ingest queue (jobs waiting, running, per worker) and the active
- * provider of each role.
+ * The health report behind GET /api/health: version, this server's pid, how often each process was
+ * restarted, each storage backend (DATA_DIR, the state database — read and written —, FILES_DIR),
+ * the ingest queue (jobs waiting, running, per worker), the active provider of each role and
+ * memory per process. `ok` is false (and the route answers 503) when a storage backend fails.
  */
 export async function healthReport() {
   const dataDir = isDataDirWritable();
-  const db = await pingDb();
+  const db = await checkDb();
   const files = isFilesDirWritable();
   const queue = db.ok ? await queueReport().catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })) : { error: 'database unavailable' };
   return {
     ok: dataDir.ok && db.ok && files.ok,
     version: APP_VERSION,
     node: process.version,
+    pid: process.pid,
+    restarts: restartsReport(),
     dataDir,
     db,
     files,
     queue,
     index: db.ok ? await indexReport() : { error: 'database unavailable' },
     providers: await activeProviders(),
-    memory: await memoryReport(),
+    memory: memoryReport(),
   };
+}
+
+/**
+ * Restarts so far: of this web server by `npm start`'s supervisor (scripts/start.ts passes its count
+ * in MC_SERVER_RESTARTS; 0 under `next start` alone), of the ingest worker by this server, and of
+ * PDF workers that died or were killed at a limit while working (the next job starts a fresh one).
+ */
+function restartsReport() {
+  const server = Number(runtimeEnv('MC_SERVER_RESTARTS') ?? 0);
+  return { server: Number.isInteger(server) && server >= 0 ? server : 0, worker: ingestWorkerRestarts(), pdfWorkers: pdfPoolStats().crashes };
 }
 
 /**
@@ -85,10 +99,11 @@ async function indexReport() {
 
 /**
  * Memory per process: this web server's at the top level (the load test watches it across rounds
- * to see it level off) and the ingest worker it started under `worker` (null when it started none).
+ * to see it level off) and the ingest worker it started under `worker` (null when it started none):
+ * the last figure measured in the background and its age (`ageMs`), never waited for.
  */
-async function memoryReport() {
-  return { ...ownMemory(), worker: await ingestWorkerMemory() };
+function memoryReport() {
+  return { ...ownMemory(), worker: ingestWorkerMemory() };
 }
 
 /** FILES_DIR (page images, thumbnails, uploads; a shared volume on several machines) takes writes. */

@@ -19,6 +19,10 @@ import { activeSchema, dialect, type Dialect } from './tables';
 export type Db = LibSQLDatabase<typeof schema>;
 
 const BUSY_TIMEOUT_MS = 10_000;
+/** How long the health check's write waits for another writer's lock: a busy database is not a broken one. */
+const HEALTH_LOCK_WAIT_MS = 1000;
+/** The row the health check writes (and rolls back) into the workers table: never committed, so never seen. */
+const probeRow = () => [`health-probe-${process.pid}`, 'health-probe', process.pid, Date.now(), Date.now()];
 const MIGRATIONS_DIR = path.join(process.cwd(), 'lib', 'store', 'migrations');
 const PG_MIGRATIONS_DIR = path.join(process.cwd(), 'lib', 'store', 'migrations-pg');
 /** Postgres connections per process: the server's requests and its queue calls share them. */
@@ -29,7 +33,8 @@ const MIGRATION_LOCK = 724_011_907;
 interface Opened {
   db: Db;
   close(): Promise<void>;
-  ping(): Promise<void>;
+  /** A real read and a write (rolled back), so a corrupt or read-only database is noticed; 'busy' when another writer held the lock past HEALTH_LOCK_WAIT_MS. */
+  check(): Promise<'ok' | 'busy'>;
 }
 
 // One connection (pool) per process and target; kept on globalThis so Next's dev reloads reuse it.
@@ -45,7 +50,27 @@ async function openSqlite(dir: string): Promise<Opened> {
   // Foreign keys (cascading deletes) are on by default in every libsql connection.
   const db = drizzle(client, { schema: activeSchema as typeof schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  return { db, close: async () => client.close(), ping: async () => void (await client.execute('select 1')) };
+  const check = async (): Promise<'ok' | 'busy'> => {
+    // Deferred: no lock until the insert, which waits for another writer at most HEALTH_LOCK_WAIT_MS
+    // (on this pooled connection only, restored before it goes back).
+    // The table's own pages and its index's (count(*) reads the smallest index only): what every page reads first.
+    await client.execute('select * from manuals limit 1');
+    await client.execute('select count(*) from manuals');
+    const tx = await client.transaction('deferred');
+    try {
+      await tx.execute(`PRAGMA busy_timeout = ${HEALTH_LOCK_WAIT_MS}`);
+      await tx.execute({ sql: 'insert into workers (id, host, pid, started_at, last_seen_at) values (?, ?, ?, ?, ?)', args: probeRow() });
+      return 'ok';
+    } catch (err) {
+      if (/SQLITE_BUSY|database is locked/i.test(String((err as { code?: string }).code ?? '') + String(err))) return 'busy';
+      throw err;
+    } finally {
+      await tx.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).catch(() => undefined);
+      await tx.rollback().catch(() => undefined);
+      tx.close();
+    }
+  };
+  return { db, close: async () => client.close(), check };
 }
 
 async function openPostgres(url: string): Promise<Opened> {
@@ -71,7 +96,24 @@ async function openPostgres(url: string): Promise<Opened> {
     throw new Error(`Postgres at ${describeTarget(url)} is not usable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   const db = drizzlePg(pool, { schema: activeSchema }) as unknown as Db;
-  return { db, close: () => pool.end(), ping: async () => void (await pool.query('select 1')) };
+  const check = async (): Promise<'ok' | 'busy'> => {
+    const conn = await pool.connect();
+    try {
+      await conn.query('begin');
+      await conn.query(`set local lock_timeout = ${HEALTH_LOCK_WAIT_MS}`);
+      await conn.query('select * from manuals limit 1');
+      await conn.query('select count(*) from manuals');
+      await conn.query('insert into workers (id, host, pid, started_at, last_seen_at) values ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0))', probeRow());
+      return 'ok';
+    } catch (err) {
+      if ((err as { code?: string }).code === '55P03') return 'busy'; // lock_not_available
+      throw err;
+    } finally {
+      await conn.query('rollback').catch(() => undefined);
+      conn.release();
+    }
+  };
+  return { db, close: () => pool.end(), check };
 }
 
 function target(): { key: string; open: () => Promise<Opened> } {
@@ -132,12 +174,17 @@ export function describeTarget(url: string): string {
   }
 }
 
-/** Cheap liveness check for /api/health. */
-export async function pingDb(): Promise<{ ok: boolean; dialect: Dialect; target: string; error?: string }> {
+/**
+ * The database check behind /api/health: opens it (migrations included), reads a table and writes
+ * a row it rolls back, so a corrupt file, a read-only one or a full disk shows here rather than as
+ * a 500 on every page. `busy`: another process held the write lock longer than the check waits
+ * (it works, it is just writing).
+ */
+export async function checkDb(): Promise<{ ok: boolean; dialect: Dialect; target: string; busy?: true; error?: string }> {
   const info = describeDb();
   try {
-    await (await opened()).ping();
-    return { ok: true, ...info };
+    const result = await (await opened()).check();
+    return result === 'busy' ? { ok: true, ...info, busy: true } : { ok: true, ...info };
   } catch (err) {
     return { ok: false, ...info, error: err instanceof Error ? err.message : String(err) };
   }

@@ -35,7 +35,7 @@ export function storeContract(label: string) {
     it('talks to the database it was configured for', async () => {
       const { db } = await load();
       expect(db.dbDialect()).toBe(label);
-      expect(await db.pingDb()).toMatchObject({ ok: true, dialect: label });
+      expect(await db.checkDb()).toMatchObject({ ok: true, dialect: label });
     });
 
     it('stores manuals, pages and chunks with their types intact, and cascades deletes', async () => {
