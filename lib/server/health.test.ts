@@ -1,6 +1,8 @@
 /**
  * /api/health's memory per process (issue 16): the web server's own figures and those of the
  * ingest worker it starts — a real worker process (lib/ingest/worker.ts) answering over IPC.
+ * Issue 34: health never waits for that worker (the last figure and its age), and a worker that
+ * dies is restarted and counted.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { healthReport } from './health';
@@ -8,31 +10,88 @@ import { startIngestWorker, stopIngestWorker } from '../ingest/worker-client';
 
 afterAll(() => stopIngestWorker());
 
+/** The issue's bound: health answers within a second even while the worker cannot answer. */
+const HEALTH_BOUND_MS = 1000;
+
+async function timedHealth() {
+  const t0 = performance.now();
+  const report = await healthReport();
+  return { report, ms: performance.now() - t0 };
+}
+
+/** Waits until the report's worker figure is the worker's own answer (it answers once its IPC handler is set up). */
+async function workerFigure(notPid?: number) {
+  // The ceiling only turns a worker that never answers into a clear failure before the test's timeout.
+  return vi.waitFor(
+    async () => {
+      const { worker } = (await healthReport()).memory;
+      expect(worker?.source).toBe('worker');
+      if (notPid) expect(worker?.pid).not.toBe(notPid);
+      return worker!;
+    },
+    { timeout: 50_000, interval: 100 },
+  );
+}
+
 describe('healthReport().memory', () => {
   it('has no worker entry while this process started no worker', async () => {
-    const { memory } = await healthReport();
+    const { memory, pid, restarts } = await healthReport();
+    expect(pid).toBe(process.pid);
     expect(memory.pid).toBe(process.pid);
     expect(memory.rssMb).toBeGreaterThan(10);
     expect(memory.heapUsedMb).toBeGreaterThan(1);
     expect(memory.worker).toBeNull();
+    expect(restarts).toEqual({ server: 0, worker: 0, pdfWorkers: 0 });
   });
 
-  it('reports the ingest worker as its own process, measured by the worker itself', async () => {
+  it('reports the ingest worker as its own process, measured by the worker itself, with the figure’s age', async () => {
     startIngestWorker();
-    // The worker answers once its IPC handler is set up; until then it is measured from /proc or absent.
-    // The ceiling only turns a worker that never answers into a clear failure before the test's timeout.
-    const worker = await vi.waitFor(
-      async () => {
-        const { worker } = (await healthReport()).memory;
-        expect(worker?.source).toBe('worker');
-        return worker!;
-      },
-      { timeout: 50_000, interval: 100 },
-    );
+    const worker = await workerFigure();
     expect(worker.pid).not.toBe(process.pid);
     expect(worker.rssMb).toBeGreaterThan(10);
     expect(worker.heapUsedMb).toBeGreaterThan(1);
     expect(worker.heapUsedMb!).toBeLessThan(worker.rssMb);
+    expect(worker.ageMs).toBeGreaterThanOrEqual(0);
+  }, 60_000);
+
+  it('answers at once while the worker cannot answer: the last figure with its age, then /proc', async () => {
+    const before = await workerFigure();
+    // A stopped process reads no IPC message: the busiest worker there is.
+    process.kill(before.pid, 'SIGSTOP');
+    try {
+      const first = await timedHealth();
+      expect(first.ms).toBeLessThan(HEALTH_BOUND_MS);
+      // The last figure (the worker's own, unless a refresh sent just before the stop already gave up on it).
+      expect(first.report.memory.worker).toMatchObject({ pid: before.pid, source: expect.stringMatching(/^(worker|proc)$/) });
+      expect(first.report.memory.worker!.ageMs).toBeGreaterThanOrEqual(0);
+      // The background refresh gives up on the worker and reads its resident memory from /proc;
+      // every health request meanwhile answers within the bound with the figure it has.
+      const fromProc = await vi.waitFor(
+        async () => {
+          const { report, ms } = await timedHealth();
+          expect(ms).toBeLessThan(HEALTH_BOUND_MS);
+          const worker = report.memory.worker;
+          expect(worker?.source).toBe('proc');
+          return worker!;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      expect(fromProc.pid).toBe(before.pid);
+      expect(fromProc.rssMb).toBeGreaterThan(10);
+      expect(fromProc.ageMs).toBeGreaterThanOrEqual(0);
+    } finally {
+      process.kill(before.pid, 'SIGCONT');
+    }
+    // Awake again, it answers for itself.
+    expect((await workerFigure()).pid).toBe(before.pid);
+  }, 60_000);
+
+  it('a worker killed with SIGKILL is restarted and counted', async () => {
+    const old = await workerFigure();
+    process.kill(old.pid, 'SIGKILL');
+    const fresh = await workerFigure(old.pid);
+    expect(fresh.pid).not.toBe(old.pid);
+    expect((await healthReport()).restarts.worker).toBe(1);
   }, 60_000);
 
   it('has no worker entry once the worker is stopped', async () => {
