@@ -50,7 +50,8 @@ describe('server actions (POSTs to pages) from another site', () => {
     accessStep(new NextRequest('http://app.test/signin', { method: 'POST', headers: { host: 'app.test', 'next-action': 'abc', ...headers } }));
 
   it('refuses Sec-Fetch-Site: cross-site without an Origin, and a foreign Origin', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+    const cases: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of cases) {
       const step = await post(headers);
       expect('refuse' in step, JSON.stringify(headers)).toBe(true);
       expect((step as { refuse: Response }).refuse.status).toBe(403);

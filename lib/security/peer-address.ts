@@ -15,8 +15,8 @@ import type { Socket } from 'node:net';
 
 const state = globalThis as unknown as { __mcPeerAddress?: boolean };
 
-/** Appends `socket.remoteAddress` to the request's X-Forwarded-For (creates the header when absent). @internal */
-export function appendPeerAddress(req: http.IncomingMessage, socket: Socket | undefined = req.socket): void {
+/** Appends `socket.remoteAddress` to the request's X-Forwarded-For (creates the header when absent). */
+function appendPeerAddress(req: http.IncomingMessage, socket: Socket | undefined = req.socket): void {
   const peer = socket?.remoteAddress;
   if (!peer) return;
   const sent = req.headers['x-forwarded-for'];

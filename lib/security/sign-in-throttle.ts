@@ -15,7 +15,7 @@ import { getConfig } from '../config';
 import { FailureThrottle, type FailureRule } from './failure-throttle';
 import { tooManyRequests } from './rate-limit';
 
-export const SIGN_IN_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
+const SIGN_IN_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
 
 const state = globalThis as unknown as { __mcSignInThrottle?: FailureThrottle };
 const throttle = () => (state.__mcSignInThrottle ??= new FailureThrottle(SIGN_IN_RULE));
