@@ -1,6 +1,6 @@
 /**
  * Next.js proxy (formerly middleware): a per-request CSP nonce for every page, and the access step
- * (owner cookie locally, sign-in redirect on a network). The logic lives in lib/security/; only the
+ * (owner cookie locally, sign-in redirect on a network, cross-site server actions refused). The logic lives in lib/security/; only the
  * matcher must stay here (Next reads it statically).
  */
 import type { NextRequest } from 'next/server';
@@ -10,6 +10,7 @@ import { cspProxy } from './lib/security/csp-proxy';
 export async function proxy(request: NextRequest) {
   const access = await accessStep(request);
   if ('redirect' in access) return access.redirect;
+  if ('refuse' in access) return access.refuse;
   const response = cspProxy(request);
   if (access.mintedCookie) setOwnerCookie(response, request, access.mintedCookie);
   return response;

@@ -3,9 +3,8 @@ import { AuthError } from 'next-auth';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { signIn, signOut } from '@/lib/auth/auth';
-import { clientAddress } from '@/lib/config/network';
-import { getConfig } from '@/lib/config';
 import { rateLimit } from '@/lib/security/rate-limit';
+import { signInAddress, signInFailed, signInRetryAfterS } from '@/lib/security/sign-in-throttle';
 
 /** Only paths on this site: an open redirect after sign-in would be a phishing tool. */
 const safeCallback = (v: FormDataEntryValue | null) => (typeof v === 'string' && /^\/(?!\/)[^\\]*$/.test(v) ? v : '/');
@@ -13,12 +12,19 @@ const safeCallback = (v: FormDataEntryValue | null) => (typeof v === 'string' &&
 export async function signInWithPassword(formData: FormData) {
   const callbackUrl = safeCallback(formData.get('callbackUrl'));
   const back = (error: string) => redirect(`/signin?error=${error}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
-  // Password guessing: the per-address write limit applies to every attempt.
-  if (!rateLimit('write', `addr:${clientAddress(await headers(), getConfig().trustedProxies)}`, 'address').ok) back('rate');
+  const address = signInAddress(await headers());
+  const email = formData.get('email');
+  const account = typeof email === 'string' ? email : '';
+  // Every attempt counts against the address's write limit; wrong passwords also lock the account
+  // and the address out for a while (lib/security/sign-in-throttle.ts, the same as the route's).
+  if (!rateLimit('write', `addr:${address}`, 'address').ok || signInRetryAfterS(account, address, 'form')) back('rate');
   try {
-    await signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo: callbackUrl });
+    await signIn('credentials', { email, password: formData.get('password'), redirectTo: callbackUrl });
   } catch (err) {
-    if (err instanceof AuthError) back('credentials');
+    if (err instanceof AuthError) {
+      signInFailed(account, address, 'form');
+      back('credentials');
+    }
     throw err; // the redirect on success is thrown too
   }
 }

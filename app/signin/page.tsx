@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 
 const ERRORS: Record<string, string> = {
   credentials: 'That name and password do not match an account.',
-  rate: 'Too many attempts from this address. Please wait a minute and try again.',
+  rate: 'Too many attempts for this account or from this address. Please wait a few minutes and try again.',
 };
 
 const input = 'w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900';

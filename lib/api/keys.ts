@@ -8,6 +8,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { actorFor } from '@/lib/auth/roles';
 import { getConfig } from '@/lib/config';
+import { clientAddress } from '@/lib/config/network';
+import { FailureThrottle, type FailureRule } from '@/lib/security/failure-throttle';
 import { RateLimiter } from '@/lib/security/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
 
@@ -31,7 +33,7 @@ export interface ApiCaller {
 
 export class ApiKeyError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 429,
     message: string,
     readonly retryAfterS?: number,
   ) {
@@ -79,22 +81,46 @@ function takeRate(keyId: string) {
   return limiters.__mcApiLimiter.limiter.take(keyId);
 }
 
-/** The caller of a request with `Authorization: Bearer <key>`, after its rate limit; throws ApiKeyError. */
-export async function authenticate(authorization: string | null): Promise<ApiCaller> {
+/** Invalid keys (wrong, revoked, of a removed account) per client address: 30 a minute, then 429 with a growing lockout. */
+export const INVALID_KEY_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
+const invalidKeys = globalThis as unknown as { __mcInvalidKeys?: FailureThrottle };
+const invalidKeyThrottle = () => (invalidKeys.__mcInvalidKeys ??= new FailureThrottle(INVALID_KEY_RULE));
+
+/** Audit rows of keys that match no account have no key or owner to name. */
+const UNKNOWN = 'unknown';
+
+/**
+ * The caller of a request with `Authorization: Bearer <key>`, after its rate limit; throws ApiKeyError.
+ * `address` is the client's (per-address limit on invalid keys; `npm run mcp` has none).
+ */
+export async function authenticate(authorization: string | null, address = 'local'): Promise<ApiCaller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new ApiKeyError(401, 'An API key is required: send `Authorization: Bearer <key>` (create one on the Settings page).');
-  const row = match[1].startsWith(KEY_PREFIX) ? await findApiKeyByHash(hashKey(match[1])) : undefined;
-  if (!row) throw new ApiKeyError(401, 'This API key is not valid.');
-  if (row.revokedAt) {
-    await audit({ ownerId: row.ownerId, keyId: row.id }, 'auth', 0, 'refused', 'revoked key');
-    throw new ApiKeyError(401, 'This API key was revoked.');
+  const addressKey = [`address:${address}`];
+  const wait = invalidKeyThrottle().retryAfterS(addressKey);
+  if (wait) {
+    await audit({ ownerId: UNKNOWN, keyId: UNKNOWN }, 'auth', 0, 'refused', `too many invalid keys from ${address}`);
+    throw new ApiKeyError(429, `Too many invalid API keys from this address. Please wait ${wait} s and try again.`, wait);
   }
+  /** A 401 for a key that does not work: audited with the address, and counted against it. */
+  const invalid = async (caller: ApiCaller, why: string, message: string): Promise<never> => {
+    invalidKeyThrottle().fail(addressKey);
+    await audit(caller, 'auth', 0, 'refused', `${why} (from ${address})`);
+    throw new ApiKeyError(401, message);
+  };
+  const row = match[1].startsWith(KEY_PREFIX) ? await findApiKeyByHash(hashKey(match[1])) : undefined;
+  if (!row) return invalid({ ownerId: UNKNOWN, keyId: UNKNOWN }, 'unknown key', 'This API key is not valid.');
   const caller = { ownerId: row.ownerId, keyId: row.id };
-  // A key acts as its creator: where sign-in is required, a creator whose account was removed
-  // (or an anonymous owner from before sign-in was turned on) takes their keys with them.
-  if (!(await actorFor(row.ownerId))) {
-    await audit(caller, 'auth', 0, 'refused', 'owner has no account');
-    throw new ApiKeyError(401, 'This API key belongs to an account that no longer exists.');
+  if (row.revokedAt) return invalid(caller, 'revoked key', 'This API key was revoked.');
+  // A key acts as its creator, with the creator's rights of now: where sign-in is required, a
+  // creator whose account was removed (or an anonymous owner from before sign-in was turned on)
+  // takes their keys with them, and one who is no longer an administrator — the only role that
+  // may hold keys there (lib/api/key-owner.ts) — can no longer use theirs.
+  const actor = await actorFor(row.ownerId);
+  if (!actor) return invalid(caller, 'owner has no account', 'This API key belongs to an account that no longer exists.');
+  if (getConfig().auth.signInRequired && actor.role !== 'admin') {
+    await audit(caller, 'auth', 0, 'refused', 'owner is no longer an administrator');
+    throw new ApiKeyError(403, 'This API key’s creator is no longer an administrator: only administrators may use API keys here.');
   }
   const rate = takeRate(row.id);
   if (!rate.ok) {
@@ -127,7 +153,7 @@ export async function audited<T>(caller: ApiCaller, tool: string, body: () => Pr
 /** The caller of a request's Bearer key, or the error response to send instead. */
 export async function authenticateRequest(request: Request): Promise<ApiCaller | Response> {
   try {
-    return await authenticate(request.headers.get('authorization'));
+    return await authenticate(request.headers.get('authorization'), clientAddress(request.headers, getConfig().trustedProxies));
   } catch (err) {
     if (err instanceof ApiKeyError) return apiKeyErrorResponse(err);
     throw err;
@@ -139,5 +165,5 @@ function apiKeyErrorResponse(err: ApiKeyError): Response {
   const headers: Record<string, string> = {};
   if (err.status === 401) headers['www-authenticate'] = 'Bearer';
   if (err.retryAfterS) headers['retry-after'] = String(err.retryAfterS);
-  return Response.json({ error: err.message, code: err.status === 429 ? 'rate_limited' : err.status === 401 ? 'unauthorized' : 'bad_request' }, { status: err.status, headers });
+  return Response.json({ error: err.message, code: err.status === 429 ? 'rate_limited' : err.status === 401 ? 'unauthorized' : err.status === 403 ? 'forbidden' : 'bad_request' }, { status: err.status, headers });
 }

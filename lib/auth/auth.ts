@@ -7,7 +7,7 @@
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { getConfig } from '../config';
-import { createUser, findUserByEmail } from '../store/users';
+import { createUser, findUserByEmail, getUser } from '../store/users';
 import { checkCredentials } from './credentials';
 import { authSecret } from './owner-cookie';
 
@@ -43,6 +43,10 @@ function authConfig(): NextAuthConfig {
           token.sub = existing.id;
         } else if (user?.id) {
           token.sub = user.id;
+        } else if (token.sub && !(await getUser(token.sub))) {
+          // A session ends with its account: auth() answers null for a removed user at once (one
+          // read per check, no cache), as the proxy redirects their pages (lib/security/access-proxy.ts).
+          return null;
         }
         return token;
       },

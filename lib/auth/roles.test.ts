@@ -10,6 +10,7 @@ import { ADMIN_USER_ID, createUser, findUserByEmail } from '../store/users';
 import { hashPassword, verifyPassword } from './password';
 import { actorFor } from './roles';
 import { checkCredentials } from './credentials';
+import { changeUser, removeUser } from './users-admin';
 
 afterEach(() => {
   delete process.env.MC_AUTH;
@@ -65,6 +66,15 @@ describe('roles', () => {
     process.env.MC_ADMIN_PASSWORD = 'admin-pass-1';
     expect(await checkCredentials('admin', 'admin-pass-1')).toMatchObject({ id: ADMIN_USER_ID });
     expect((await findUserByEmail('admin'))?.passwordHash).toMatch(/^scrypt\$/);
+  });
+
+  it('removing or changing an unknown user is a 404 (issue 34), the built-in admin stays', async () => {
+    await expect(removeUser('no-such-user')).rejects.toMatchObject({ status: 404 });
+    await expect(changeUser('no-such-user', { role: 'admin' })).rejects.toMatchObject({ status: 404 });
+    await expect(removeUser(ADMIN_USER_ID)).rejects.toMatchObject({ status: 403 });
+    const user = await createUser({ email: 'to-remove', role: 'member' });
+    await removeUser(user.id);
+    await expect(removeUser(user.id)).rejects.toMatchObject({ status: 404 });
     await closeDb();
   });
 });

@@ -13,14 +13,14 @@ export interface Actor {
 
 export class AccessError extends Error {
   constructor(
-    readonly status: 401 | 403,
+    readonly status: 401 | 403 | 404,
     message: string,
   ) {
     super(message);
     this.name = 'AccessError';
   }
   toResponse(): Response {
-    return Response.json({ error: this.message, code: this.status === 401 ? 'unauthorized' : 'forbidden' }, { status: this.status });
+    return Response.json({ error: this.message, code: this.status === 401 ? 'unauthorized' : this.status === 404 ? 'not_found' : 'forbidden' }, { status: this.status });
   }
 }
 

@@ -30,7 +30,7 @@ export async function addUser(input: z.infer<typeof newUserSchema>): Promise<Use
 }
 
 export async function changeUser(id: string, patch: z.infer<typeof userPatchSchema>): Promise<UserView> {
-  if (!(await getUser(id))) throw new AccessError(403, 'No such user.');
+  if (!(await getUser(id))) throw new AccessError(404, 'No such user.');
   // The built-in administrator stays an administrator: someone must always be able to manage users.
   if (id === ADMIN_USER_ID && patch.role === 'member') throw new AccessError(403, 'The built-in administrator cannot be made a member.');
   await updateUser(id, { ...(patch.role ? { role: patch.role } : {}), ...(patch.password ? { passwordHash: await hashPassword(patch.password) } : {}) });
@@ -39,5 +39,6 @@ export async function changeUser(id: string, patch: z.infer<typeof userPatchSche
 
 export async function removeUser(id: string): Promise<void> {
   if (id === ADMIN_USER_ID) throw new AccessError(403, 'The built-in administrator cannot be removed.');
+  if (!(await getUser(id))) throw new AccessError(404, 'No such user.');
   await deleteUser(id);
 }

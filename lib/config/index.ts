@@ -152,7 +152,9 @@ const envSchema = z.object({
   OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
 
   HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
-  MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).default(0)),
+  MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
+  /** The name issue 34 asked for; MC_TRUSTED_PROXIES wins when both are set. */
+  TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
   PDF_WORKER_HEAP_MB: positiveInt(512),
   PDF_WORKER_MAX_RSS_MB: positiveInt(1024),
   PDF_JOB_TIMEOUT_S: positiveInt(60),
@@ -352,6 +354,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.DATA_DIR ?? 'data');
+  const trustedProxies = e.MC_TRUSTED_PROXIES ?? e.TRUSTED_PROXIES ?? 0;
   return {
     port: e.PORT,
     dataDir,
@@ -373,11 +376,11 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.MCP_API_KEY,
     host: e.HOST,
-    trustedProxies: e.MC_TRUSTED_PROXIES,
+    trustedProxies,
     auth: {
       // Loopback with nothing in front: only this machine's user can reach the app (the admin).
       // Any other interface, or a reverse proxy (which makes every request look local), needs sign-in.
-      signInRequired: e.MC_AUTH === 'signin' || !isLoopbackHost(e.HOST) || e.MC_TRUSTED_PROXIES > 0,
+      signInRequired: e.MC_AUTH === 'signin' || !isLoopbackHost(e.HOST) || trustedProxies > 0,
       adminPassword: e.MC_ADMIN_PASSWORD,
       oidc:
         oidcSet === 3

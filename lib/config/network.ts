@@ -1,7 +1,7 @@
 /**
  * Where the app listens and who is asking: loopback detection (the local single-user mode) and the
  * client address for per-address rate limits, honouring only as many X-Forwarded-For entries as
- * there are trusted proxies (MC_TRUSTED_PROXIES).
+ * there are trusted proxies (MC_TRUSTED_PROXIES, or TRUSTED_PROXIES).
  */
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost. */
@@ -11,11 +11,13 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The client address of a request. Next's server fills X-Forwarded-For with the socket address
- * when the request has none, so with no trusted proxy the last entry is the peer (a client that
- * sends its own header only chooses its rate-limit bucket; it still needs a cookie or a sign-in).
- * Behind N trusted proxies, each appends the address it saw: the entry N from the right is the
- * client as the outermost trusted proxy saw it.
+ * The client address of a request. The app's Node server appends the socket address to
+ * X-Forwarded-For before Next sees a request (lib/security/peer-address.ts, like any reverse
+ * proxy), so the last entry is always the peer: with no trusted proxy that is the client, whatever
+ * header it sent. Behind N trusted proxies, each appends the address it saw: the entry N places
+ * left of the peer is the client as the outermost trusted proxy saw it; anything further left was
+ * written by the client and is never used. (Without the server hook — a test, another server —
+ * Next fills the header with the peer only when the request has none.)
  */
 export function clientAddress(headers: Headers, trustedProxies: number): string {
   const chain = (headers.get('x-forwarded-for') ?? '')

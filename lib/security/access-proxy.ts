@@ -2,30 +2,51 @@
  * The proxy's access step for page requests:
  * - local mode: a browser without a valid owner cookie gets one on its first page, so its API
  *   writes can later require the cookie (a cookieless script gets 401 and leaves no rows);
- * - sign-in mode: a page request without a valid Auth.js session is sent to /signin.
+ * - sign-in mode: a page request without a valid Auth.js session is sent to /signin — and so is
+ *   one whose signed token names an account that no longer exists (one database read per page
+ *   request, no cache: removing a user ends their sessions at once; the role is read per request
+ *   wherever it matters, so a demotion takes effect at once too);
+ * - both modes: a write through a page (a server action's POST) sent from another site is refused
+ *   (403), also when the browser sent no Origin but said `Sec-Fetch-Site: cross-site` — Next's
+ *   own server-action check looks at Origin only.
  * Pages, actions and routes still check the identity themselves; this is not the only gate.
  */
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { authSecret, newOwnerId, ONE_YEAR_S, OWNER_COOKIE, signOwnerId, verifyOwnerCookie } from '../auth/owner-cookie';
+import { actorFor } from '../auth/roles';
 import { getConfig } from '../config';
+import { assertSameOrigin, GuardError } from './request-guard';
 
 /** Pages anyone may open in sign-in mode. */
 const PUBLIC_PATHS = /^\/(signin)(\/|$)/;
 
 const isHttps = (request: NextRequest) => (request.headers.get('x-forwarded-proto') ?? request.nextUrl.protocol.replace(':', '')) === 'https';
 
-export type AccessStep = { redirect: NextResponse } | { mintedCookie?: string };
+export type AccessStep = { redirect: NextResponse } | { refuse: Response } | { mintedCookie?: string };
+
+const sessionCookie = (secure: boolean) => (secure ? '__Secure-authjs.session-token' : 'authjs.session-token');
 
 export async function accessStep(request: NextRequest): Promise<AccessStep> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    try {
+      assertSameOrigin(request);
+    } catch (err) {
+      if (err instanceof GuardError) return { refuse: err.toResponse() };
+      throw err;
+    }
+  }
   if (getConfig().auth.signInRequired) {
     if (PUBLIC_PATHS.test(request.nextUrl.pathname)) return {};
     const secure = isHttps(request);
-    const token = await getToken({ req: request, secret: authSecret(), secureCookie: secure, salt: secure ? '__Secure-authjs.session-token' : 'authjs.session-token' });
-    if (token?.sub) return {};
+    const token = await getToken({ req: request, secret: authSecret(), secureCookie: secure, salt: sessionCookie(secure) });
+    if (token?.sub && (await actorFor(token.sub))) return {};
     const url = new URL('/signin', request.url);
     url.searchParams.set('callbackUrl', request.nextUrl.pathname + request.nextUrl.search);
-    return { redirect: NextResponse.redirect(url) };
+    const redirect = NextResponse.redirect(url);
+    // A signed token of a removed account: the cookie goes too, so /signin offers to sign in again.
+    if (token?.sub) redirect.cookies.set(sessionCookie(secure), '', { path: '/', maxAge: 0, httpOnly: true, sameSite: 'lax', secure });
+    return { redirect };
   }
   if (verifyOwnerCookie(request.cookies.get(OWNER_COOKIE)?.value)) return {};
   const value = signOwnerId(newOwnerId());

@@ -1,0 +1,65 @@
+/**
+ * Issue 34: sessions end with their account, and server actions from another site are refused.
+ * The proxy's access step over a real users table and a real Auth.js session token.
+ */
+import { encode } from 'next-auth/jwt';
+import { NextRequest } from 'next/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authSecret } from '../auth/owner-cookie';
+import { closeDb } from '../store/db';
+import { createUser, deleteUser } from '../store/users';
+import { accessStep } from './access-proxy';
+
+const SALT = 'authjs.session-token';
+
+beforeAll(() => {
+  process.env.MC_AUTH = 'signin';
+});
+afterAll(async () => {
+  delete process.env.MC_AUTH;
+  await closeDb();
+});
+
+async function pageRequest(path: string, userId: string): Promise<NextRequest> {
+  const token = await encode({ token: { sub: userId, name: 'x' }, secret: authSecret(), salt: SALT });
+  return new NextRequest(`http://app.test${path}`, { headers: { cookie: `${SALT}=${token}` } });
+}
+
+describe('sign-in mode: the session check reads the account', () => {
+  it("a removed user's cookie gets the sign-in page, and loses the cookie", async () => {
+    const user = await createUser({ email: 'leaver@example.com', role: 'member' });
+    for (const path of ['/', '/manuals', '/manuals/m1', '/share/s1']) expect(await accessStep(await pageRequest(path, user.id))).toEqual({});
+    await deleteUser(user.id);
+    for (const path of ['/', '/manuals', '/manuals/m1', '/share/s1']) {
+      const step = await accessStep(await pageRequest(path, user.id));
+      expect('redirect' in step, path).toBe(true);
+      const redirect = (step as { redirect: Response }).redirect;
+      expect(new URL(redirect.headers.get('location')!).pathname).toBe('/signin');
+      expect(redirect.headers.getSetCookie().join()).toMatch(/authjs\.session-token=;.*Max-Age=0/i);
+    }
+  });
+
+  it('a token naming no account at all is refused the same way', async () => {
+    const step = await accessStep(await pageRequest('/manuals', 'forged-id'));
+    expect('redirect' in step).toBe(true);
+  });
+});
+
+describe('server actions (POSTs to pages) from another site', () => {
+  const post = (headers: Record<string, string>) =>
+    accessStep(new NextRequest('http://app.test/signin', { method: 'POST', headers: { host: 'app.test', 'next-action': 'abc', ...headers } }));
+
+  it('refuses Sec-Fetch-Site: cross-site without an Origin, and a foreign Origin', async () => {
+    const cases: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of cases) {
+      const step = await post(headers);
+      expect('refuse' in step, JSON.stringify(headers)).toBe(true);
+      expect((step as { refuse: Response }).refuse.status).toBe(403);
+    }
+  });
+
+  it('lets same-origin actions through', async () => {
+    expect(await post({ origin: 'http://app.test', 'sec-fetch-site': 'same-origin' })).toEqual({});
+    expect(await post({ 'sec-fetch-site': 'same-origin' })).toEqual({});
+  });
+});
