@@ -1,8 +1,9 @@
 'use server';
 
 import { z } from 'zod';
+import { AccessError, requireReader } from '@/lib/auth/access';
 import { currentOwnerId } from '@/lib/auth/owner';
-import { asAction, parseInput, type ActionResult } from '@/lib/chat/errors';
+import { asAction, ChatError, parseInput, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { MAX_VALUE_BOXES } from '@/lib/answer/value-boxes';
 import { cancelAnswer, pagePreview, rateAnswer, type PagePreview } from '@/lib/chat/service';
@@ -41,9 +42,15 @@ const previewSchema = z.object({
     .optional(),
 });
 
-/** Read-only: page size, the cited chunk's boxes and its quoted values' exact boxes for the citation preview (manuals are shared). */
+/**
+ * Read-only: page size, the cited chunk's boxes and its quoted values' exact boxes for the citation
+ * preview (manuals are shared). Page-derived data: the same reader rule as the page images.
+ */
 export async function getPagePreview(input: z.input<typeof previewSchema>): Promise<ActionResult<PagePreview>> {
   return asAction(async () => {
+    await requireReader().catch((err: unknown) => {
+      throw err instanceof AccessError ? new ChatError('unauthorized:chat', err.message) : err;
+    });
     const { manualId, page, chunkId, values } = parseInput(previewSchema, input);
     return pagePreview(manualId, page, chunkId, values);
   });

@@ -78,6 +78,8 @@ test('without signing in: pages redirect to /signin, the API answers 401', async
     ['POST', '/api/chat'],
     ['GET', '/api/users'],
     ['GET', '/manuals/x/pages/1/image'],
+    ['GET', '/manuals/x/pages/1/thumb'],
+    ['GET', '/manuals/x/pages/1/zoom?scale=3'],
   ] as const) {
     const data = method === 'GET' ? undefined : url === '/api/chat' ? { sessionId: 'anonymous-1', question: 'hello?' } : '{}';
     const res = await context.request.fetch(url, { method, data });
@@ -116,6 +118,19 @@ test('admin and member: members manage their own manuals, admins every manual an
   await expect
     .poll(async () => ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ status: string }>).some((m) => m.status === 'ready'), { timeout: 150_000 })
     .toBe(true);
+  // Issue 34: every page-derived byte of a ready manual — image, thumbnail, zoom (rendered in a PDF
+  // worker) — is 401 without a session and cached only privately with one.
+  const readyId = ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ id: string; status: string }>).find((m) => m.status === 'ready')!.id;
+  const anonymous = await browser.newContext({ baseURL: BASE });
+  for (const kind of ['image', 'thumb', 'zoom?scale=3']) {
+    const url = `/manuals/${readyId}/pages/1/${kind}`;
+    expect((await anonymous.request.get(url)).status(), `${url} without a session`).toBe(401);
+    const res = await member.request.get(url);
+    expect(res.status(), url).toBe(200);
+    expect(res.headers()['cache-control'], url).toBe('private, max-age=31536000, immutable');
+  }
+  await anonymous.close();
+
   const sessionId = `member-chat-${Date.now()}`;
   const asked = await member.request.post('/api/chat', { data: { sessionId, question: 'What is the rated supply voltage?' } });
   expect(asked.status()).toBe(200);

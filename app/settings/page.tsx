@@ -3,13 +3,14 @@ import { ApiKeys } from '@/components/settings/api-keys';
 import { PageFrame } from '@/components/ui/page-frame';
 import { listKeys } from '@/lib/api/keys';
 import { currentKeyOwner, keyCreationRefusal } from '@/lib/api/key-owner';
-import { currentActor } from '@/lib/auth/access';
+import { currentActor, readerOrSignIn } from '@/lib/auth/access';
 import { listAudit } from '@/lib/store/api-keys';
 
 export const metadata: Metadata = { title: 'Settings' };
 export const dynamic = 'force-dynamic';
 
 export default async function SettingsPage() {
+  await readerOrSignIn('/settings');
   const owner = await currentKeyOwner();
   const [keys, audit] = owner ? await Promise.all([listKeys(owner), listAudit(owner, 20)]) : [[], []];
   const cannotCreate = keyCreationRefusal((await currentActor())?.role);

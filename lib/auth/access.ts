@@ -7,6 +7,7 @@
  *   lib/auth/auth.ts); roles admin and member. Members upload and delete their own manuals;
  *   admins manage every manual and every user.
  */
+import { redirect } from 'next/navigation';
 import { getConfig } from '../config';
 import { currentOwnerId } from './owner';
 import { AccessError, type Actor, actorFor } from './roles';
@@ -36,4 +37,17 @@ export async function requireAdmin(): Promise<Actor> {
 /** For reads: where sign-in is required, the signed-in actor (else 401); locally, whoever asks (maybe no one). */
 export async function requireReader(): Promise<Actor | null> {
   return getConfig().auth.signInRequired ? requireActor() : currentActor();
+}
+
+/**
+ * For pages: requireReader, but a page without the session sign-in requires redirects to /signin
+ * (and back to `path` after), as the proxy does: a request that skipped the proxy is refused too.
+ */
+export async function readerOrSignIn(path: string): Promise<Actor | null> {
+  try {
+    return await requireReader();
+  } catch (err) {
+    if (err instanceof AccessError && err.status === 401) redirect(`/signin?callbackUrl=${encodeURIComponent(path)}`);
+    throw err;
+  }
 }

@@ -5,14 +5,15 @@
  */
 import type { z } from 'zod';
 
-type ErrorType = 'bad_request' | 'not_found' | 'busy' | 'unavailable' | 'internal';
+type ErrorType = 'bad_request' | 'unauthorized' | 'not_found' | 'busy' | 'unavailable' | 'internal';
 type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
 export type ErrorCode = `${ErrorType}:${Surface}`;
 
-const STATUS: Record<ErrorType, number> = { bad_request: 400, not_found: 404, busy: 409, unavailable: 409, internal: 500 };
+const STATUS: Record<ErrorType, number> = { bad_request: 400, unauthorized: 401, not_found: 404, busy: 409, unavailable: 409, internal: 500 };
 
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   'bad_request:chat': 'That request could not be understood. Please try again.',
+  'unauthorized:chat': 'Please sign in first.',
   'not_found:chat': 'This chat does not exist, or it is not yours.',
   'not_found:message': 'That answer does not exist, or it is not yours.',
   'not_found:share': 'This shared link does not exist or was revoked.',

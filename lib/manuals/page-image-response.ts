@@ -2,20 +2,44 @@ import fs from 'node:fs';
 import { requireReader } from '../auth/access';
 import { AccessError } from '../auth/roles';
 import { pageImage } from './page-images';
+import { zoomImage, zoomScaleOf } from './page-zoom';
 
 /** How long a request waits for a page that is not on disk yet before it gets the placeholder. */
 const RENDER_WAIT_MS = 3000;
 
 /**
- * Serves a page image with long-lived caching: page images of a manual id never change. A page
- * still being rendered (or that cannot be) gets a small uncached placeholder instead of holding
- * the request; the render goes on in a PDF worker process.
+ * Page-derived bytes are cached by the browser only: access is checked on every request, so no
+ * shared cache (a proxy, a CDN) may keep them for the next person. Immutable, because a page of a
+ * manual id never changes.
+ */
+const PRIVATE_IMMUTABLE = 'private, max-age=31536000, immutable';
+
+const validPage = (id: string, page: number) => /^[A-Za-z0-9-]{1,64}$/.test(id) && Number.isInteger(page) && page >= 1;
+
+/**
+ * The one access rule for every page-derived byte (image, thumbnail, zoom): where sign-in is
+ * required, signed-in people only (401 otherwise); locally, whoever reaches the app. Null when
+ * the request may read.
+ */
+async function readerDenied(): Promise<Response | null> {
+  return requireReader().then(
+    () => null,
+    (err: unknown) => (err instanceof AccessError ? err.toResponse() : Promise.reject(err)),
+  );
+}
+
+const png = (body: Buffer, type: string) =>
+  new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': PRIVATE_IMMUTABLE, 'content-length': String(body.length) } });
+
+/**
+ * Serves a page image with long-lived (private) caching. A page still being rendered (or that
+ * cannot be) gets a small uncached placeholder instead of holding the request; the render goes on
+ * in a PDF worker process.
  */
 export async function pageImageResponse(id: string, n: string, kind: 'image' | 'thumb'): Promise<Response> {
   const page = Number(n);
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(id) || !Number.isInteger(page) || page < 1) return new Response('Not found', { status: 404 });
-  // Where sign-in is required, pages are for signed-in people only (401 otherwise).
-  const denied = await requireReader().then(() => null, (err: unknown) => (err instanceof AccessError ? err.toResponse() : Promise.reject(err)));
+  if (!validPage(id, page)) return new Response('Not found', { status: 404 });
+  const denied = await readerDenied();
   if (denied) return denied;
   const got = await pageImage(id, page, kind, RENDER_WAIT_MS).catch((err) => {
     console.error('[pages] could not render', id, page, err);
@@ -23,14 +47,26 @@ export async function pageImageResponse(id: string, n: string, kind: 'image' | '
   });
   if (!got) return new Response('Not found', { status: 404 });
   if (!('file' in got)) return placeholder(page, 'pending' in got ? 'pending' : 'failed');
-  const body = await fs.promises.readFile(got.file);
-  return new Response(new Uint8Array(body), {
-    headers: {
-      'content-type': kind === 'image' ? 'image/png' : 'image/webp',
-      'cache-control': 'public, max-age=31536000, immutable',
-      'content-length': String(body.length),
-    },
+  return png(await fs.promises.readFile(got.file), kind === 'image' ? 'image/png' : 'image/webp');
+}
+
+/**
+ * A page rendered sharper for zooming (`?scale=3` or `?scale=4.5`), rendered in a PDF worker on
+ * first request. The viewer shows the stored image until it loads, so a page that cannot be
+ * rendered is a plain 404 rather than a placeholder over it.
+ */
+export async function pageZoomResponse(id: string, n: string, scaleParam: string | null): Promise<Response> {
+  const page = Number(n);
+  const scale = zoomScaleOf(scaleParam);
+  if (!validPage(id, page) || !scale) return new Response('Not found', { status: 404 });
+  const denied = await readerDenied();
+  if (denied) return denied;
+  const got = await zoomImage(id, page, scale).catch((err) => {
+    console.error('[pages] could not render a zoomed page', id, page, err);
+    return null;
   });
+  if (!got || !('file' in got)) return new Response('Not found', { status: 404, headers: { 'cache-control': 'no-store' } });
+  return png(await fs.promises.readFile(got.file), 'image/png');
 }
 
 /** A grey page with a caption; `x-page-image` says which, so the viewer (and tests) can tell. */

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { getManual } from '../store/manuals';
 import { pageImagePath, pageThumbPath, manualSourcePath } from '../ingest/paths';
 import { runPdfJob } from '../pdf-worker/pool';
+import type { PdfJob } from '../pdf-worker/protocol';
 
 /** Renders running or queued, by manual and page: concurrent requests for one page share one render. */
 const state = globalThis as unknown as { __mcPageRenders?: Map<string, Promise<void>>; __mcFailedRenders?: Map<string, { at: number; reason: string }> };
@@ -25,33 +26,41 @@ export type PageImageState = { file: string } | { pending: true } | { failed: st
  */
 export async function pageImage(manualId: string, page: number, kind: 'image' | 'thumb', waitMs = Infinity): Promise<PageImageState> {
   const target = kind === 'image' ? pageImagePath(manualId, page) : pageThumbPath(manualId, page);
-  if (fs.existsSync(target)) return { file: target };
-  const key = `${manualId}:${page}`;
-  const failed = failures().get(key);
-  if (failed && Date.now() - failed.at < FAILED_RENDER_TTL_MS) return { failed: failed.reason };
-  let render = renders().get(key);
-  if (!render) {
+  return renderOnce(`${manualId}:${page}`, target, waitMs, async () => {
     const manual = await getManual(manualId);
     if (!manual || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
     const source = manualSourcePath(manualId);
     if (!fs.existsSync(source)) return null;
-    render = runPdfJob({
-      kind: 'render',
-      file: source,
-      password: manual.password ?? undefined,
-      page,
-      imagePath: pageImagePath(manualId, page),
-      thumbPath: pageThumbPath(manualId, page),
-    })
-      .then(() => {
-        failures().delete(key);
-      })
-      .catch((err: Error) => {
-        failures().set(key, { at: Date.now(), reason: err.message });
-        if (failures().size > 10_000) failures().clear();
-      })
-      .finally(() => renders().delete(key));
-    renders().set(key, render);
+    return { kind: 'render', file: source, password: manual.password ?? undefined, page, imagePath: pageImagePath(manualId, page), thumbPath: pageThumbPath(manualId, page) };
+  });
+}
+
+/**
+ * `target` when on disk; otherwise runs the job `jobFor` describes (null: no such page) in a PDF
+ * worker, once for concurrent callers under `key`, remembering a failure for FAILED_RENDER_TTL_MS.
+ */
+export async function renderOnce(key: string, target: string, waitMs: number, jobFor: () => Promise<PdfJob | null>): Promise<PageImageState> {
+  if (fs.existsSync(target)) return { file: target };
+  const failed = failures().get(key);
+  if (failed && Date.now() - failed.at < FAILED_RENDER_TTL_MS) return { failed: failed.reason };
+  let render = renders().get(key);
+  if (!render) {
+    const job = await jobFor();
+    if (!job) return null;
+    // Another caller may have started it while this one looked the manual up.
+    render = renders().get(key);
+    if (!render) {
+      render = runPdfJob(job)
+        .then(() => {
+          failures().delete(key);
+        })
+        .catch((err: Error) => {
+          failures().set(key, { at: Date.now(), reason: err.message });
+          if (failures().size > 10_000) failures().clear();
+        })
+        .finally(() => renders().delete(key));
+      renders().set(key, render);
+    }
   }
   const waited = await Promise.race([render.then(() => true), waitMs === Infinity ? new Promise<never>(() => {}) : sleep(waitMs).then(() => false)]);
   if (!waited) return { pending: true };

@@ -1,50 +1,34 @@
 /**
  * Sharper page images for zooming in: the stored page image is drawn at 1.5 px per point (~800 px
  * wide), soft once a reader zooms past 100 % and pixelated at 300 %. A zoomed page is rendered
- * from the PDF at 3 or 4.5 px per point on first request and kept beside the page images.
+ * from the PDF at 3 or 4.5 px per point on first request — in a PDF worker process, under its
+ * memory and time limits, never in the web server — and kept beside the page images.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { manualDir, manualSourcePath } from '../ingest/paths';
-import { openPdf } from '../ingest/pdf';
+import { ZOOM_SCALES, type ZoomScale } from '../pdf-worker/protocol';
 import { getManual } from '../store/manuals';
+import { renderOnce, type PageImageState } from './page-images';
 
-/** The zoom renders on offer (pixels per point). More would pass the renderer's pixel cap on most pages anyway. */
-export const ZOOM_SCALES = [3, 4.5] as const;
-
-const rendering = new Map<string, Promise<string | null>>();
-
-/** Path of the page rendered at `scale`, rendering it once; null when there is no such page or source. */
-export function ensureZoomImage(manualId: string, page: number, scale: (typeof ZOOM_SCALES)[number]): Promise<string | null> {
-  const file = path.join(manualDir(manualId), 'zoom', `${page}@${scale}.png`);
-  if (fs.existsSync(file)) return Promise.resolve(file);
-  // Concurrent requests for the same render share it.
-  let job = rendering.get(file);
-  if (!job) {
-    job = render(manualId, page, scale, file).finally(() => rendering.delete(file));
-    rendering.set(file, job);
-  }
-  return job;
+/** The scale a `?scale=` parameter names, if it is one on offer. */
+export function zoomScaleOf(param: string | null): ZoomScale | undefined {
+  return ZOOM_SCALES.find((s) => String(s) === param);
 }
 
-async function render(manualId: string, page: number, scale: number, file: string): Promise<string | null> {
-  const manual = await getManual(manualId);
-  if (!manual || manual.status !== 'ready' || !manual.pageCount || page > manual.pageCount) return null;
-  const source = manualSourcePath(manualId);
-  if (!fs.existsSync(source)) return null;
-  // A password-protected PDF keeps no password after ingest: its zoom stays at the stored image.
-  if (manual.password === null && manual.errorCode === null) {
-    const doc = await openPdf(new Uint8Array(await fs.promises.readFile(source)), { maxBytes: Infinity, maxPages: Infinity }).catch(() => null);
-    if (!doc) return null;
-    try {
-      const image = await doc.renderPage(page, { scale });
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      await fs.promises.writeFile(`${file}.tmp`, image.png);
-      await fs.promises.rename(`${file}.tmp`, file);
-      return file;
-    } finally {
-      await doc.close();
-    }
-  }
-  return null;
+/**
+ * The page rendered at `scale`: its file, rendered once (concurrent requests share the render; a
+ * failed one is not retried for a while); null when there is no such page or source.
+ */
+export function zoomImage(manualId: string, page: number, scale: ZoomScale): Promise<PageImageState> {
+  const file = path.join(manualDir(manualId), 'zoom', `${page}@${scale}.png`);
+  return renderOnce(`${manualId}:${page}@${scale}`, file, Infinity, async () => {
+    const manual = await getManual(manualId);
+    if (!manual || manual.status !== 'ready' || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
+    // A password-protected PDF keeps no password after ingest: its zoom stays at the stored image.
+    if (manual.password !== null || manual.errorCode !== null) return null;
+    const source = manualSourcePath(manualId);
+    if (!fs.existsSync(source)) return null;
+    return { kind: 'zoom', file: source, page, scale, imagePath: file };
+  });
 }

@@ -67,6 +67,19 @@ describe('PDF worker pool', () => {
     expect(err.message).toMatch(/decompression bomb/);
   }, 120_000);
 
+  it('renders a zoom job in a worker at a scale on offer, and refuses any other scale there', async () => {
+    const file = path.join(dir, 'zoom.pdf');
+    await twoPagePdf(file);
+    const imagePath = path.join(dir, 'zoom', '1@3.png');
+    await expect(runPdfJob({ kind: 'zoom', file, page: 1, scale: 3, imagePath })).resolves.toEqual({ rendered: true });
+    // 612 pt wide at 3 px per point.
+    expect(fs.readFileSync(imagePath).readUInt32BE(16)).toBe(1836);
+    const huge = path.join(dir, 'zoom', '1@40.png');
+    const err = await runPdfJob({ kind: 'zoom', file, page: 1, scale: 40 as 3, imagePath: huge }).catch((e) => e);
+    expect(isIngestError(err, 'render_failed')).toBe(true);
+    expect(fs.existsSync(huge)).toBe(false);
+  }, 120_000);
+
   it('kills a render that exceeds the memory cap and keeps serving the next job', async () => {
     // 200 MB of drawing operators passes the per-stream cap; pdf.js's operator list for it does not fit.
     const file = path.join(dir, 'operators.pdf');

@@ -3,11 +3,17 @@ import type { IngestErrorCode } from '../ingest/errors';
 import type { BBox } from '../ingest/geometry';
 import type { ValueTarget } from '../ingest/word-boxes';
 
+/** The zoom renders on offer (pixels per point). More would pass the renderer's pixel cap on most pages anyway. */
+export const ZOOM_SCALES = [3, 4.5] as const;
+export type ZoomScale = (typeof ZOOM_SCALES)[number];
+
 export type PdfJob =
   /** Page count, title, or the password problem of a PDF on disk; refuses decompression bombs. */
   | { kind: 'inspect'; file: string; password?: string; maxPages: number; maxBytes: number }
   /** Renders one page to its PNG and WebP thumbnail files. */
   | { kind: 'render'; file: string; password?: string; page: number; imagePath: string; thumbPath: string }
+  /** Renders one page sharper for zooming in (a scale of ZOOM_SCALES only) to a PNG file. */
+  | { kind: 'zoom'; file: string; password?: string; page: number; scale: ZoomScale; imagePath: string }
   /** Places quoted values on their glyphs on one page (the citation preview's value boxes). */
   | { kind: 'locate'; file: string; password?: string; page: number; targets: ValueTarget[] };
 

@@ -1,6 +1,6 @@
 /**
  * A PDF worker process (started by pool.ts with a heap cap): runs one job at a time — opening,
- * inspecting, rendering or placing values on a page of a PDF with pdf.js — so a hostile file can only exhaust this process,
+ * inspecting, rendering (stored page images and zoom renders) or placing values on a page of a PDF with pdf.js — so a hostile file can only exhaust this process,
  * which the pool then kills and replaces. The web server never runs pdf.js itself.
  */
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import { IngestError } from '../ingest/errors';
 import { openPdf } from '../ingest/pdf';
 import { encodePageImages, PAGE_SCALE } from '../ingest/render';
 import { locateValues } from '../ingest/word-boxes';
-import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply, WorkerRequest } from './protocol';
+import { type InspectResult, type JobResult, type LocateResult, type PdfJob, type WorkerReply, type WorkerRequest, ZOOM_SCALES } from './protocol';
 import { assertInflatedSizeWithin } from './stream-scan';
 
 async function inspect(job: Extract<PdfJob, { kind: 'inspect' }>): Promise<InspectResult> {
@@ -42,6 +42,20 @@ async function render(job: Extract<PdfJob, { kind: 'render' }>): Promise<{ rende
   }
 }
 
+/** A sharper render of one page; only the scales on offer, so a request cannot ask for a giant bitmap. */
+async function zoom(job: Extract<PdfJob, { kind: 'zoom' }>): Promise<{ rendered: true }> {
+  if (!ZOOM_SCALES.includes(job.scale)) throw new IngestError('render_failed', `Page ${job.page} cannot be rendered at scale ${job.scale}.`);
+  const bytes = new Uint8Array(await fs.promises.readFile(job.file));
+  const doc = await openPdf(bytes, { password: job.password, maxBytes: Infinity, maxPages: Infinity });
+  try {
+    const { png } = await doc.renderPage(job.page, { scale: job.scale });
+    await writeAtomically(job.imagePath, png);
+    return { rendered: true };
+  } finally {
+    await doc.close();
+  }
+}
+
 async function locate(job: Extract<PdfJob, { kind: 'locate' }>): Promise<LocateResult> {
   const bytes = new Uint8Array(await fs.promises.readFile(job.file));
   return { boxes: await locateValues(bytes, job.page, job.targets, job.password) };
@@ -50,6 +64,7 @@ async function locate(job: Extract<PdfJob, { kind: 'locate' }>): Promise<LocateR
 function run(job: PdfJob): Promise<JobResult> {
   if (job.kind === 'inspect') return inspect(job);
   if (job.kind === 'render') return render(job);
+  if (job.kind === 'zoom') return zoom(job);
   return locate(job);
 }
 

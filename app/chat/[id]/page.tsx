@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Chat } from '@/components/chat/chat';
 import { ChatShell } from '@/components/sessions/chat-shell';
+import { readerOrSignIn } from '@/lib/auth/access';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { isChatError } from '@/lib/chat/errors';
 import { chatPageContext } from '@/lib/chat/page-data';
@@ -14,6 +15,7 @@ type Props = { params: Promise<{ id: string }> };
 
 /** The owner's chat, restored exactly (trail included); anyone else gets 404. */
 async function load(id: string): Promise<ChatData | null> {
+  await readerOrSignIn(`/chat/${encodeURIComponent(id)}`);
   if (!ID_PATTERN.test(id)) return null;
   try {
     return await loadChat(id, await currentOwnerId());

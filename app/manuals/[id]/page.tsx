@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { PageViewer } from '@/components/manuals/page-viewer';
 import { ThumbnailGrid } from '@/components/manuals/thumbnail-grid';
+import { readerOrSignIn } from '@/lib/auth/access';
 import { getChunk, getManual, listPages } from '@/lib/store/manuals';
 import type { BBox } from '@/lib/providers/types';
 
@@ -17,12 +18,15 @@ const searchSchema = z.object({
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const manual = await getManual((await params).id);
+  const { id } = await params;
+  await readerOrSignIn(`/manuals/${encodeURIComponent(id)}`);
+  const manual = await getManual(id);
   return { title: manual?.title ?? 'Manual' };
 }
 
 export default async function ManualPage({ params, searchParams }: Props) {
   const { id } = await params;
+  await readerOrSignIn(`/manuals/${encodeURIComponent(id)}`);
   const manual = await getManual(id);
   if (!manual) notFound();
   const { page, hl } = searchSchema.parse(await searchParams);

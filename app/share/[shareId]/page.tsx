@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { forkShare } from '@/actions/share';
 import { Icon } from '@/components/ui/icons';
 import { SharedChat } from '@/components/chat/shared-chat';
+import { readerOrSignIn } from '@/lib/auth/access';
 import { isChatError } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
 import { loadSharedChat, type SharedChat as SharedChatData } from '@/lib/chat/service';
@@ -12,6 +13,8 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ shareId: string }> };
 
 async function load(shareId: string): Promise<SharedChatData | null> {
+  // On a network, viewers of a shared chat sign in too.
+  await readerOrSignIn(`/share/${encodeURIComponent(shareId)}`);
   if (!ID_PATTERN.test(shareId)) return null;
   try {
     return await loadSharedChat(shareId);
