@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { manualDir, manualSourcePath } from '../ingest/paths';
-import { openPdf } from '../ingest/pdf';
+import { runPdfJob } from '../pdf-worker/pool';
 import { getManual } from '../store/manuals';
 
 /** The zoom renders on offer (pixels per point). More would pass the renderer's pixel cap on most pages anyway. */
@@ -14,7 +14,11 @@ export const ZOOM_SCALES = [3, 4.5] as const;
 
 const rendering = new Map<string, Promise<string | null>>();
 
-/** Path of the page rendered at `scale`, rendering it once; null when there is no such page or source. */
+/**
+ * Path of the page rendered at `scale`, rendering it once; null when there is no such page or
+ * source, or the render failed. Renders run in the bounded PDF workers (issue 34: a hostile page
+ * rendered here took the web server from 314 to 1,216 MB).
+ */
 export function ensureZoomImage(manualId: string, page: number, scale: (typeof ZOOM_SCALES)[number]): Promise<string | null> {
   const file = path.join(manualDir(manualId), 'zoom', `${page}@${scale}.png`);
   if (fs.existsSync(file)) return Promise.resolve(file);
@@ -34,17 +38,11 @@ async function render(manualId: string, page: number, scale: number, file: strin
   if (!fs.existsSync(source)) return null;
   // A password-protected PDF keeps no password after ingest: its zoom stays at the stored image.
   if (manual.password === null && manual.errorCode === null) {
-    const doc = await openPdf(new Uint8Array(await fs.promises.readFile(source)), { maxBytes: Infinity, maxPages: Infinity }).catch(() => null);
-    if (!doc) return null;
-    try {
-      const image = await doc.renderPage(page, { scale });
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      await fs.promises.writeFile(`${file}.tmp`, image.png);
-      await fs.promises.rename(`${file}.tmp`, file);
-      return file;
-    } finally {
-      await doc.close();
-    }
+    const rendered = await runPdfJob({ kind: 'zoom', file: source, page, scale, imagePath: file }).catch((err: unknown) => {
+      console.error(`[zoom] ${manualId} page ${page}: ${err instanceof Error ? err.message : err}`);
+      return null;
+    });
+    return rendered ? file : null;
   }
   return null;
 }

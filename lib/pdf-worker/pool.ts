@@ -88,7 +88,7 @@ function launch(): Worker {
 }
 
 function limitError(job: PdfJob, reason: string): IngestError {
-  return job.kind === 'render'
+  return job.kind === 'render' || job.kind === 'zoom'
     ? new IngestError('render_failed', `Page ${job.page} could not be rendered: ${reason}.`, { detail: reason })
     : new IngestError('corrupt', `This PDF could not be read within the server's limits: ${reason}. Re-export it from the original document.`, { detail: reason });
 }

@@ -8,6 +8,8 @@ export type PdfJob =
   | { kind: 'inspect'; file: string; password?: string; maxPages: number; maxBytes: number }
   /** Renders one page to its PNG and WebP thumbnail files. */
   | { kind: 'render'; file: string; password?: string; page: number; imagePath: string; thumbPath: string }
+  /** Renders one page at a zoom scale to a PNG (no thumbnail). */
+  | { kind: 'zoom'; file: string; page: number; scale: number; imagePath: string }
   /** Places quoted values on their glyphs on one page (the citation preview's value boxes). */
   | { kind: 'locate'; file: string; password?: string; page: number; targets: ValueTarget[] };
 

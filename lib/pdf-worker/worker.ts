@@ -8,7 +8,7 @@ import path from 'node:path';
 import { bombedError, runGuarded } from '../ingest/decode-guard';
 import { IngestError } from '../ingest/errors';
 import { openPdf } from '../ingest/pdf';
-import { encodePageImages, PAGE_SCALE } from '../ingest/render';
+import { encodePageImages, encodePng, PAGE_SCALE } from '../ingest/render';
 import { locateValues } from '../ingest/word-boxes';
 import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply, WorkerRequest } from './protocol';
 import { assertInflatedSizeWithin } from './stream-scan';
@@ -43,6 +43,17 @@ async function render(job: Extract<PdfJob, { kind: 'render' }>): Promise<{ rende
   }
 }
 
+async function zoom(job: Extract<PdfJob, { kind: 'zoom' }>): Promise<{ rendered: true }> {
+  const bytes = new Uint8Array(await fs.promises.readFile(job.file));
+  const doc = await openPdf(bytes, { maxBytes: Infinity, maxPages: Infinity });
+  try {
+    await writeAtomically(job.imagePath, await encodePng(await doc.renderPageRaw(job.page, { scale: job.scale })));
+    return { rendered: true };
+  } finally {
+    await doc.close();
+  }
+}
+
 async function locate(job: Extract<PdfJob, { kind: 'locate' }>): Promise<LocateResult> {
   const bytes = new Uint8Array(await fs.promises.readFile(job.file));
   return { boxes: await locateValues(bytes, job.page, job.targets, job.password) };
@@ -51,6 +62,7 @@ async function locate(job: Extract<PdfJob, { kind: 'locate' }>): Promise<LocateR
 function run(job: PdfJob): Promise<JobResult> {
   if (job.kind === 'inspect') return inspect(job);
   if (job.kind === 'render') return render(job);
+  if (job.kind === 'zoom') return zoom(job);
   return locate(job);
 }
 

@@ -173,7 +173,7 @@ function lzw(data: Buffer): Buffer {
 }
 
 /** A one-page PDF with `content` as its page's stream, `dict` the stream dictionary's entries besides /Length. */
-export function onePagePdf(content: Buffer, dict: string, opts: { trailer?: string; extra?: Buffer[] } = {}): Buffer {
+function onePagePdf(content: Buffer, dict: string, opts: { trailer?: string; extra?: Buffer[] } = {}): Buffer {
   const objects: Buffer[] = [
     Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
     Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
