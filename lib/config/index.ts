@@ -61,6 +61,8 @@ export interface AppConfig {
   trustedProxies: number;
   /** PDF worker processes (lib/pdf-worker): heap cap, memory cap (RSS), per-job deadline, count. */
   pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
+  /** The ingest worker the server starts (worker-client.ts): killed, and its manuals failed, past these. */
+  ingestWorker: { heapMb: number; maxRssMb: number };
   /** Sign-in (lib/auth/access.ts): required unless the app listens on loopback with no proxy in front. */
   auth: {
     signInRequired: boolean;
@@ -159,6 +161,8 @@ const envSchema = z.object({
   PDF_WORKER_MAX_RSS_MB: positiveInt(1024),
   PDF_JOB_TIMEOUT_S: positiveInt(60),
   PDF_WORKERS: positiveInt(2),
+  INGEST_WORKER_HEAP_MB: positiveInt(2048),
+  INGEST_WORKER_MAX_RSS_MB: positiveInt(3072),
   MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
   MC_ADMIN_PASSWORD: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl,
@@ -388,6 +392,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
           : undefined,
     },
     pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },
+    ingestWorker: { heapMb: e.INGEST_WORKER_HEAP_MB, maxRssMb: e.INGEST_WORKER_MAX_RSS_MB },
   };
 }
 

@@ -5,7 +5,8 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextContent, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { getConfig } from '../config';
-import { IngestError, ingestErrors } from './errors';
+import { throwIfBombed } from './decode-guard';
+import { IngestError, ingestErrors, isIngestError } from './errors';
 import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
 import { type ImageRegion, findImageRegions } from './images';
 import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout';
@@ -89,6 +90,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Pro
     doc = await task.promise;
   } catch (err) {
     await task.destroy().catch(() => {});
+    throwIfBombed(); // an object stream past its cap fails the open: say why
     throw mapOpenError(pdfjs, err, opts.password);
   }
   try {
@@ -98,9 +100,11 @@ export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Pro
     // page tree at upload time instead of halfway through ingestion.
     for (let n = 1; n <= doc.numPages; n++) await doc.getPage(n);
     const meta = await doc.getMetadata().catch(() => null);
+    throwIfBombed();
     return new PdfJsDoc(doc, task, pdfjs, infoOf(meta?.info));
   } catch (err) {
     await task.destroy().catch(() => {});
+    throwIfBombed();
     if (err instanceof IngestError) throw err;
     throw ingestErrors.corrupt(errMessage(err), err);
   }
@@ -143,6 +147,7 @@ class PdfJsDoc implements PdfDoc {
     try {
       return await this.doc.getPage(n);
     } catch (err) {
+      throwIfBombed();
       throw ingestErrors.corrupt(`page ${n}: ${errMessage(err)}`, err);
     }
   }
@@ -169,6 +174,8 @@ class PdfJsDoc implements PdfDoc {
         warnings.push(`drawing operators unreadable: ${errMessage(err)}`);
         return { fnArray: [], argsArray: [] };
       });
+      // pdf.js draws what it decoded before a stream passed its cap; the job fails instead.
+      throwIfBombed();
       const spans = textSpans(text, viewport.transform, (id) => fontNameOf(page, id));
       const lines = buildLines(spans, viewport.width);
       const layout = layoutPage(n, viewport.width, viewport.height, lines);
@@ -207,8 +214,12 @@ class PdfJsDoc implements PdfDoc {
   private async rendering<T>(n: number, render: (page: PDFPageProxy) => Promise<T>): Promise<T> {
     const page = await this.page(n);
     try {
-      return await render(page);
+      const out = await render(page);
+      throwIfBombed();
+      return out;
     } catch (err) {
+      throwIfBombed();
+      if (isIngestError(err)) throw err;
       throw ingestErrors.renderFailed(n, err);
     } finally {
       // Decoded images and operator lists stay on the page object otherwise: ~0.15 MB a page,

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { armDecodeGuard } from './decode-guard';
 
 export type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -12,6 +13,8 @@ let loading: Promise<Pdfjs> | undefined;
 
 export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= (async () => {
+    // Every stream pdf.js decodes is capped (decode-guard.ts): armed before it decodes one.
+    armDecodeGuard();
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
     // Node has no Web Workers, so pdf.js runs its worker code on this thread ("fake worker").
     // Handing it the worker module up front stops it from import()-ing "./pdf.worker.mjs" by a

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
 import { getConfig } from '../config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { clearPagesAndChunks, getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease } from '../store/jobs';
 import { holdLease, LeaseLost } from './lease';
 import { titleFromPages } from './manual-title';
@@ -23,6 +23,7 @@ import { describeOcrEngine, figureEngineOf } from './ocr-engine';
 import { createNativeTesseractEngine } from './ocr-native';
 import { createPaddleEngine } from './ocr-paddle';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
+import { discardPartialOutput } from './partial-output';
 import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
 import path from 'node:path';
@@ -296,22 +297,6 @@ async function titleFromFirstPages(manual: Manual, pages: Array<Pick<PageContent
   if (manual.title !== fallback) return;
   const title = titleFromPages(pages);
   if (title && title !== fallback) await replaceTitleIf(manual.id, fallback, title);
-}
-
-/**
- * Removes everything a job may have written for a manual except its source PDF. Each part is
- * tried even when another fails (a vector store that is down must not leave the rows and page
- * images behind); the first failure is thrown at the end.
- */
-export async function discardPartialOutput(manualId: string, store?: VectorStore): Promise<void> {
-  const results = await Promise.allSettled([
-    (async () => (store ?? (await getVectorStore())).deleteManual(manualId))(),
-    clearPagesAndChunks(manualId),
-    fs.promises.rm(path.join(manualDir(manualId), 'pages'), { recursive: true, force: true }),
-    fs.promises.rm(path.join(manualDir(manualId), 'thumbs'), { recursive: true, force: true }),
-  ]);
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 /**

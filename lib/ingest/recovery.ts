@@ -1,5 +1,5 @@
 import { claimInterrupted, requeueInterrupted, runningWorkerIds } from '../store/jobs';
-import { discardPartialOutput } from './pipeline';
+import { discardPartialOutput } from './partial-output';
 import { deadLocalWorkers, processWorkerId } from './worker-id';
 
 /**

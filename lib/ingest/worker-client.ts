@@ -3,11 +3,21 @@
  * so parsing, OCR and embedding never block answering. It is started with the server, restarted
  * if it dies, and poked over IPC when a new manual is queued (it also polls, so a missed poke
  * only costs a second).
+ *
+ * Memory limits like the PDF workers' (issue 34): a V8 heap cap (--max-old-space-size,
+ * INGEST_WORKER_HEAP_MB) and a resident-memory cap read from /proc every 100 ms
+ * (INGEST_WORKER_MAX_RSS_MB; decoded images and pdf.js buffers live outside the heap). A worker
+ * over either is killed and restarted, and the manuals it held are failed at once with the
+ * reason: recovery would otherwise queue them again, and the same file would kill the next worker
+ * twice more before MAX_ATTEMPTS gave up.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { getConfig } from '../config';
 import { type ProcessMemory, rssOfPid } from '../runtime/process-memory';
+import { failHeldJob } from '../store/jobs';
+import { discardPartialOutput } from './partial-output';
 
 interface WorkerMemory extends ProcessMemory {
   /** `worker`: the worker's own process.memoryUsage(); `proc`: its resident memory read from /proc because it did not answer. */
@@ -25,6 +35,12 @@ interface WorkerState {
   memory?: { figure: WorkerMemory; at: number };
   refreshing?: Promise<void>;
   refreshTimer?: NodeJS.Timeout;
+  /** The worker's id in the job queue and the manuals it holds (it reports them over IPC). */
+  jobs?: { workerId: string; ids: string[] };
+  /** Why this server killed the current worker. */
+  killedFor?: string;
+  memoryKills: number;
+  peakRssMb: number;
 }
 
 const state = globalThis as unknown as { __mcIngestWorker?: WorkerState };
@@ -33,29 +49,56 @@ const state = globalThis as unknown as { __mcIngestWorker?: WorkerState };
 const MEMORY_REPLY_MS = 1000;
 /** How often the worker's memory is refreshed in the background while it runs. */
 const MEMORY_REFRESH_MS = 5000;
+/** How often the worker's resident memory is read from /proc. */
+const RSS_POLL_MS = 100;
 
 export function startIngestWorker(): void {
   if (state.__mcIngestWorker) return;
-  const s: WorkerState = (state.__mcIngestWorker = { stopping: false, failures: 0, restarts: 0 });
+  const s: WorkerState = (state.__mcIngestWorker = { stopping: false, failures: 0, restarts: 0, memoryKills: 0, peakRssMb: 0 });
   const root = process.cwd();
   const args = workerArgs(root);
   const launch = () => {
-    const child = spawn(process.execPath, args, { cwd: root, env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const { heapMb, maxRssMb } = getConfig().ingestWorker;
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
+      cwd: root,
+      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     s.child = child;
     s.memory = undefined;
+    s.jobs = undefined;
+    s.killedFor = undefined;
+    const poll = setInterval(() => {
+      const rss = child.pid ? rssOfPid(child.pid) : null;
+      if (rss === null) return;
+      s.peakRssMb = Math.max(s.peakRssMb, rss);
+      if (rss > maxRssMb && !s.killedFor) {
+        s.killedFor = `over the memory limit: processing it needed more than ${maxRssMb} MB`;
+        child.kill('SIGKILL');
+      }
+    }, RSS_POLL_MS);
+    poll.unref();
     child.on('exit', (code, signal) => {
+      clearInterval(poll);
       s.child = undefined;
       s.memory = undefined;
+      // V8 aborts (SIGABRT) when the heap cap is reached.
+      const memory = s.killedFor ?? (signal === 'SIGABRT' ? `over the memory limit: processing it needed more than the ${heapMb} MB heap` : undefined);
+      const held = s.jobs;
       if (s.stopping) return;
+      if (memory) s.memoryKills++;
       s.failures += 1;
       s.restarts += 1;
       // Back off when it keeps dying; a crashed job is recovered by the next worker on start.
       const delay = Math.min(30_000, 500 * 2 ** Math.min(6, s.failures - 1));
-      console.error(`[ingest] worker exited (${signal ?? code}); restarting in ${delay} ms`);
-      setTimeout(launch, delay).unref();
+      console.error(`[ingest] worker exited (${memory ?? signal ?? code}); restarting in ${delay} ms`);
+      // The manuals it held are failed before the next worker starts (its recovery would requeue them).
+      const failing = memory && held ? failHeld(held, memory) : Promise.resolve();
+      void failing.finally(() => setTimeout(launch, delay).unref());
     });
     child.on('message', (msg) => {
       if (msg === 'healthy') s.failures = 0;
+      if (isJobsReport(msg)) s.jobs = { workerId: msg.workerId, ids: msg.ids };
     });
   };
   launch();
@@ -81,6 +124,31 @@ export function startIngestWorker(): void {
 /** How often this server restarted its ingest worker (0 when it started none). */
 export function ingestWorkerRestarts(): number {
   return state.__mcIngestWorker?.restarts ?? 0;
+}
+
+function isJobsReport(msg: unknown): msg is { type: 'jobs'; workerId: string; ids: string[] } {
+  const m = msg as { type?: unknown; workerId?: unknown; ids?: unknown } | null;
+  return typeof m === 'object' && m !== null && m.type === 'jobs' && typeof m.workerId === 'string' && Array.isArray(m.ids);
+}
+
+/** Fails the ingest jobs a memory-killed worker held (re-embeds stay: the manual is ready) and removes their partial output. */
+async function failHeld(held: { workerId: string; ids: string[] }, reason: string): Promise<void> {
+  const message = `This PDF could not be processed: ${reason}. Re-export it from the original document, or split it, and upload it again.`;
+  for (const id of held.ids) {
+    try {
+      if (!(await failHeldJob(id, held.workerId, message, 'memory_limit'))) continue;
+      console.error(`[ingest] ${id}: failed — ${reason}`);
+      await discardPartialOutput(id);
+    } catch (err) {
+      console.error('[ingest] could not fail', id, err instanceof Error ? err.message : err);
+    }
+  }
+}
+
+/** Peak resident memory seen of the ingest workers and how many were killed over a limit, for tests. @internal */
+export function ingestWorkerStats(): { peakRssMb: number; memoryKills: number; pid?: number } {
+  const s = state.__mcIngestWorker;
+  return { peakRssMb: s?.peakRssMb ?? 0, memoryKills: s?.memoryKills ?? 0, pid: s?.child?.pid };
 }
 
 /**

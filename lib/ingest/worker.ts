@@ -9,6 +9,7 @@
  */
 import { getConfig } from '@/lib/config';
 import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
+import { runGuarded } from './decode-guard';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';
 import { recoverInterruptedJobs } from './recovery';
@@ -47,7 +48,8 @@ async function prepareReembed(): Promise<void> {
 }
 
 async function ingest(id: string): Promise<void> {
-  const summary = await ingestManual(id, {}, undefined, { claimed: true });
+  // A stream decoded past its cap fails this manual (decode-guard.ts), not the other one running.
+  const summary = await runGuarded(() => ingestManual(id, {}, undefined, { claimed: true }));
   if (summary) {
     console.log(
       `[ingest] ${id}: ${summary.status} — ${summary.pages} pages, ${summary.ocrPages} OCR, ${summary.chunks} chunks in ${summary.ms} ms${summary.error ? ` (${summary.error})` : ''}`,
@@ -67,6 +69,14 @@ async function claimNext(): Promise<{ id: string; run: () => Promise<void> } | u
   const fingerprint = activeFingerprint;
   const stale = fingerprint ? await claimNextReembed(workerId, fingerprint) : undefined;
   return stale && fingerprint ? { id: stale, run: () => reembed(stale, fingerprint) } : undefined;
+}
+
+/**
+ * Tells the server which manuals this process holds: if it kills this process over its memory
+ * limit, it fails those (worker-client.ts) instead of letting recovery run them again.
+ */
+function reportJobs(workerId: string, running: Map<string, unknown>): void {
+  if (process.connected) process.send?.({ type: 'jobs', workerId, ids: [...running.keys()] });
 }
 
 async function main() {
@@ -126,8 +136,12 @@ async function main() {
     const { id, run } = next;
     const job = run()
       .catch((err) => console.error('[ingest] job crashed', id, err))
-      .finally(() => running.delete(id));
+      .finally(() => {
+        running.delete(id);
+        reportJobs(me.id, running);
+      });
     running.set(id, job);
+    reportJobs(me.id, running);
   }
   await Promise.allSettled(running.values());
   await forgetWorker(me.id).catch(() => undefined);

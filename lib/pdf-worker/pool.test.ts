@@ -10,7 +10,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIngestError } from '../ingest/errors';
 import { inspectPdfFile, pdfPoolStats, runPdfJob, stopPdfWorkers } from './pool';
-import { bombPdf, writeZerosPdf } from './testing/hostile-pdfs';
+import { aesBombPdf, bombPdf, chainBombPdf, writeZerosPdf } from './testing/hostile-pdfs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-pdf-pool-'));
 const limits = { maxBytes: 500 * 1024 * 1024, maxPages: 2000 };
@@ -80,10 +80,26 @@ describe('PDF worker pool', () => {
     expect(fs.existsSync(huge)).toBe(false);
   }, 120_000);
 
+  it('fails renders of chain and encrypted bombs with the reason, inside the 700 MB cap (issue 34)', async () => {
+    // 400 MB of operators behind double Flate (a 1.5 KB file) and behind AES with an empty password.
+    const crashes = pdfPoolStats().crashes;
+    for (const [name, bytes] of [['double.pdf', await chainBombPdf('double-flate', 400)], ['aes.pdf', await aesBombPdf(400)]] as const) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, bytes);
+      const out = path.join(dir, `out-${name}`);
+      const err = await runPdfJob({ kind: 'render', file, page: 1, imagePath: path.join(out, '1.png'), thumbPath: path.join(out, '1.webp') }).catch((e) => e);
+      expect(isIngestError(err, 'corrupt'), String(err)).toBe(true);
+      expect(err.message).toMatch(/decompression bomb/);
+      expect(fs.existsSync(path.join(out, '1.png'))).toBe(false);
+    }
+    // Refused by the decode caps, not killed by the memory cap.
+    expect(pdfPoolStats().crashes).toBe(crashes);
+  }, 180_000);
+
   it('kills a render that exceeds the memory cap and keeps serving the next job', async () => {
-    // 200 MB of drawing operators passes the per-stream cap; pdf.js's operator list for it does not fit.
+    // 60 MB of drawing operators passes the per-stream cap; pdf.js's operator list for it does not fit.
     const file = path.join(dir, 'operators.pdf');
-    fs.writeFileSync(file, await bombPdf(200));
+    fs.writeFileSync(file, await bombPdf(60));
     const crashes = pdfPoolStats().crashes;
     const out = path.join(dir, 'out');
     const { result, ticks } = await whileTicking(

@@ -5,26 +5,11 @@
  * the file. It runs in the PDF worker process, never in the web server.
  */
 import zlib from 'node:zlib';
-import { IngestError } from '../ingest/errors';
-
-/** No real manual's image comes near this (a 300 dpi A4 RGB scan is ~26 MB raw). */
-const MAX_IMAGE_INFLATED_BYTES = 256 * 1024 * 1024;
-/**
- * Page content, fonts, object streams: text and vector drawings, a few MB even for dense CAD
- * pages. pdf.js turns content into an operator list many times its size in memory, so this cap
- * (not the image one) is what bounds the ingest worker's parse of an accepted file.
- */
-const MAX_STREAM_INFLATED_BYTES = 64 * 1024 * 1024;
+import { decompressionBomb, MAX_IMAGE_DECODED_BYTES, MAX_STREAM_DECODED_BYTES } from '../ingest/decode-guard';
 /** Whole-file budget: 2,000 such scans, or a 500-page manual of vector drawings many times over. */
 const MAX_TOTAL_INFLATED_BYTES = 4 * 1024 * 1024 * 1024;
 
-function tooComplex(detail: string): IngestError {
-  return new IngestError(
-    'corrupt',
-    'This PDF expands to far more data than a manual holds (a "decompression bomb") and was refused. Re-export it from the original document.',
-    { detail },
-  );
-}
+const tooComplex = decompressionBomb;
 
 const STREAM = Buffer.from('stream');
 const ENDSTREAM = Buffer.from('endstream');
@@ -33,8 +18,8 @@ const ENDSTREAM = Buffer.from('endstream');
 export function assertInflatedSizeWithin(
   bytes: Uint8Array,
   caps: { perStream: number; perImage: number; total: number } = {
-    perStream: MAX_STREAM_INFLATED_BYTES,
-    perImage: MAX_IMAGE_INFLATED_BYTES,
+    perStream: MAX_STREAM_DECODED_BYTES,
+    perImage: MAX_IMAGE_DECODED_BYTES,
     total: MAX_TOTAL_INFLATED_BYTES,
   },
 ): { streams: number; inflatedBytes: number } {

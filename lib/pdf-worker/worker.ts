@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { bombedError, runGuarded } from '../ingest/decode-guard';
 import { IngestError } from '../ingest/errors';
 import { openPdf } from '../ingest/pdf';
 import { encodePageImages, PAGE_SCALE } from '../ingest/render';
@@ -68,15 +69,25 @@ function run(job: PdfJob): Promise<JobResult> {
   return locate(job);
 }
 
+/** One job, its decodes capped (decode-guard.ts): a stream past its cap fails it, whatever pdf.js made of the error. */
+function reply(id: number, job: PdfJob): Promise<WorkerReply> {
+  return runGuarded(async () => {
+    try {
+      const result = await run(job);
+      const bomb = bombedError();
+      if (bomb) throw bomb;
+      return { id, ok: true, result };
+    } catch (err) {
+      const e =
+        bombedError() ??
+        (err instanceof IngestError ? err : new IngestError('corrupt', 'This PDF is damaged or incomplete and cannot be read.', { detail: String(err) }));
+      return { id, ok: false, error: { code: e.code, message: e.message, detail: e.detail, retryable: e.retryable } };
+    }
+  });
+}
+
 process.on('message', async ({ id, job }: WorkerRequest) => {
-  let reply: WorkerReply;
-  try {
-    reply = { id, ok: true, result: await run(job) };
-  } catch (err) {
-    const e = err instanceof IngestError ? err : new IngestError('corrupt', 'This PDF is damaged or incomplete and cannot be read.', { detail: String(err) });
-    reply = { id, ok: false, error: { code: e.code, message: e.message, detail: e.detail, retryable: e.retryable } };
-  }
-  process.send?.(reply);
+  process.send?.(await reply(id, job));
 });
 // The pool owns this process: when it goes, so do we.
 process.on('disconnect', () => process.exit(0));

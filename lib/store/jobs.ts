@@ -171,6 +171,21 @@ export async function requeueInterrupted(id: string, attempts: number): Promise<
   return 'requeued';
 }
 
+/**
+ * Fails a running ingest job `workerId` still holds, at once and with `error` (its worker was
+ * killed over a memory limit: running it again would only do the same). False when the job is no
+ * longer that worker's (it ended, or another worker reclaimed it).
+ */
+export async function failHeldJob(id: string, workerId: string, error: string, errorCode: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(manuals)
+    .set({ status: 'failed', error, errorCode, progressDone: 0, progressTotal: 0, password: null, workerId: null, leaseUntil: null, updatedAt: new Date() })
+    .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId), inArray(manuals.status, RUNNING_STATUSES)))
+    .returning({ id: manuals.id });
+  return rows.length === 1;
+}
+
 // ───────────────────────────── re-embedding ─────────────────────────────
 // A ready manual whose vectors another embedder made is a re-embed job (lib/ingest/reembed.ts).
 // It stays `ready` (searchable on its old vectors) while it runs; its lease and progress use the

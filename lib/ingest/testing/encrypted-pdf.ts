@@ -4,7 +4,7 @@
  * Follows ISO 32000-1 §7.6.3 (algorithms 1–4); RC4 is implemented here because OpenSSL 3 in
  * Node 20 no longer offers it.
  */
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 
 const PAD = Buffer.from('28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A', 'hex');
 
@@ -87,4 +87,40 @@ export function makeEncryptedPdf(opts: EncryptedPdfOptions): Uint8Array {
   for (let n = 1; n <= 6; n++) write(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
   write(`trailer\n<< /Size 7 /Root 1 0 R /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>] >>\nstartxref\n${xref}\n%%EOF\n`);
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * The parts of an AES-128 (Standard security handler V4, R4, AESV2) PDF with an empty user
+ * password — the kind any reader (pdf.js included) opens without asking: the file key, the
+ * /Encrypt dictionary, the /ID, and `encrypt(objectNumber, data)` for stream data
+ * (ISO 32000-1 §7.6.2 algorithm 1 with "sAlT", §7.6.3 algorithms 2, 3 and 5).
+ */
+export function emptyPasswordAes(): { encryptDict: string; id: Buffer; encrypt(num: number, data: Uint8Array): Buffer } {
+  const id = md5(Buffer.from('manual-copilot-test-aes'));
+  const permissions = -44;
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const xorKey = (key: Uint8Array, i: number) => Buffer.from(key.map((b) => b ^ i));
+  // Algorithm 3 (R4): O from the owner password.
+  let ownerKey = md5(padded('owner'));
+  for (let i = 0; i < 50; i++) ownerKey = md5(ownerKey);
+  let O = rc4(ownerKey, padded(''));
+  for (let i = 1; i <= 19; i++) O = rc4(xorKey(ownerKey, i), O);
+  // Algorithm 2 (R4): the 128-bit file key.
+  let fileKey = md5(padded(''), O, p, id);
+  for (let i = 0; i < 50; i++) fileKey = md5(fileKey);
+  // Algorithm 5: U.
+  let U = rc4(fileKey, md5(PAD, id));
+  for (let i = 1; i <= 19; i++) U = rc4(xorKey(fileKey, i), U);
+  const u32 = Buffer.concat([U, Buffer.alloc(16)]);
+  const encryptDict =
+    `<< /Filter /Standard /V 4 /R 4 /Length 128 /CF << /StdCF << /CFM /AESV2 /AuthEvent /DocOpen /Length 16 >> >> ` +
+    `/StmF /StdCF /StrF /StdCF /O <${O.toString('hex')}> /U <${u32.toString('hex')}> /P ${permissions} >>`;
+  const encrypt = (num: number, data: Uint8Array) => {
+    const key = md5(fileKey, Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0]), Buffer.from('sAlT', 'latin1'));
+    const iv = md5(Buffer.from(`iv-${num}`));
+    const cipher = createCipheriv('aes-128-cbc', key, iv);
+    return Buffer.concat([iv, cipher.update(data), cipher.final()]);
+  };
+  return { encryptDict, id, encrypt };
 }
