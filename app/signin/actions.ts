@@ -14,7 +14,7 @@ export async function signInWithPassword(formData: FormData) {
   const callbackUrl = safeCallback(formData.get('callbackUrl'));
   const back = (error: string) => redirect(`/signin?error=${error}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
   // Password guessing: the per-address write limit applies to every attempt.
-  if (!rateLimit('write', `addr:${clientAddress(await headers(), getConfig().trustedProxies)}`, 'address').ok) back('rate');
+  if (!(await rateLimit('write', `addr:${clientAddress(await headers(), getConfig().trustedProxies)}`, 'address')).ok) back('rate');
   try {
     await signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo: callbackUrl });
   } catch (err) {
