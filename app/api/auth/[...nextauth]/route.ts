@@ -1,3 +1,23 @@
+import { NextRequest } from 'next/server';
 import { handlers } from '@/lib/auth/auth';
+import { errorResponse } from '@/lib/server/http';
+import { readBodyCapped } from '@/lib/security/request-guard';
 
-export const { GET, POST } = handlers;
+export const { GET } = handlers;
+
+/** Auth.js's form posts (sign-out, OIDC, CSRF) are a few hundred bytes. */
+const MAX_AUTH_BODY_BYTES = 16 * 1024;
+
+/**
+ * Signing in is how a caller becomes known, so this body cannot wait for an identity; it is capped
+ * instead (413), read through the one capped reader, and handed to Auth.js as a fresh request.
+ */
+export async function POST(request: NextRequest): Promise<Response> {
+  let body: Buffer;
+  try {
+    body = await readBodyCapped(request, MAX_AUTH_BODY_BYTES);
+  } catch (err) {
+    return errorResponse(err);
+  }
+  return handlers.POST(new NextRequest(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(body) }));
+}
