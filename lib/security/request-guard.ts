@@ -54,7 +54,7 @@ async function limitByAddress(request: Request, kind: 'ask' | 'upload' | 'write'
 }
 
 /** Largest JSON body a route reads by default: a question is ≤ 4,000 characters; a password ≤ 1,024. */
-export const MAX_JSON_BODY_BYTES = 64 * 1024;
+const MAX_JSON_BODY_BYTES = 64 * 1024;
 
 /**
  * The request's body as bytes, read as a stream and refused past `maxBytes` (413) before it is all

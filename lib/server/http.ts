@@ -22,7 +22,7 @@ export function errorResponse(err: unknown): Response {
 }
 
 /** The 507 every write path answers when the disk is full. */
-export function diskFullResponse(): Response {
+function diskFullResponse(): Response {
   return Response.json({ error: DISK_FULL_MESSAGE_TEXT, code: 'disk_full' }, { status: 507 });
 }
 
