@@ -44,6 +44,11 @@ export type ActionResult<T = undefined> = { ok: true; data: T } | { ok: false; c
 
 function toFailure(err: unknown): { ok: false; code: ErrorCode; message: string } {
   if (isChatError(err)) return { ok: false, code: err.code, message: err.message };
+  // Server actions (rename, share, feedback…) say a full disk plainly too.
+  if (isDiskFull(err)) {
+    console.error('[chat] the disk is full', err);
+    return { ok: false, code: 'internal:chat', message: DISK_FULL_MESSAGE_TEXT };
+  }
   console.error('[chat] unexpected error', err);
   const fallback = new ChatError('internal:chat');
   return { ok: false, code: fallback.code, message: fallback.message };

@@ -4,7 +4,7 @@
  * (ENOSPC), LanceDB (only a message), also when wrapped (Drizzle's "Failed query" keeps it as cause).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { errorJson } from '@/lib/chat/errors';
+import { asAction, errorJson } from '@/lib/chat/errors';
 import { isDiskFull } from '@/lib/runtime/disk-space';
 import { errorResponse } from './http';
 
@@ -28,6 +28,8 @@ describe('a full disk is a 507, not a 500 (issue 34)', () => {
       expect(body.code).toBe('disk_full');
       expect(body.error).toMatch(/disk is full/);
     }
+    // Server actions answer the same sentence.
+    expect(await asAction(async () => Promise.reject(err))).toMatchObject({ ok: false, message: expect.stringMatching(/disk is full/) });
   });
 
   it('other failures stay 500', async () => {
