@@ -23,7 +23,7 @@ const ALLOWED = {
   store: ['config', 'runtime', 'providers'],
   ranking: ['providers', 'store', 'text'],
   auth: ['config', 'runtime', 'store', 'text'],
-  security: ['auth', 'config', 'runtime'],
+  security: ['auth', 'config', 'runtime', 'store'],
   answer: ['config', 'providers', 'ranking', 'text'],
   ingest: ['answer', 'config', 'providers', 'runtime', 'store', 'text'],
   'pdf-worker': ['config', 'ingest', 'runtime'],
@@ -32,7 +32,7 @@ const ALLOWED = {
   services: ['agent', 'config', 'manuals', 'providers', 'ranking', 'store'],
   chat: ['agent', 'answer', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'services', 'store', 'text'],
   api: ['agent', 'auth', 'chat', 'config', 'manuals', 'providers', 'runtime', 'security', 'services', 'store'],
-  mcp: ['api', 'config', 'runtime'],
+  mcp: ['api', 'config', 'runtime', 'security'],
   server: ['auth', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'sample', 'security', 'store'],
   eval: ['agent', 'answer', 'config', 'ingest', 'manuals', 'providers', 'ranking', 'runtime', 'sample', 'services', 'store', 'text'],
 };

@@ -5,7 +5,7 @@
  * and nothing a question or a manual says changes which tools may run.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST } from '@/app/api/chat/route';
 import { agentServices } from '@/lib/services/agent-services';
 import { prepareTurn } from '@/lib/chat/turn';
@@ -21,6 +21,9 @@ import type { AgentEvent } from './events';
 import { eventsOf, jsonResult, mockLlm, promptText } from './testing/turn';
 import { type RunTurnOptions } from './tree';
 import { collectTurn } from './testing/turn';
+
+// The route checks who asks before it reads the body: the requests carry a browser's owner cookie.
+vi.mock('next/headers', async (importOriginal) => (await import('@/lib/auth/testing/owner-request')).withOwnerCookie(importOriginal, 'hostile-test-owner-01'));
 
 async function* bytesOf(data: Uint8Array) {
   yield data;

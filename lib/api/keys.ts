@@ -2,15 +2,17 @@
  * API keys: created and revoked by their owner on the settings page, presented as
  * `Authorization: Bearer mc_…` to the MCP endpoint and /api/v1. Only a SHA-256 of a key is
  * stored (a key is 256 random bits, so a fast hash is enough: nothing to brute-force); the key
- * itself is returned once, at creation. Each key has its own rate limit, and every call is
- * audited with who, what, when and how long — never the key.
+ * itself is returned once, at creation. Each key has its own rate limit and cap on requests in
+ * flight (as has its owner, over all their keys), and every call is audited with who, what, when
+ * and how long — never the key. On Postgres the counts are shared by every server
+ * (lib/security/rate-limit.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { actorFor } from '@/lib/auth/roles';
 import { getConfig } from '@/lib/config';
 import { clientAddress } from '@/lib/config/network';
 import { FailureThrottle, type FailureRule } from '@/lib/security/failure-throttle';
-import { RateLimiter } from '@/lib/security/rate-limit';
+import { InFlightLimiter, RateLimiter, type ReleaseSlot } from '@/lib/security/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
 
 const KEY_PREFIX = 'mc_';
@@ -73,18 +75,62 @@ function toView(row: Awaited<ReturnType<typeof listApiKeys>>[number]): ApiKeyVie
   };
 }
 
-const limiters = globalThis as unknown as { __mcApiLimiter?: { perMin: number; limiter: RateLimiter } };
+const limiters = globalThis as unknown as {
+  __mcApiLimiter?: { perMin: number; limiter: RateLimiter };
+  __mcApiInFlight?: { perKey: number; perOwner: number; key: InFlightLimiter; owner: InFlightLimiter };
+};
 
 function takeRate(keyId: string) {
   const perMin = getConfig().apiRatePerMin;
-  if (limiters.__mcApiLimiter?.perMin !== perMin) limiters.__mcApiLimiter = { perMin, limiter: new RateLimiter({ limit: perMin, windowMs: 60_000 }) };
+  if (limiters.__mcApiLimiter?.perMin !== perMin) limiters.__mcApiLimiter = { perMin, limiter: new RateLimiter({ limit: perMin, windowMs: 60_000 }, Date.now, { name: 'api:key' }) };
   return limiters.__mcApiLimiter.limiter.take(keyId);
+}
+
+function inFlightLimiters() {
+  const { perKey, perOwner } = getConfig().apiInFlight;
+  const current = limiters.__mcApiInFlight;
+  if (current?.perKey === perKey && current.perOwner === perOwner) return current;
+  // A limit changed (tests, a reload): new limiters; slots held under the old ones end as usual.
+  return (limiters.__mcApiInFlight = {
+    perKey,
+    perOwner,
+    key: new InFlightLimiter(perKey, { name: 'api:in-flight:key' }),
+    owner: new InFlightLimiter(perOwner, { name: 'api:in-flight:owner' }),
+  });
+}
+
+/** Seconds a caller refused for too many requests in flight is told to wait: answers take seconds. */
+const IN_FLIGHT_RETRY_AFTER_S = 2;
+
+/**
+ * Runs `handle` while the caller holds an in-flight slot of its key and of its owner, or answers
+ * 429 with Retry-After at once when either has as many requests running as allowed
+ * (API_MAX_IN_FLIGHT_PER_KEY, API_MAX_IN_FLIGHT_PER_OWNER): one key cannot hold the server's
+ * memory and CPU with a hundred concurrent questions, however many its rate limit allows.
+ */
+export async function withInFlightSlot(caller: ApiCaller, handle: () => Promise<Response>): Promise<Response> {
+  const limits = inFlightLimiters();
+  const slots: ReleaseSlot[] = [];
+  try {
+    const keySlot = await limits.key.acquire(caller.keyId);
+    if (keySlot) slots.push(keySlot);
+    const ownerSlot = keySlot && (await limits.owner.acquire(caller.ownerId));
+    if (ownerSlot) slots.push(ownerSlot);
+    if (!keySlot || !ownerSlot) {
+      await audit(caller, 'auth', 0, 'refused', keySlot ? 'too many requests in flight for the owner' : 'too many requests in flight for the key');
+      const which = keySlot ? `of this key’s owner (${limits.perOwner})` : `with this key (${limits.perKey})`;
+      return apiKeyErrorResponse(new ApiKeyError(429, `Too many requests running at once ${which}. Wait for one to finish and try again.`, IN_FLIGHT_RETRY_AFTER_S));
+    }
+    return await handle();
+  } finally {
+    await Promise.all(slots.map((release) => release()));
+  }
 }
 
 /** Invalid keys (wrong, revoked, of a removed account) per client address: 30 a minute, then 429 with a growing lockout. */
 export const INVALID_KEY_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
 const invalidKeys = globalThis as unknown as { __mcInvalidKeys?: FailureThrottle };
-const invalidKeyThrottle = () => (invalidKeys.__mcInvalidKeys ??= new FailureThrottle(INVALID_KEY_RULE));
+const invalidKeyThrottle = () => (invalidKeys.__mcInvalidKeys ??= new FailureThrottle(INVALID_KEY_RULE, 'api:invalid-keys'));
 
 /** Audit rows of keys that match no account have no key or owner to name. */
 const UNKNOWN = 'unknown';
@@ -104,7 +150,7 @@ export async function authenticate(authorization: string | null, address = 'loca
   }
   /** A 401 for a key that does not work: audited with the address, and counted against it. */
   const invalid = async (caller: ApiCaller, why: string, message: string): Promise<never> => {
-    invalidKeyThrottle().fail(addressKey);
+    await invalidKeyThrottle().fail(addressKey);
     await audit(caller, 'auth', 0, 'refused', `${why} (from ${address})`);
     throw new ApiKeyError(401, message);
   };
@@ -122,7 +168,7 @@ export async function authenticate(authorization: string | null, address = 'loca
     await audit(caller, 'auth', 0, 'refused', 'owner is no longer an administrator');
     throw new ApiKeyError(403, 'This API key’s creator is no longer an administrator: only administrators may use API keys here.');
   }
-  const rate = takeRate(row.id);
+  const rate = await takeRate(row.id);
   if (!rate.ok) {
     await audit(caller, 'auth', 0, 'refused', 'rate limited');
     throw new ApiKeyError(429, `Too many calls with this key. Please wait ${rate.retryAfterS} s and try again.`, rate.retryAfterS);

@@ -4,6 +4,7 @@
  * logged on the server and shown as a generic message.
  */
 import type { z } from 'zod';
+import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '../runtime/disk-space';
 
 type ErrorType = 'bad_request' | 'unauthorized' | 'not_found' | 'busy' | 'unavailable' | 'internal';
 type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
@@ -44,6 +45,11 @@ export type ActionResult<T = undefined> = { ok: true; data: T } | { ok: false; c
 
 function toFailure(err: unknown): { ok: false; code: ErrorCode; message: string } {
   if (isChatError(err)) return { ok: false, code: err.code, message: err.message };
+  // Server actions (rename, share, feedback…) say a full disk plainly too.
+  if (isDiskFull(err)) {
+    console.error('[chat] the disk is full', err);
+    return { ok: false, code: 'internal:chat', message: DISK_FULL_MESSAGE_TEXT };
+  }
   console.error('[chat] unexpected error', err);
   const fallback = new ChatError('internal:chat');
   return { ok: false, code: fallback.code, message: fallback.message };
@@ -66,6 +72,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, messa
 }
 
 export function errorJson(err: unknown): Response {
+  // A full disk (SQLITE_FULL, Postgres 53100, ENOSPC, LanceDB's "No space left on device") is a 507 the person can act on.
+  if (isDiskFull(err)) {
+    console.error('[chat] the disk is full', err);
+    return Response.json({ error: DISK_FULL_MESSAGE_TEXT, code: 'disk_full' }, { status: 507 });
+  }
   const failure = toFailure(err);
   return Response.json({ error: failure.message, code: failure.code }, { status: isChatError(err) ? err.status : 500 });
 }

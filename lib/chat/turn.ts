@@ -12,6 +12,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/runtime/abort';
+import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '@/lib/runtime/disk-space';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { agentServices } from '@/lib/services/agent-services';
 import { runtimeFlag } from '@/lib/config';
@@ -216,7 +217,7 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
     if (!aborted) console.error('[chat] the agent loop failed', err);
     const event: AgentEvent = aborted
       ? { type: 'done', status: 'cancelled', t: 0 }
-      : { type: 'error', tool: 'agent', message: err instanceof Error ? err.message : String(err), recoverable: false, t: 0 };
+      : { type: 'error', tool: 'agent', message: isDiskFull(err) ? DISK_FULL_MESSAGE_TEXT : err instanceof Error ? err.message : String(err), recoverable: false, t: 0 };
     view = applyEvent(view, event);
     emit(event);
   } finally {

@@ -45,6 +45,8 @@ export interface AppConfig {
   sessionSecret?: string;
   /** Calls one API key may make per minute (MCP tools and /api/v1). */
   apiRatePerMin: number;
+  /** Requests one API key may have running at once (MCP and /api/v1), and all keys of one owner together; 429 beyond. */
+  apiInFlight: { perKey: number; perOwner: number };
   /** The app's address as clients reach it, for links in MCP/API answers (stdio has no request to read it from). */
   publicUrl?: string;
   /** The key `npm run mcp` (stdio) acts with: its owner and rate limit, audited like HTTP calls. */
@@ -145,6 +147,8 @@ const envSchema = z.object({
 
   SESSION_SECRET: optionalString,
   API_RATE_PER_MIN: positiveInt(60),
+  API_MAX_IN_FLIGHT_PER_KEY: positiveInt(4),
+  API_MAX_IN_FLIGHT_PER_OWNER: positiveInt(8),
   PUBLIC_URL: optionalUrl,
   MCP_API_KEY: optionalString,
 
@@ -377,6 +381,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     sessionSecret: e.SESSION_SECRET,
     ocr: { engine: e.OCR_ENGINE, figureEngine: e.OCR_FIGURE_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
     apiRatePerMin: e.API_RATE_PER_MIN,
+    apiInFlight: { perKey: e.API_MAX_IN_FLIGHT_PER_KEY, perOwner: e.API_MAX_IN_FLIGHT_PER_OWNER },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.MCP_API_KEY,
     host: e.HOST,

@@ -79,6 +79,12 @@ export const ingestErrors = {
       `The server does not have enough free disk space for this file (${mb(needed)} needed, ${mb(free)} free). Ask the administrator to free some space, then upload it again.`,
       { detail: `${needed} needed incl. reserve > ${free} free bytes` },
     ),
+  reserveReached: (reserve: number) =>
+    new IngestError(
+      'disk_full',
+      `The server's disk is nearly full: saving this file would leave less than the ${mb(reserve)} kept free, so it was not kept. Ask the administrator to free some space, then upload it again.`,
+      { detail: `free space fell below the ${reserve}-byte reserve while streaming` },
+    ),
   diskFull: (cause?: unknown) =>
     new IngestError('disk_full', "The server's disk filled up while saving this file, so it was not kept. Ask the administrator to free some space, then upload it again.", {
       detail: String(cause),

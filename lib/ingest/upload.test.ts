@@ -6,12 +6,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST } from '@/app/api/manuals/route';
 import { acceptUpload } from '@/lib/manuals/service';
 import { closeDb } from '@/lib/store/db';
 import { listManuals } from '@/lib/store/manuals';
+import { freeBytes } from '@/lib/runtime/disk-space';
 import { writeUpload } from './upload';
+
+// The upload route checks who asks before it reads the body: the requests carry a browser's owner cookie.
+vi.mock('next/headers', async (importOriginal) => (await import('@/lib/auth/testing/owner-request')).withOwnerCookie(importOriginal, 'upload-test-owner-01'));
 
 const DISK_FULL = /disk/i;
 const HUGE_MB = String(100_000_000); // 100 TB of reserve: no test machine has that free
@@ -71,6 +75,31 @@ describe('an upload the disk cannot take is refused before it is read', () => {
     const { stream, state } = body(1, 1024);
     await expect(acceptUpload(stream, 'x.pdf', null)).rejects.toMatchObject({ code: 'disk_full' });
     expect(state.read).toBe(0);
+    expect(await listManuals()).toEqual([]);
+  });
+});
+
+describe('a chunked upload (no Content-Length) is held to the reserve as its bytes arrive (issue 34)', () => {
+  it('the route answers 507 once the reserve would be touched, stops reading and leaves nothing behind', async () => {
+    const MB = 1024 * 1024;
+    // The reserve: all but 64 MB of what is free now; the body is 512 MB, sent without a length.
+    const free = freeBytes(process.env.DATA_DIR!);
+    process.env.MC_MIN_FREE_MB = String(Math.floor(free / MB) - 64);
+    const chunks = 512;
+    const state = { read: 0 };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (state.read === chunks) return controller.close();
+        state.read++;
+        controller.enqueue(new Uint8Array(MB).fill(0x25));
+      },
+    });
+    const res = await POST(new Request('http://localhost/api/manuals', { method: 'POST', headers: { 'x-file-name': 'chunked.pdf' }, body: stream, duplex: 'half' } as RequestInit));
+    expect(res.status).toBe(507);
+    expect(((await res.json()) as { code: string }).code).toBe('disk_full');
+    expect(state.read).toBeGreaterThan(0); // the Content-Length check had nothing to go on: the stream was counted
+    expect(state.read).toBeLessThan(chunks); // and reading stopped at the reserve
+    expect(uploadsLeft()).toEqual([]);
     expect(await listManuals()).toEqual([]);
   });
 });

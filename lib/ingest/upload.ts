@@ -20,15 +20,31 @@ export interface SavedUpload {
 
 type Body = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
+/** How many bytes a streaming upload writes between two reads of the disk's free space (statfs). */
+const ROOM_CHECK_BYTES = 4 * 1024 * 1024;
+
+/** The disk reserve an upload must leave free while it streams. */
+interface Room {
+  dir: string;
+  /** MC_MIN_FREE_MB in bytes. */
+  reserve: number;
+  /** Bytes this upload may write: the free space when it started, less the reserve. */
+  budget: number;
+}
+
 /**
  * `declaredBytes` (the request's Content-Length, when known) lets a file that cannot fit be
- * refused before a byte of it is read; the reserve (MC_MIN_FREE_MB) is required either way.
+ * refused before a byte of it is read; the reserve (MC_MIN_FREE_MB) is required either way, and
+ * enforced again as the bytes arrive — a chunked upload declares no size — against this upload's
+ * budget and, every few MB, the disk's free space (other uploads write too).
  */
 export async function saveUpload(body: Body, maxBytes: number, declaredBytes?: number): Promise<SavedUpload> {
   const dir = ensureFilesDir('uploads');
   if (declaredBytes !== undefined && declaredBytes > maxBytes) throw ingestErrors.tooLarge(declaredBytes, maxBytes);
   assertRoomFor(dir, declaredBytes ?? 0);
-  return writeUpload(body, path.join(dir, `${randomUUID()}.part`), maxBytes);
+  const reserve = minFreeBytes();
+  const room = reserve > 0 ? { dir, reserve, budget: freeBytes(dir) - reserve } : undefined;
+  return writeUpload(body, path.join(dir, `${randomUUID()}.part`), maxBytes, 'wx', room);
 }
 
 /** Throws disk_full when writing `bytes` under `dir` would leave less than the reserve free. */
@@ -43,13 +59,14 @@ export function assertRoomFor(dir: string, bytes: number): void {
  * hashing as it goes. On any failure (too large, empty, a write error such as ENOSPC) the partial
  * file is removed before the error is thrown.
  */
-export async function writeUpload(body: Body, file: string, maxBytes: number, flags = 'wx'): Promise<SavedUpload> {
+export async function writeUpload(body: Body, file: string, maxBytes: number, flags = 'wx', room?: Room): Promise<SavedUpload> {
   const hash = createHash('sha256');
   const out = fs.createWriteStream(file, { flags });
   // A write error arrives as an event; without a listener it would crash the process.
   let writeError: Error | undefined;
   out.on('error', (err) => (writeError ??= err));
   let size = 0;
+  let checkedAt = 0;
   try {
     const iterable = Symbol.asyncIterator in body ? (body as AsyncIterable<Uint8Array>) : streamToIterable(body as ReadableStream<Uint8Array>);
     for await (const chunk of iterable) {
@@ -57,6 +74,13 @@ export async function writeUpload(body: Body, file: string, maxBytes: number, fl
       size += chunk.byteLength;
       // Stop reading at the limit: an oversized upload costs no more than the limit in disk and time.
       if (size > maxBytes) throw ingestErrors.tooLarge(size, maxBytes);
+      // Stop reading at the reserve: past this upload's budget, or when the disk (which other
+      // writers share) has less than the reserve free.
+      if (room && size > room.budget) throw ingestErrors.reserveReached(room.reserve);
+      if (room && size - checkedAt >= ROOM_CHECK_BYTES) {
+        checkedAt = size;
+        if (freeBytes(room.dir) < room.reserve) throw ingestErrors.reserveReached(room.reserve);
+      }
       hash.update(chunk);
       // `once` rejects on 'error', so a failed write cannot leave us waiting for a 'drain' forever.
       if (!out.write(chunk)) await once(out, 'drain');

@@ -100,7 +100,16 @@ export async function acceptUpload(
     const fileName = safeFileName(stripBidiControls(rawFileName));
     if (!existing) {
       const title = ('title' in inspected && inspected.title) || titleFromFileName(fileName);
-      await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
+      try {
+        await createManual({ id, title, fileName, sha256: saved.sha256, sizeBytes: saved.size, ownerId: ownerId ?? undefined });
+      } catch (err) {
+        // Concurrent uploads of one file: sha256 is unique, so one row wins. The others remove
+        // the file they placed and get that manual, as the dedupe path above answers.
+        fs.rmSync(manualDir(id), { recursive: true, force: true });
+        const winner = await findManualBySha(saved.sha256);
+        if (winner) return { manual: toManualView(winner, await actorFor(ownerId)), duplicate: true };
+        throw err;
+      }
     }
     if ('passwordError' in inspected) {
       await updateManual(id, { status: 'failed', error: inspected.passwordError.message, errorCode: inspected.passwordError.code, progressDone: 0, progressTotal: 0 });

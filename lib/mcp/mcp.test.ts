@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleAsk } from '@/lib/api/ask';
 import { createApiKey, revokeKey } from '@/lib/api/keys';
 import { ingestManual } from '@/lib/ingest/pipeline';
@@ -19,6 +19,8 @@ import { generateSampleManual, SAMPLE_MANUAL_FILE } from '@/lib/sample';
 import { listAudit } from '@/lib/store/api-keys';
 import { createUser, deleteUser } from '@/lib/store/users';
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
+import { getEmbedder } from '@/lib/providers/embeddings';
+import type { Embedder } from '@/lib/providers/types';
 import { baseUrlOf, handleMcpRequest } from './http';
 
 const OFFLINE = { agent: { llm: null, vlm: null } };
@@ -207,6 +209,54 @@ describe('POST /api/v1/ask', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       delete process.env.API_RATE_PER_MIN;
+    }
+  });
+});
+
+describe('requests in flight per key and per owner (issue 34)', () => {
+  it('beyond the caps the excess get 429 with Retry-After at once, while the others run', async () => {
+    process.env.API_MAX_IN_FLIGHT_PER_KEY = '2';
+    process.env.API_MAX_IN_FLIGHT_PER_OWNER = '3';
+    try {
+      // A slow embedder: every question that reaches the search waits here until the gate opens.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let waiting = 0;
+      const real = await getEmbedder();
+      const slow = new Proxy(real, {
+        get(target, prop) {
+          if (prop === 'embedQuery') return async (q: string) => (waiting++, await gate, target.embedQuery(q));
+          const value = Reflect.get(target, prop);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as Embedder;
+      const deps = { agent: { llm: null, vlm: null, embedder: slow } };
+      const one = (await createApiKey('erin', 'one')).key;
+      const two = (await createApiKey('erin', 'two')).key;
+      const ask = (key: string) =>
+        handleAsk(
+          new Request('http://127.0.0.1/api/v1/ask', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What supply voltage does the HX-200 controller need?', manuals: [sampleId] }) }),
+          'http://127.0.0.1',
+          deps,
+        );
+      // Four with one key, two with the other: at most 2 per key and 3 for erin run; 3 are refused.
+      const refused: Response[] = [];
+      const all = [one, one, one, one, two, two].map((key) => ask(key).then((res) => (res.status === 429 && refused.push(res), res)));
+      await vi.waitFor(() => expect(refused).toHaveLength(3));
+      for (const res of refused) {
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(((await res.json()) as { error: string }).error).toMatch(/Too many requests running at once/);
+      }
+      await vi.waitFor(() => expect(waiting).toBe(3)); // the three running ones hold their slots
+      open();
+      const statuses = (await Promise.all(all)).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+      // Slots are given back: the key runs again.
+      const again = await handleAsk(new Request('http://127.0.0.1/api/v1/ask', { method: 'POST', headers: { authorization: `Bearer ${one}` }, body: '{}' }), 'http://127.0.0.1', deps);
+      expect(again.status).toBe(400);
+    } finally {
+      delete process.env.API_MAX_IN_FLIGHT_PER_KEY;
+      delete process.env.API_MAX_IN_FLIGHT_PER_OWNER;
     }
   });
 });

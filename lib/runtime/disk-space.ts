@@ -35,3 +35,26 @@ export function freeBytes(dir: string): number {
 }
 
 export const formatMb = (bytes: number) => `${Math.floor(bytes / MB)} MB`;
+
+/** Error codes and messages of a write that found the disk full: Node, SQLite, Postgres, LanceDB (Rust). */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
+const DISK_FULL_MESSAGE = /no space left on device|database or disk is full|disk quota exceeded|could not extend file/i;
+
+/**
+ * Whether `err` (or an error it wraps, via `cause`) says the disk is full. Routes answer these with
+ * 507 and a plain sentence instead of a 500: SQLite reports SQLITE_FULL, Postgres 53100, LanceDB
+ * only a message ("No space left on device (os error 28)").
+ */
+export function isDiskFull(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== 'object') return typeof e === 'string' && DISK_FULL_MESSAGE.test(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && DISK_FULL_MESSAGE.test(message)) return true;
+  }
+  return false;
+}
+
+/** What a person is told when a write found the disk full (HTTP 507). */
+export const DISK_FULL_MESSAGE_TEXT = 'The server’s disk is full, so nothing could be saved. Ask the administrator to free some space, then try again.';

@@ -30,9 +30,11 @@ export class FailureThrottle {
 
   constructor(
     private readonly rule: FailureRule,
+    /** Names the counts where they are shared (Postgres mode), so every server counts the same failures. */
+    name: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.counts = new RateLimiter({ limit: rule.failures, windowMs: rule.windowMs }, now);
+    this.counts = new RateLimiter({ limit: rule.failures, windowMs: rule.windowMs }, now, { name });
   }
 
   /** Seconds until every one of `keys` may try again; 0 when none is locked out. */
@@ -44,10 +46,10 @@ export class FailureThrottle {
   }
 
   /** Counts one failure against each key; a key at its limit is locked out (the delay doubles per lockout). */
-  fail(keys: readonly string[]): void {
+  async fail(keys: readonly string[]): Promise<void> {
     const t = this.now();
     for (const key of keys) {
-      const counted = this.counts.take(key);
+      const counted = await this.counts.take(key);
       if (counted.ok && counted.remaining > 0) continue;
       const last = this.locks.get(key);
       if (last && last.until > t) continue; // already locked: the delay runs from the lockout

@@ -18,7 +18,7 @@ import { tooManyRequests } from './rate-limit';
 const SIGN_IN_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
 
 const state = globalThis as unknown as { __mcSignInThrottle?: FailureThrottle };
-const throttle = () => (state.__mcSignInThrottle ??= new FailureThrottle(SIGN_IN_RULE));
+const throttle = () => (state.__mcSignInThrottle ??= new FailureThrottle(SIGN_IN_RULE, 'sign-in:failures'));
 
 /** The account as the users table matches it (findUserByEmail trims and lower-cases). */
 const accountOf = (name: string) => name.trim().toLowerCase().slice(0, 320);
@@ -43,8 +43,8 @@ export function signInRetryAfterS(account: string, address: string, via: Via): n
 }
 
 /** A wrong name or password: counted against the account and the address, and logged. */
-export function signInFailed(account: string, address: string, via: Via): void {
-  throttle().fail(keysOf(account, address));
+export async function signInFailed(account: string, address: string, via: Via): Promise<void> {
+  await throttle().fail(keysOf(account, address));
   logAttempt('signin_failed', account, address, via);
 }
 
@@ -77,7 +77,7 @@ export function throttleCredentialsCallback<R extends Request>(post: (request: R
     const wait = signInRetryAfterS(account, address, 'route');
     if (wait) return tooManyRequests('sign-in attempts', wait);
     const response = await post(request);
-    if (!signedIn(response)) signInFailed(account, address, 'route');
+    if (!signedIn(response)) await signInFailed(account, address, 'route');
     return response;
   };
 }

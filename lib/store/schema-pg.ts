@@ -5,7 +5,7 @@
  * files together and run `npm run db:generate`; schema-pg.test.ts checks they agree.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
 import { AUDIT_OUTCOMES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
 
@@ -178,4 +178,24 @@ export const users = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);
+
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+export const inFlight = pgTable(
+  'in_flight',
+  {
+    id: text('id').primaryKey(),
+    bucket: text('bucket').notNull(),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('in_flight_bucket_idx').on(t.bucket)],
 );

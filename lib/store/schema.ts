@@ -4,7 +4,7 @@
  * person owns or reads: manuals and their pages, chat sessions, messages, shares and feedback.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BBox } from '../providers/types';
 
 const createdAt = () =>
@@ -217,4 +217,34 @@ export const users = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);
+
+/**
+ * Rate-limit counters shared by every server on one Postgres (lib/security/rate-limit.ts): one row
+ * per bucket (limit name + key) and fixed window, counted up atomically. SQLite mode keeps its
+ * limits in memory (one process serves it); the table exists there too so both schemas mirror.
+ */
+export const rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    bucket: text('bucket').notNull(),
+    /** Start of the window, ms since the epoch. */
+    windowStart: integer('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+/**
+ * Requests in flight per API key and per owner, shared by every server on one Postgres: a row per
+ * running request, deleted when it ends; a row whose server died expires (`expires_at`, ms).
+ */
+export const inFlight = sqliteTable(
+  'in_flight',
+  {
+    id: text('id').primaryKey(),
+    bucket: text('bucket').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('in_flight_bucket_idx').on(t.bucket)],
 );

@@ -32,6 +32,8 @@ export const feedback = pick(lite.feedback, pg.feedback);
 export const apiKeys = pick(lite.apiKeys, pg.apiKeys);
 export const apiAudit = pick(lite.apiAudit, pg.apiAudit);
 export const users = pick(lite.users, pg.users);
+export const rateLimits = pick(lite.rateLimits, pg.rateLimits);
+export const inFlight = pick(lite.inFlight, pg.inFlight);
 
 /** The schema object Drizzle's relational queries (db.query.*) are built from. */
 export const activeSchema = pick(lite, pg);

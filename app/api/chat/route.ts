@@ -32,11 +32,14 @@ const askSchema = z
   .refine((b) => b.question || b.retryOf, { message: 'a question or retryOf is required' });
 
 export async function POST(request: Request) {
-  // Guards: same origin (403), per-address limit (429), a body of at most 1 MB (413; below it a
-  // pasted wall of text still gets the "too long" message).
+  // Guards, all before a byte of the body is read: same origin (403), per-address limit (429), an
+  // existing cookie or sign-in (401: a cookieless question leaves no rows); then a body of at most
+  // 1 MB (413; below it a pasted wall of text still gets the "too long" message).
   let body: unknown;
+  let actor: Actor;
   try {
-    guardWrite(request, 'ask');
+    await guardWrite(request, 'ask');
+    actor = await requireActor();
     body = await readJsonCapped(request, MAX_CHAT_BODY_BYTES);
   } catch (err) {
     return errorResponse(err);
@@ -50,16 +53,9 @@ export async function POST(request: Request) {
       new ChatError('bad_request:chat', chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined),
     );
   }
-  // An existing cookie or sign-in (401): a cookieless question leaves no rows.
-  let actor: Actor;
-  try {
-    actor = await requireActor();
-  } catch (err) {
-    return errorResponse(err);
-  }
   try {
     const ownerId = actor.id;
-    const allowed = rateLimit('ask', ownerId);
+    const allowed = await rateLimit('ask', ownerId);
     if (!allowed.ok) return tooManyRequests('questions', allowed.retryAfterS);
     const turn = await prepareTurn({ ownerId, ...parsed.data });
     // Reverse proxies (nginx) must not buffer the stream.

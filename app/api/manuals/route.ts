@@ -32,10 +32,10 @@ export async function POST(request: Request) {
   try {
     // Foreign origin (403), address over its limit (429), no room (507), no cookie or sign-in
     // (401): all before any byte is read.
-    guardWrite(request, 'upload');
+    await guardWrite(request, 'upload');
     assertRoomFor(filesDir(), declaredBytes ?? 0);
     const { id: owner } = await requireActor();
-    const allowed = rateLimit('upload', owner);
+    const allowed = await rateLimit('upload', owner);
     if (!allowed.ok) return tooManyRequests('uploads', allowed.retryAfterS);
     const result = await acceptUpload(request.body, fileName, owner, declaredBytes);
     return Response.json(result, { status: result.duplicate ? 200 : 201 });

@@ -1,0 +1,67 @@
+// Shared limits (issue 34): two limiters on one Postgres — as two servers would have, each with its
+// own connection pool — enforce one limit. On a fresh database on TEST_DATABASE_URL's server
+// (skipped with the reason when there is none, except in CI, where it must run).
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshTestDatabase } from '../store/testing/postgres';
+
+const database = await freshTestDatabase();
+if ('url' in database) {
+  process.env.DATABASE_URL = database.url;
+  const { getDb, closeDb } = await import('../store/db');
+  const { databaseLimitStore } = await import('../store/limits');
+  const { InFlightLimiter, RateLimiter } = await import('./rate-limit');
+  const pg = (await import('pg')).default;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const schema = await import('../store/schema-pg');
+  type Db = Awaited<ReturnType<typeof getDb>>;
+
+  await getDb(); // migrates the fresh database
+  // "Server B": a second pool and Drizzle instance on the same database.
+  const poolB = new pg.Pool({ connectionString: database.url, max: 4 });
+  const dbB = drizzle(poolB, { schema }) as unknown as Db;
+  const storeA = databaseLimitStore(await getDb());
+  const storeB = databaseLimitStore(dbB);
+  afterAll(async () => {
+    await poolB.end();
+    await closeDb();
+    await database.drop();
+  });
+
+  describe('limits shared through Postgres (two servers)', () => {
+    it('counts one rate limit across both servers, and says when the window ends', async () => {
+      let now = 1_800_000_000_000 + 15_000; // 15 s into a minute
+      const rule = { limit: 5, windowMs: 60_000 };
+      const a = new RateLimiter(rule, () => now, { name: 'test:ask', store: storeA });
+      const b = new RateLimiter(rule, () => now, { name: 'test:ask', store: storeB });
+      // Ten concurrent takes, half on each server: exactly five pass.
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('owner-1')));
+      expect(results.filter((r) => r.ok)).toHaveLength(5);
+      expect(results.filter((r) => !r.ok)).toEqual(Array(5).fill({ ok: false, retryAfterS: 45 }));
+      expect((await a.take('owner-2')).ok).toBe(true); // another key has its own count
+      // The default store on Postgres is the database's: a limiter without `store` counts with them.
+      const c = new RateLimiter(rule, () => now, { name: 'test:ask' });
+      expect((await c.take('owner-1')).ok).toBe(false);
+      now += 45_000; // the next window
+      expect(await b.take('owner-1')).toEqual({ ok: true, remaining: 4 });
+    });
+
+    it('caps requests in flight across both servers; a released or expired slot frees one', async () => {
+      let now = 1_800_000_000_000;
+      const a = new InFlightLimiter(3, { name: 'test:in-flight', store: storeA, ttlMs: 60_000, now: () => now });
+      const b = new InFlightLimiter(3, { name: 'test:in-flight', store: storeB, ttlMs: 60_000, now: () => now });
+      const slots = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).acquire('key-1')));
+      const held = slots.filter((s) => s !== null);
+      expect(held).toHaveLength(3);
+      expect(await a.acquire('key-2')).not.toBeNull();
+      await held[0]!();
+      expect(await b.acquire('key-1')).not.toBeNull(); // the released slot, taken on the other server
+      expect(await a.acquire('key-1')).toBeNull();
+      now += 60_001; // a server died holding its slots: they expire
+      expect(await a.acquire('key-1')).not.toBeNull();
+    });
+  });
+} else {
+  describe('limits shared through Postgres', () => {
+    it.skip(`skipped: ${database.skip}`, () => {});
+  });
+}
