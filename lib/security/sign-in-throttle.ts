@@ -13,6 +13,10 @@
 import { clientAddress } from '../config/network';
 import { getConfig } from '../config';
 import { FailureThrottle, type FailureRule } from './failure-throttle';
+import { readBodyCapped } from './request-guard';
+
+/** A sign-in post is a few hundred bytes; the route caps the body before this reads it again. */
+const POSTED_ACCOUNT_MAX_BYTES = 16 * 1024;
 import { tooManyRequests } from './rate-limit';
 
 const SIGN_IN_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
@@ -51,12 +55,10 @@ export async function signInFailed(account: string, address: string, via: Via): 
 /** The name posted to the credentials callback (form-encoded, as Auth.js's client sends it, or JSON). */
 async function postedAccount(request: Request): Promise<string> {
   try {
-    const type = request.headers.get('content-type') ?? '';
-    if (type.includes('application/json')) {
-      const body = (await request.json()) as { email?: unknown };
-      return typeof body?.email === 'string' ? body.email : '';
-    }
-    const email = (await request.formData()).get('email');
+    const text = (await readBodyCapped(request, POSTED_ACCOUNT_MAX_BYTES)).toString('utf8');
+    const email = (request.headers.get('content-type') ?? '').includes('application/json')
+      ? (JSON.parse(text) as { email?: unknown } | null)?.email
+      : new URLSearchParams(text).get('email');
     return typeof email === 'string' ? email : '';
   } catch {
     return '';
