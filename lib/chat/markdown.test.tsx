@@ -57,9 +57,9 @@ describe('answer markdown', () => {
   });
 
   it('keeps "~" between numbers in model answers (no single-tilde strikethrough)', () => {
-    const html = render('Single cell voltage | 1~5 V | 1.2~4.25 V [2]');
+    const html = render('Pump inlet pressure | 3~9 V | 2.5~3.65 V [2]');
     expect(html).not.toContain('<del>');
-    expect(html).toContain('1~5 V | 1.2~4.25 V <cite data-ref="2">2</cite>');
+    expect(html).toContain('3~9 V | 2.5~3.65 V <cite data-ref="2">2</cite>');
   });
 });
 
@@ -68,11 +68,11 @@ describe('a quoted (extractive) answer', () => {
   const textOf = (html: string) => html.replace(/<cite data-ref="(\d+)">\d+<\/cite>/g, '[$1]').replace(/<\/?p>/g, '');
 
   it.each([
-    ['~', 'Cell voltage 1~5 V and 1.2~4.25 V, ~~not struck~~ [1].'],
+    ['~', 'Inlet pressure 3~9 V and 2.5~3.65 V, ~~not struck~~ [1].'],
     ['*', 'Torque *2* to **4** Nm, 5*3 mm [1].'],
     ['_', 'Set _MODE_ to __AUTO__ or snake_case_name [1].'],
     ['`', 'Type `HX` then ``RUN`` [1].'],
-    ['|', 'Single cell voltage | 1~5 V | default [1].'],
+    ['|', 'Pump inlet pressure | 3~9 V | default [1].'],
   ])('shows %s as written', (_char, text) => {
     expect(textOf(literal(text))).toBe(text);
   });
@@ -90,8 +90,8 @@ describe('a quoted (extractive) answer', () => {
   });
 
   it('still marks an unsupported sentence', () => {
-    const html = literal('Range 1~5 V [1]. Torque *2* Nm [2].', [{ sentence: 'Torque *2* Nm [2].', reason: 'r' }]);
+    const html = literal('Range 3~9 V [1]. Torque *2* Nm [2].', [{ sentence: 'Torque *2* Nm [2].', reason: 'r' }]);
     expect(html).toContain('<mark data-reason="r">Torque *2* Nm <cite data-ref="2">2</cite>.</mark>');
-    expect(html).toContain('Range 1~5 V <cite data-ref="1">1</cite>.');
+    expect(html).toContain('Range 3~9 V <cite data-ref="1">1</cite>.');
   });
 });

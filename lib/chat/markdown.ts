@@ -168,8 +168,8 @@ export function remarkHtmlAsText() {
 }
 
 /**
- * The remark plugins of an answer. `singleTilde: false`: "~" between numbers ("1~5 V",
- * "1.2~4.25 V", how manuals write ranges) stays text; only "~~…~~" strikes through.
+ * The remark plugins of an answer. `singleTilde: false`: "~" between numbers ("3~9 V",
+ * "2.5~3.65 V", how manuals write ranges) stays text; only "~~…~~" strikes through.
  */
 export const remarkPlugins: NonNullable<Options['remarkPlugins']> = [[remarkGfm, { singleTilde: false }], remarkHtmlAsText];
 

@@ -91,7 +91,7 @@ describe('turn view reducer', () => {
   });
 
   it('an extractive answer is shown literally, an LLM answer as markdown', () => {
-    const extractive = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'Range 1~5 V [1].', sources: [], method: 'extractive', t: 1 });
+    const extractive = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'Range 3~9 V [1].', sources: [], method: 'extractive', t: 1 });
     expect(extractive.literal).toBe(true);
     expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: '**24 V** [1].', sources: [], method: 'llm', t: 1 }).literal).toBe(false);
   });
