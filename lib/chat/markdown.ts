@@ -159,7 +159,7 @@ interface MdNode {
  * literal text. Without it react-markdown drops an HTML block whole, so a quoted line starting
  * with "<script>" would vanish together with the ordinary words on it. Never executed either way.
  */
-export function remarkHtmlAsText() {
+function remarkHtmlAsText() {
   const visit = (node: MdNode) => {
     if (node.type === 'html') node.type = 'text';
     node.children?.forEach(visit);
