@@ -99,8 +99,8 @@ for (const vp of VIEWPORTS) {
       await chat.expectLastTurn('done');
       const second = await shownCitations(chat.lastTurn());
       expectFirstUseOrder(second);
-      const agentRefs = await chat.lastTurn().getByTestId('citation').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-agent-ref'))));
-      expect(agentRefs.length).toBe(second.length);
+      const secondSources = await chat.lastTurn().getByTestId('source-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))));
+      expect(secondSources).toEqual(secondSources.map((_, i) => i + 1));
 
       // 7. Follow-ups are questions a person would ask, or none.
       for (const q of await chat.lastTurn().getByTestId('follow-up').allTextContents()) {

@@ -3,9 +3,9 @@
 import { createContext, memo, useContext, useMemo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
 import type { UnsupportedSentence } from '@/lib/agent/events';
-import { rehypeCitations, rehypeUnsupported, remarkHtmlAsText } from '@/lib/chat/markdown';
+import { sourceLabel } from '@/lib/answer/citations';
+import { literalMarkdown, rehypeCitations, rehypeUnsupported, remarkPlugins } from '@/lib/chat/markdown';
 import type { CitationTarget } from '@/lib/chat/view';
 import { ImageAsText, LinkAsText } from '@/lib/security/untrusted-links';
 
@@ -20,13 +20,13 @@ function CitationChip({ refNumber }: { refNumber: number }) {
   const { targets, open } = useContext(CitationContext);
   const target = targets.get(refNumber);
   const shown = target?.ref ?? refNumber;
-  const label = target ? `${target.manualTitle ?? 'Manual'}, page ${target.page}${target.heading ? ` — ${target.heading.split('>').at(-1)?.trim()}` : ''}` : 'Source not found';
+  const heading = sourceLabel(target?.heading);
+  const label = target ? `${target.manualTitle ?? 'Manual'}, page ${target.page}${heading ? ` — ${heading}` : ''}` : 'Source not found';
   return (
     <button
       type="button"
       data-testid="citation"
       data-ref={shown}
-      data-agent-ref={refNumber}
       disabled={!target}
       onClick={() => open(refNumber)}
       title={label}
@@ -80,15 +80,20 @@ const PROSE = [
   '[&_hr]:my-4 [&_hr]:border-zinc-200 dark:[&_hr]:border-zinc-800',
 ].join(' ');
 
-/** The answer as sanitized GitHub-flavoured markdown with [n] chips and unsupported sentences marked. */
+/**
+ * The answer as sanitized GitHub-flavoured markdown with [n] chips and unsupported sentences
+ * marked. `literal` (quoted from the manuals): every character is shown as written.
+ */
 export const AnswerMarkdown = memo(function AnswerMarkdown({
   text,
+  literal,
   unsupported,
   targets,
   onOpen,
   streaming,
 }: {
   text: string;
+  literal: boolean;
   unsupported: UnsupportedSentence[];
   targets: Map<number, CitationTarget>;
   onOpen: (ref: number) => void;
@@ -102,8 +107,8 @@ export const AnswerMarkdown = memo(function AnswerMarkdown({
   return (
     <CitationContext.Provider value={ctx}>
       <div className={PROSE} aria-busy={streaming || undefined}>
-        <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={rehypePlugins as never} components={components}>
-          {text}
+        <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins as never} components={components}>
+          {literal ? literalMarkdown(text) : text}
         </Markdown>
       </div>
     </CitationContext.Provider>

@@ -10,6 +10,7 @@ import type { PagePreview } from '@/lib/chat/service';
 import type { CitationTarget } from '@/lib/chat/view';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { Icon, Spinner } from '../ui/icons';
+import { sourceLabel } from '@/lib/answer/citations';
 
 type Loaded = { key: string; preview: PagePreview | null; error: string | null };
 
@@ -46,7 +47,7 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
       ? { chunkId: target?.chunkId ?? `ref-${target?.ref}`, bboxes: lineBoxes, heading: target?.heading, text: target?.snippet ?? '', ...values }
       : null;
   const viewerHref = target ? `/manuals/${encodeURIComponent(target.manualId)}?page=${target.page}${target.chunkId ? `&hl=${encodeURIComponent(target.chunkId)}` : ''}` : '#';
-  const heading = target?.heading?.split('>').at(-1)?.trim();
+  const heading = sourceLabel(target?.heading);
 
   return (
     <dialog

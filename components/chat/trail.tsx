@@ -6,6 +6,7 @@ import type { TurnView } from '@/lib/chat/view';
 import { Icon, Spinner, type IconName } from '../ui/icons';
 import { plainNow, plainSteps, plainSummaryParts } from '@/lib/chat/plain-trail';
 import { DECIDER_LABELS, seconds, toolLabel } from './tool-labels';
+import { sourceLabel } from '@/lib/answer/citations';
 
 const VISIBLE_HITS = 3;
 
@@ -253,7 +254,7 @@ function ResultBody({ event: e, onOpenRef }: { event: EventOf<'result'>; onOpenR
 }
 
 function HitRow({ hit: h, onOpenRef }: { hit: EventHit; onOpenRef?: (ref: number) => void }) {
-  const leaf = h.heading?.split('>').at(-1)?.trim();
+  const leaf = sourceLabel(h.heading);
   return (
     <li>
       <button

@@ -2,8 +2,8 @@
 
 import { useCallback, useMemo, useState } from 'react';
 import { followUps } from '@/lib/chat/suggestions';
-import { citationNumbers, renumberAnswer, sourcesInOrder } from '@/lib/chat/citations';
-import { citationTargets, errorEvents, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
+import { sourceLabel } from '@/lib/answer/citations';
+import { errorEvents, hitTargets, shownAnswer, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
 import { Icon } from '../ui/icons';
 import { Trail } from './trail';
@@ -38,21 +38,25 @@ export function Turn({
 }) {
   const turn = useMemo(() => withCurrentTitles(storedTurn, titles), [storedTurn, titles]);
   const running = turn.status === 'running';
-  // Sources are shown as 1..n in the order this answer first cites them (the agent's own reference
-  // numbers run across its searches); targets carry the shown number, keyed by the agent's.
-  const numbers = useMemo(() => citationNumbers(turn.answer, turn.sources), [turn.answer, turn.sources]);
-  const targets = useMemo(() => {
-    const out = new Map<number, CitationTarget>();
-    for (const [ref, t] of citationTargets(turn)) out.set(ref, { ...t, ref: numbers.get(ref) ?? ref });
-    return out;
-  }, [turn, numbers]);
-  const sources = useMemo(() => sourcesInOrder(turn.sources, numbers), [turn.sources, numbers]);
+  // The answer cites [1]..[n] (numbered by the loop; lib/chat/view shownAnswer); the trail's hits
+  // keep the agent's own numbers.
+  const shown = useMemo(() => shownAnswer(turn), [turn]);
+  const targets = useMemo(() => new Map(shown.sources.map((s) => [s.ref, s])), [shown]);
+  const sources = shown.answered ? shown.sources : [];
+  const hits = useMemo(() => hitTargets(turn), [turn]);
   const open = useCallback(
     (ref: number) => {
       const target = targets.get(ref);
       if (target) onOpenSource(target);
     },
     [targets, onOpenSource],
+  );
+  const openHit = useCallback(
+    (ref: number) => {
+      const target = hits.get(ref);
+      if (target) onOpenSource(target);
+    },
+    [hits, onOpenSource],
   );
   const errors = errorEvents(turn);
   const fatal = errors.find((e) => e.tool === 'agent' || !e.recoverable);
@@ -74,7 +78,7 @@ export function Turn({
         {(turn.answer || !running) && (
           <div data-testid="answer" data-status={turn.status} className="min-h-6">
             {turn.answer ? (
-              <AnswerMarkdown text={turn.answer} unsupported={turn.unsupported} targets={targets} onOpen={open} streaming={running} />
+              <AnswerMarkdown text={shown.text} literal={turn.literal} unsupported={turn.unsupported} targets={targets} onOpen={open} streaming={running} />
             ) : turn.clientError ? (
               <Notice tone="error">{turn.clientError}</Notice>
             ) : turn.status === 'cancelled' ? (
@@ -110,13 +114,14 @@ export function Turn({
                 <button
                   type="button"
                   data-testid="source-item"
-                  data-ref={numbers.get(s.ref) ?? s.ref}
-                  onClick={() => onOpenSource({ ...s, ref: numbers.get(s.ref) ?? s.ref })}
+                  data-ref={s.ref}
+                  onClick={() => onOpenSource(s)}
                   className="flex max-w-[280px] items-center gap-1.5 rounded-lg border border-zinc-200 px-2 py-1 text-left text-xs text-zinc-600 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:text-zinc-400 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
                 >
-                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{numbers.get(s.ref) ?? s.ref}</span>
-                  <span className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${s.heading ? ` — ${s.heading}` : ''}`}>
-                    p.{s.page} · {s.heading?.split('>').at(-1)?.trim() || s.manualTitle || 'Manual'}
+                  <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{s.ref}</span>
+                  <span data-testid="source-label" className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${sourceLabel(s.heading) ? ` — ${sourceLabel(s.heading)}` : ''}`}>
+                    p.{s.page}
+                    {sourceLabel(s.heading) ? ` · ${sourceLabel(s.heading)}` : ''}
                   </span>
                 </button>
               </li>
@@ -124,9 +129,9 @@ export function Turn({
           </ul>
         )}
 
-        <Trail turn={turn} onOpenRef={open} />
+        <Trail turn={turn} onOpenRef={openHit} />
 
-        {!running && <TurnToolbar turn={turn} copyText={renumberAnswer(turn.answer, numbers)} isLast={isLast} readOnly={readOnly} actions={actions} />}
+        {!running && <TurnToolbar turn={turn} copyText={shown.text} isLast={isLast} readOnly={readOnly} actions={actions} />}
 
         {suggestions.length > 0 && actions.onAsk && (
           <div className="flex flex-wrap gap-2 pt-1" aria-label="Follow-up questions">

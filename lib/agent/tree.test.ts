@@ -249,6 +249,29 @@ describe('runTurn: cancellation', () => {
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
 
+  it('numbers the final answer [1]..[n] by first use, one source per section of a page', async () => {
+    const hits = [
+      chunk('The pump motor is rated at 230 V.', { heading: 'Specifications', page: 4 }),
+      chunk('Clean the inlet strainer every 500 hours.', { heading: 'Maintenance', page: 9 }),
+      chunk('The motor current is 6.8 A at full load.', { heading: 'Specifications', page: 4 }),
+    ];
+    const text = 'Clean the strainer every 500 hours [2]. The motor is rated at 230 V [3]. It draws 6.8 A [1].';
+    const writer = scriptedTool({
+      name: TOOL.textResponse,
+      end: true,
+      run: (_call, t) => [{ type: 'response', text, sources: t.environment.sourcesFor(text) }],
+    });
+    const events = await run('What is the motor current?', [searchTool(TOOL.fastVector, hits), writer]);
+    const response = eventsOf(events, 'response')[0];
+    expect(response.text).toBe('Clean the strainer every 500 hours [1]. The motor is rated at 230 V [2]. It draws 6.8 A [2].');
+    expect(response.sources.map((s) => [s.ref, s.page, s.heading])).toEqual([
+      [1, 9, 'Maintenance'],
+      [2, 4, 'Specifications'],
+    ]);
+    // The trail keeps the agent's numbers for what the searches found.
+    expect(eventsOf(events, 'result')[0].refs).toEqual([1, 2, 3]);
+  });
+
   it('an already-aborted signal runs no tool', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -6,6 +6,7 @@
  */
 import type { LanguageModelUsage } from 'ai';
 import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
+import { numberCitations, renumberText } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
 import { resolveFollowUp } from './follow-up';
 import { checkAnswer, withUnverifiedValues } from './answer-check';
@@ -57,9 +58,12 @@ export interface RunTurnInput {
 type EventBody = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 't'> : never) : never;
 
 interface ResponseState {
+  /** The text as the agent wrote it (its own reference numbers). */
   text: string;
   sources: EventSource[];
   declined: boolean;
+  /** Agent reference → the number readers see (lib/answer/citations). */
+  numbers: Map<number, number>;
 }
 
 export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> {
@@ -168,11 +172,14 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
         } else if (out.text !== undefined) {
           firstResponseAt ??= at();
           const declined = out.declined === true;
-          response = { text: out.text, sources: out.sources ?? [], declined };
+          // Numbered where the answer is finalised, so every reader (chat, store, API, MCP) gets
+          // [1]..[n] by first use; the answer check below still reads the agent's own numbers.
+          const numbered = numberCitations(out.text, out.sources ?? []);
+          response = { text: out.text, sources: numbered.sources, declined, numbers: numbered.numbers };
           yield ev({
             type: 'response',
-            text: out.text,
-            sources: out.sources ?? [],
+            text: numbered.text,
+            sources: numbered.sources,
             ...(declined ? { declined } : {}),
             ...(out.method ? { method: out.method } : {}),
             ...(out.fallbackReason ? { fallback_reason: out.fallbackReason } : {}),
@@ -323,8 +330,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const finalResponse = response as ResponseState | null;
   if (status === 'cancelled' && !finalResponse && partialText) {
     // Keep what was already streamed: a stopped answer is still useful, and its citations resolve.
-    const sources = tree.environment.sourcesFor(partialText);
-    yield ev({ type: 'response', text: partialText, sources, partial: true });
+    const numbered = numberCitations(partialText, tree.environment.sourcesFor(partialText));
+    yield ev({ type: 'response', text: numbered.text, sources: numbered.sources, partial: true });
   }
 
   if (status === 'done' && finalResponse && !finalResponse.declined && finalResponse.text && opts.checkAnswer !== false) {
@@ -337,7 +344,11 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
         type: 'check',
         method: check.method,
         checked: check.checked,
-        unsupported: withUnverifiedValues(check.unsupported, values, finalResponse.text),
+        unsupported: withUnverifiedValues(check.unsupported, values, finalResponse.text).map((u) => !finalResponse.numbers.size ? u : ({
+          ...u,
+          sentence: renumberText(u.sentence, finalResponse.numbers),
+          refs: [...new Set(u.refs.flatMap((r) => finalResponse.numbers.get(r) ?? []))],
+        })),
         values: { checked: values.checked, unverified: values.unverified.map(({ value, sentence }) => ({ value, sentence })) },
       });
     } catch (err) {

@@ -1,14 +1,14 @@
 import Markdown from 'react-markdown';
 import { renderToStaticMarkup } from 'react-dom/server';
 import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { rehypeCitations, rehypeUnsupported, remarkHtmlAsText } from './markdown';
+import { literalMarkdown, rehypeCitations, rehypeUnsupported, remarkPlugins } from './markdown';
 
-function render(text: string, sentences: Array<{ sentence: string; reason: string }> = []) {
+/** As components/chat/answer.tsx renders an answer. */
+function render(text: string, sentences: Array<{ sentence: string; reason: string }> = [], literal = false) {
   return renderToStaticMarkup(
-    <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize, [rehypeUnsupported, { sentences }], rehypeCitations]}>
-      {text}
+    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={[rehypeSanitize, [rehypeUnsupported, { sentences }], rehypeCitations]}>
+      {literal ? literalMarkdown(text) : text}
     </Markdown>,
   );
 }
@@ -54,5 +54,44 @@ describe('answer markdown', () => {
     expect(list).toContain('<mark data-reason="r">');
     const plain = render('Replace the seal every 4000 hours [2].', [{ sentence: 'Replace the seal every 4000 hours [2].', reason: 'r' }]);
     expect(plain).toContain('<mark data-reason="r">Replace the seal every 4000 hours <cite data-ref="2">2</cite>.</mark>');
+  });
+
+  it('keeps "~" between numbers in model answers (no single-tilde strikethrough)', () => {
+    const html = render('Pump inlet pressure | 3~9 V | 2.5~3.65 V [2]');
+    expect(html).not.toContain('<del>');
+    expect(html).toContain('3~9 V | 2.5~3.65 V <cite data-ref="2">2</cite>');
+  });
+});
+
+describe('a quoted (extractive) answer', () => {
+  const literal = (text: string, sentences: Array<{ sentence: string; reason: string }> = []) => render(text, sentences, true);
+  const textOf = (html: string) => html.replace(/<cite data-ref="(\d+)">\d+<\/cite>/g, '[$1]').replace(/<\/?p>/g, '');
+
+  it.each([
+    ['~', 'Inlet pressure 3~9 V and 2.5~3.65 V, ~~not struck~~ [1].'],
+    ['*', 'Torque *2* to **4** Nm, 5*3 mm [1].'],
+    ['_', 'Set _MODE_ to __AUTO__ or snake_case_name [1].'],
+    ['`', 'Type `HX` then ``RUN`` [1].'],
+    ['|', 'Pump inlet pressure | 3~9 V | default [1].'],
+  ])('shows %s as written', (_char, text) => {
+    expect(textOf(literal(text))).toBe(text);
+  });
+
+  it('shows "<" and "&" as written, never as HTML or an entity', () => {
+    const html = literal('Pressure <5 bar, <b>bold</b> &amp; <script>x</script> [1].');
+    expect(html).not.toMatch(/<b>|<script/);
+    expect(html).toContain('Pressure &lt;5 bar, &lt;b&gt;bold&lt;/b&gt; &amp;amp; &lt;script&gt;x&lt;/script&gt; <cite data-ref="1">1</cite>.');
+  });
+
+  it('reads no block syntax: a heading mark, a list number, a table and a line break stay text', () => {
+    const html = literal('# 1. Fill the tank [1].\n| a | b |\n|---|---|\n- not a list [2].');
+    expect(html).not.toMatch(/<h1|<ol|<ul|<table|<li/);
+    expect(html).toBe('<p># 1. Fill the tank <cite data-ref="1">1</cite>.<br/>\n| a | b |<br/>\n|---|---|<br/>\n- not a list <cite data-ref="2">2</cite>.</p>');
+  });
+
+  it('still marks an unsupported sentence', () => {
+    const html = literal('Range 3~9 V [1]. Torque *2* Nm [2].', [{ sentence: 'Torque *2* Nm [2].', reason: 'r' }]);
+    expect(html).toContain('<mark data-reason="r">Torque *2* Nm <cite data-ref="2">2</cite>.</mark>');
+    expect(html).toContain('Range 3~9 V <cite data-ref="1">1</cite>.');
   });
 });

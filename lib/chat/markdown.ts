@@ -3,6 +3,9 @@
  * add elements the chat renders itself: `cite` for [n] citation chips and `mark` for sentences
  * the answer check could not support. Text inside code, pre and links is left alone.
  */
+import remarkGfm from 'remark-gfm';
+import type { Options } from 'react-markdown';
+import { CITATION } from '@/lib/answer/citations';
 
 interface HText {
   type: 'text';
@@ -23,7 +26,6 @@ type HNode = HText | HElement | HOther;
 type HParent = { children: HNode[] };
 
 const SKIP = new Set(['code', 'pre', 'a', 'cite', 'script', 'style']);
-export const CITATION = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 
 function isParent(node: HNode): node is HNode & HParent {
   return Array.isArray((node as HParent).children);
@@ -157,10 +159,30 @@ interface MdNode {
  * literal text. Without it react-markdown drops an HTML block whole, so a quoted line starting
  * with "<script>" would vanish together with the ordinary words on it. Never executed either way.
  */
-export function remarkHtmlAsText() {
+function remarkHtmlAsText() {
   const visit = (node: MdNode) => {
     if (node.type === 'html') node.type = 'text';
     node.children?.forEach(visit);
   };
   return (tree: MdNode) => visit(tree);
+}
+
+/**
+ * The remark plugins of an answer. `singleTilde: false`: "~" between numbers ("3~9 V",
+ * "2.5~3.65 V", how manuals write ranges) stays text; only "~~…~~" strikes through.
+ */
+export const remarkPlugins: NonNullable<Options['remarkPlugins']> = [[remarkGfm, { singleTilde: false }], remarkHtmlAsText];
+
+/**
+ * Text quoted from a manual (an offline answer), as markdown that reads back exactly as written:
+ * every ASCII punctuation character is backslash-escaped (CommonMark lets any of them be), so no
+ * "~", "*", "_", "`", "|", "<", "#" or "1." is taken for syntax, and a line break stays a line
+ * break. Escaping beats a second renderer: the same pipeline still draws the [n] chips (the
+ * escaped "\[3\]" is the text "[3]" again) and marks unsupported sentences.
+ */
+export function literalMarkdown(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trimStart().replace(/[!-/:-@[-`{-~]/g, '\\$&'))
+    .join('\\\n');
 }

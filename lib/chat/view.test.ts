@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
-import { applyEvent, citationTargets, emptyTurn, fellBackToExtractive, fromStored, historyOf, titleFromQuestion } from './view';
+import { applyEvent, emptyTurn, fellBackToExtractive, fromStored, hitTargets, historyOf, shownAnswer, titleFromQuestion } from './view';
 
 const source = { ref: 2, kind: 'chunk' as const, manualId: 'm1', manualTitle: 'HX-200', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
 
@@ -71,14 +71,29 @@ describe('turn view reducer', () => {
     expect(restored).toMatchObject({ answer: 'Half', status: 'cancelled', rating: null });
   });
 
-  it('resolves citations from sources, falling back to result hits while streaming', () => {
+  it('shows [1]..[n]: a streaming answer numbered against the hits, the same numbers once it is answered', () => {
     let view = emptyTurn('id', 'q');
     for (const e of EVENTS.slice(0, 5)) view = applyEvent(view, e);
-    expect(citationTargets(view).get(2)).toMatchObject({ manualId: 'm1', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC' });
-    expect(citationTargets(view).get(2)?.bboxes).toBeUndefined();
-    for (const e of EVENTS.slice(5)) view = applyEvent(view, e);
-    expect(citationTargets(view).get(2)?.bboxes).toEqual(source.bboxes);
-    expect(citationTargets(view).get(1)?.page).toBe(5);
+    expect(shownAnswer(view)).toMatchObject({ text: 'The supply', answered: false });
+    view = applyEvent(view, EVENTS[5]);
+    const live = shownAnswer(view);
+    expect(live.text).toBe('The supply is 24 V DC [1].');
+    expect(live.sources[0]).toMatchObject({ ref: 1, manualId: 'm1', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC' });
+    expect(live.sources[0].bboxes).toBeUndefined();
+    // An answer stored before the loop numbered its citations is numbered the same way here.
+    view = applyEvent(view, EVENTS[6]);
+    const done = shownAnswer(view);
+    expect(done).toMatchObject({ text: 'The supply is 24 V DC [1].', answered: true });
+    expect(done.sources).toEqual([{ ...source, ref: 1 }]);
+    // The trail's hits keep the agent's numbers.
+    expect(hitTargets(view).get(1)?.page).toBe(5);
+    expect(hitTargets(view).get(2)?.page).toBe(3);
+  });
+
+  it('an extractive answer is shown literally, an LLM answer as markdown', () => {
+    const extractive = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'Range 3~9 V [1].', sources: [], method: 'extractive', t: 1 });
+    expect(extractive.literal).toBe(true);
+    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: '**24 V** [1].', sources: [], method: 'llm', t: 1 }).literal).toBe(false);
   });
 
   it('builds history from finished turns only', () => {

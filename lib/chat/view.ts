@@ -3,6 +3,7 @@
  * in the browser (live stream), on the server (what gets stored) and on restore (stored events),
  * so a reloaded or shared chat renders exactly what was streamed.
  */
+import { numberCitations } from '@/lib/answer/citations';
 import type { AgentEvent, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -29,6 +30,8 @@ export interface TurnView extends StoredTurn {
   metrics: TurnMetrics | null;
   /** The answer restarted after the LLM failed (extractive fallback). */
   restarted: boolean;
+  /** The answer is quoted from the manuals (extractive): shown as written, never read as markdown. */
+  literal: boolean;
   /** A problem outside the agent (network, refused request), shown instead of an answer. */
   clientError?: string;
 }
@@ -49,6 +52,7 @@ export function emptyTurn(id: string, question: string, createdAt = Date.now()):
     checked: null,
     metrics: null,
     restarted: false,
+    literal: false,
   };
 }
 
@@ -69,6 +73,7 @@ export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
         sources: event.sources,
         declined: !!event.declined,
         partial: !!event.partial,
+        literal: event.method === 'extractive',
       };
     case 'check':
       return { ...turn, events: [...turn.events, event], unsupported: event.unsupported, checked: { method: event.method, count: event.checked } };
@@ -97,16 +102,28 @@ function hitsByRef(events: AgentEvent[]): Map<number, EventHit> {
   return out;
 }
 
-/** A citation target: the answer's source when known, else the hit the number refers to. */
+/** A citation target: a source of the answer, or while it streams the hit its number refers to. */
 export type CitationTarget = Pick<EventSource, 'ref' | 'manualId' | 'manualTitle' | 'page' | 'chunkId' | 'heading' | 'snippet' | 'bboxes'>;
 
-export function citationTargets(turn: Pick<TurnView, 'sources' | 'events'>): Map<number, CitationTarget> {
+/** The turn's search hits by the agent's reference number (the trail opens these). */
+export function hitTargets(turn: Pick<TurnView, 'events'>): Map<number, CitationTarget> {
   const out = new Map<number, CitationTarget>();
   for (const [ref, h] of hitsByRef(turn.events)) {
     out.set(ref, { ref, manualId: h.manualId, manualTitle: h.manualTitle, page: h.page, chunkId: h.chunkId, heading: h.heading, snippet: h.text ?? '' });
   }
-  for (const s of turn.sources) out.set(s.ref, { ...s });
   return out;
+}
+
+/**
+ * The answer as shown: its text citing [1]..[n] and the sources those numbers open. A finished
+ * answer comes numbered from the loop (numbering again changes nothing; answers stored before it
+ * get numbered here); a streaming one cites the agent's numbers, numbered the same way against the
+ * hits, so its chips keep their numbers when the answer arrives. `answered`: the sources are final.
+ */
+export function shownAnswer(turn: Pick<TurnView, 'answer' | 'sources' | 'events'>): { text: string; sources: CitationTarget[]; answered: boolean } {
+  const answered = turn.events.some((e) => e.type === 'response');
+  const { text, sources } = numberCitations<CitationTarget>(turn.answer, answered ? turn.sources : [...hitTargets(turn).values()]);
+  return { text, sources, answered };
 }
 
 /** The language model failed and the answer was rebuilt from the passages (the response says why). */

@@ -53,6 +53,16 @@ async function connect(key: string): Promise<Client> {
   return client;
 }
 
+/** Citations as every client gets them: each [k] within 1..n, first used in order 1, 2, …, and source k is the k-th. */
+function expectNumbered(answer: { answer: string; sources: Array<{ ref: number }> }) {
+  const cited = [...answer.answer.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)].flatMap((m) => m[1].split(',').map((n) => Number(n.trim())));
+  expect(cited.length).toBeGreaterThan(0);
+  const n = answer.sources.length;
+  for (const k of cited) expect(k >= 1 && k <= n, `[${k}] is not within 1..${n}`).toBe(true);
+  expect([...new Set(cited)]).toEqual(Array.from({ length: new Set(cited).size }, (_, i) => i + 1));
+  expect(answer.sources.map((s) => s.ref)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+}
+
 const textOf = (r: unknown) => ((r as { content: unknown }).content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
 
 beforeAll(async () => {
@@ -96,8 +106,9 @@ describe('MCP over Streamable HTTP', () => {
 
     const asked = await client.callTool({ name: 'ask', arguments: { question: 'What supply voltage does the HX-200 controller need?' } });
     expect(asked.isError).toBeFalsy();
-    const answer = asked.structuredContent as { answer: string; sources: Array<{ manual: string; page: number; previewUrl: string }>; status: string };
+    const answer = asked.structuredContent as { answer: string; sources: Array<{ ref: number; manual: string; page: number; previewUrl: string }>; status: string };
     expect(answer.status).toBe('done');
+    expectNumbered(answer);
     expect(answer.answer).toMatch(/\[\d+\]/);
     expect(answer.answer).toMatch(/24\s*V/);
     expect(answer.sources[0]).toMatchObject({ manual: sampleId, page: expect.any(Number), previewUrl: expect.stringContaining(`${base}/manuals/${sampleId}?page=`) });
@@ -182,8 +193,9 @@ describe('POST /api/v1/ask', () => {
   it('answers with citations and sources', async () => {
     const res = await ask({ question: 'What supply voltage does the HX-200 controller need?', manuals: [sampleId] }, aliceKey);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { answer: string; sources: Array<{ page: number }>; status: string };
+    const body = (await res.json()) as { answer: string; sources: Array<{ ref: number; page: number }>; status: string };
     expect(body.status).toBe('done');
+    expectNumbered(body);
     expect(body.answer).toMatch(/\[\d+\]/);
     expect(body.answer).toMatch(/24\s*V/);
     expect(body.sources.length).toBeGreaterThan(0);

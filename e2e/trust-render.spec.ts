@@ -1,0 +1,86 @@
+/**
+ * Issue 30 in the browser: a quoted answer reaches the reader as the manual writes it. A small
+ * manual made here (the sample has no "~" range) gives a table row with ranges; the answer must
+ * show them intact (no strikethrough), cite [1]..[n] with one chip per source, and label each
+ * source by its section heading.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { expect, test } from './fixtures';
+import { ChatPage } from './pages/chat-page';
+import { ManualsPage } from './pages/manuals-page';
+
+/** A two-page manual of an invented Acme pump whose limits table writes ranges with "~". */
+async function rangeManual(): Promise<{ path: string; fileName: string }> {
+  const doc = await PDFDocument.create();
+  doc.setTitle('Acme HX-90 Coolant Pump Manual');
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const pages: Array<Array<[string, number, boolean]>> = [
+    [
+      ['Acme HX-90 Coolant Pump', 22, true],
+      ['Operating limits', 15, true],
+      ['Keep the coolant pump within these limits while the HX-200 controller runs it.', 10, false],
+      ['Inlet pressure range          2.5~3.65 bar', 10, false],
+      ['Coolant temperature range     5~60 C', 10, false],
+      ['Outside these ranges the controller stops the pump and shows a warning.', 10, false],
+    ],
+    [
+      ['Maintenance', 15, true],
+      ['Clean the strainer of the coolant pump every month and replace its seal once a year.', 10, false],
+      ['Use only seals from the Acme service kit.', 10, false],
+    ],
+  ];
+  for (const lines of pages) {
+    const page = doc.addPage([595, 842]);
+    let y = 780;
+    for (const [text, size, isBold] of lines) {
+      page.drawText(text, { x: 56, y, size, font: isBold ? bold : regular });
+      y -= size * 2.2;
+    }
+  }
+  const fileName = `acme-hx90-ranges-${Date.now().toString(36)}.pdf`;
+  const dir = path.join(os.tmpdir(), 'mc-e2e-sample');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, fileName);
+  fs.writeFileSync(file, await doc.save());
+  return { path: file, fileName };
+}
+
+test('a quoted "~" range is shown intact, cited [1]..[n] under its section heading', async ({ page }) => {
+  test.setTimeout(300_000);
+  const manuals = new ManualsPage(page);
+  const chat = new ChatPage(page);
+  const pdf = await rangeManual();
+  await manuals.goto();
+  await manuals.upload(pdf.path);
+  const row = manuals.row(pdf.fileName);
+  await manuals.expectReady(row);
+  const title = (await row.getByTestId('manual-link').textContent())!.trim();
+
+  // Ask this manual only (the library holds other manuals of other specs).
+  await chat.goto('/');
+  await page.waitForLoadState('networkidle');
+  await page.getByTestId('scope-picker').click();
+  const options = page.getByTestId('scope-panel').locator('label').filter({ has: page.getByTestId('scope-option') });
+  for (const other of await options.filter({ hasNotText: title }).all()) await other.getByTestId('scope-option').uncheck();
+  await expect(page.getByTestId('scope-picker')).toHaveAttribute('aria-label', `Search in: ${title}`);
+  await page.keyboard.press('Escape');
+  await chat.ask('What inlet pressure range does the HX-90 coolant pump need?');
+  await chat.expectLastTurn('done');
+
+  const answer = chat.answer();
+  await expect(answer).toContainText('2.5~3.65 bar');
+  await expect(answer.locator('del, s, em, strong')).toHaveCount(0);
+
+  // [1]..[n] by first use; one chip per source, in that order, labelled by its heading.
+  const cited = await chat.citations().evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))));
+  expect(cited.length).toBeGreaterThan(0);
+  const firstUses = [...new Set(cited)];
+  expect(firstUses).toEqual(firstUses.map((_, i) => i + 1));
+  const sources = chat.lastTurn().getByTestId('source-item');
+  expect(await sources.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))))).toEqual(firstUses);
+  await expect(sources.first().getByTestId('source-label')).toHaveText(/^p\.1( · Operating limits)?$/);
+});
