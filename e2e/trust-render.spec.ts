@@ -18,19 +18,30 @@ async function rangeManual(): Promise<{ path: string; fileName: string }> {
   doc.setTitle('Acme HX-90 Coolant Pump Manual');
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  // A cover page first, as manuals have: the cover names the device, so its words are the
+  // manual's identity, not the asked content. Each limit is a sentence of its own.
   const pages: Array<Array<[string, number, boolean]>> = [
     [
       ['Acme HX-90 Coolant Pump', 22, true],
+      ['Operating manual', 15, false],
+      ['Edition 1', 10, false],
+    ],
+    [
       ['Operating limits', 15, true],
-      ['Keep the coolant pump within these limits while the HX-200 controller runs it.', 10, false],
-      ['Inlet pressure range          2.5~3.65 bar', 10, false],
-      ['Coolant temperature range     5~60 C', 10, false],
+      ['Keep the coolant pump within these limits.', 10, false],
+      ['The inlet pressure range is 2.5~3.65 bar.', 10, false],
+      ['The coolant temperature range is 5~60 C.', 10, false],
       ['Outside these ranges the controller stops the pump and shows a warning.', 10, false],
     ],
     [
       ['Maintenance', 15, true],
       ['Clean the strainer of the coolant pump every month and replace its seal once a year.', 10, false],
       ['Use only seals from the Acme service kit.', 10, false],
+    ],
+    [
+      ['Wiring', 15, true],
+      ['Connect the motor cable to terminals U, V and W.', 10, false],
+      ['Earth the frame before switching on.', 10, false],
     ],
   ];
   for (const lines of pages) {
@@ -82,5 +93,5 @@ test('a quoted "~" range is shown intact, cited [1]..[n] under its section headi
   expect(firstUses).toEqual(firstUses.map((_, i) => i + 1));
   const sources = chat.lastTurn().getByTestId('source-item');
   expect(await sources.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))))).toEqual(firstUses);
-  await expect(sources.first().getByTestId('source-label')).toHaveText(/^p\.1( · Operating limits)?$/);
+  await expect(sources.first().getByTestId('source-label')).toHaveText(/^p\.2( · Operating limits)?$/);
 });
