@@ -9,7 +9,7 @@
  * does not fail the tool.
  */
 import { z } from 'zod';
-import { designationsToLookUp } from '@/lib/answer/applicability';
+import { lookUpModels, pendingManualsNaming, unmentionedDesignations } from '@/lib/answer/applicability';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
@@ -190,8 +190,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
 
     // Whether the library mentions the model names the query gives: the answer's applicability
     // check reads it (lib/answer/applicability.ts).
-    const lookUp = identity ? designationsToLookUp(input.query) : [];
-    const modelLookup = Object.fromEntries(lookUp.map((w) => [w, identity!.mentions(w)]));
+    const models = identity ? lookUpModels(input.query, identity) : undefined;
+    // A device no ready manual mentions may be one whose manual is still being processed.
+    const unmentioned = identity ? unmentionedDesignations(input.query, identity) : [];
+    const notReady = unmentioned.length ? pendingManualsNaming(unmentioned, await ctx.pendingManuals().catch(() => [])) : {};
     const failedLeg =
       text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
     const outPages = uniquePages(objects);
@@ -215,7 +217,9 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
-        ...(lookUp.length ? { model_lookup: modelLookup } : {}),
+        ...(models ? { model_lookup: models.known } : {}),
+        ...(models?.variants ? { model_variants: models.variants } : {}),
+        ...(Object.keys(notReady).length ? { not_ready: notReady } : {}),
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
       // page) and found mostly in that manual — a contents page on the cover names "power" too.

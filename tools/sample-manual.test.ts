@@ -17,6 +17,8 @@ import { chain, defaultInterceptors } from '@/lib/agent/interceptors';
 import type { AuditRecord } from '@/lib/agent/events';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/manuals/service';
+import { overallPercent } from '@/lib/manuals/view';
+import { createManual, deleteManualRow, updateManual } from '@/lib/store/manuals';
 import { createLlmClient } from '@/lib/providers/llm/client';
 import type { LlmClient } from '@/lib/providers/types';
 import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE } from '@/lib/sample';
@@ -302,6 +304,27 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     // a question without a maker + model name looks nothing up
     const plain = await run(hybridSearch, { query: 'What does error E05 mean?' });
     expect(plain.result!.metadata.model_lookup).toBeUndefined();
+  });
+
+  it('a device whose only manual is still processing: the answer says it is not ready, not that no manual covers it', async () => {
+    // A real manual row in the store, mid-way through embedding; the library index holds ready manuals only.
+    const pendingId = 'pending-kl9';
+    await createManual({ id: pendingId, title: 'Brio KL-9 Service Manual', fileName: 'brio-kl9.pdf', sha256: 'f'.repeat(64), sizeBytes: 1000 });
+    try {
+      await updateManual(pendingId, { status: 'embedding', pageCount: 40, progressDone: 10, progressTotal: 40 });
+      const percent = overallPercent({ status: 'embedding', pageCount: 40, progressDone: 10, progressTotal: 40, ocrPages: 0 });
+      const question = 'What supply voltage does the Brio KL-9 need?';
+      const t = treeWith({ question });
+      const { result } = await run(hybridSearch, { query: question }, t);
+      expect(result!.metadata.not_ready).toMatchObject({ 'kl-9': { title: 'Brio KL-9 Service Manual', percent } });
+      const { response } = await run(textResponse, {}, t);
+      expect(response).toMatchObject({ declined: true, text: `The KL-9 manual is still processing (${percent} %); ask again when it is ready.` });
+      // the sample's own device is ready: its question is answered as before
+      const ready = treeWith({ question: 'What supply voltage does the HX-200 controller need?' });
+      expect((await run(hybridSearch, { query: ready.question }, ready)).result!.metadata.not_ready).toBeUndefined();
+    } finally {
+      await deleteManualRow(pendingId);
+    }
   });
 });
 

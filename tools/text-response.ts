@@ -6,7 +6,7 @@
  */
 import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
-import { unknownDevices } from '@/lib/answer/applicability';
+import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
@@ -49,8 +49,12 @@ function answerPrompt(t: TreeData, finding?: string): string {
     used += line.length;
   }
   if (used === 0) lines.push('(no sources were found)');
-  const unknown = unknownDevices(t.environment.modelLookups());
+  const lookups = t.environment.modelLookups();
+  const unknown = unknownDevices(lookups);
   if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
+  for (const { asked, listed } of uncoveredVariants(lookups)) lines.push('', `Note: the manuals list ${listed.join(', ')} but never ${asked}; say that they do not cover ${asked}.`);
+  for (const { device, percent } of devicesNotReady(lookups))
+    lines.push('', `Note: the manual of the ${device} is still processing${percent !== undefined ? ` (${percent} %)` : ''} and cannot be searched yet; say so.`);
   const summary = t.environment.summaries.at(-1);
   if (summary) lines.push('', `Summary of the sources: ${summary}`);
   if (finding) lines.push('', finding);
@@ -134,6 +138,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
+        uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),
+        notReady: devicesNotReady(t.environment.modelLookups()),
       });
       text = answer.text;
       declined = answer.declined;

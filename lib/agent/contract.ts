@@ -6,6 +6,7 @@
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
  * and streams as events. See docs/architecture.md.
  */
+import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
@@ -17,6 +18,7 @@ import type { Environment } from './environment';
 import type { Source, ToolResult } from '../answer/hits';
 
 export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';
+export type { PendingManual };
 
 /** How the answer was written: by the language model, or extractively from the passages. */
 export type AnswerMethod = 'llm' | 'extractive';
@@ -70,8 +72,10 @@ export interface AgentServices {
   /** PNG bytes of a rendered manual page; null when nothing can render pages. */
   pageImage: PageImageLoader | null;
   manualTitle(manualId: string): Promise<string | undefined>;
-  /** The library's index of pages, passages and manual identities (lib/ranking). */
+  /** The library's index of pages, passages and manual identities (lib/ranking): ready manuals only. */
   libraryIndex(): Promise<LibraryIndex>;
+  /** Manuals still being processed (queued … indexing), with their progress: the index does not hold them yet. */
+  pendingManuals(): Promise<PendingManual[]>;
   /** Which decider picks the tools when the turn's options do not say. */
   decider: DeciderProvider;
 }

@@ -142,14 +142,17 @@ export class Environment {
     return out;
   }
 
-  /** What the searches found out about their queries' model names (hybrid_search's model_lookup), in the order they ran. */
+  /** What the searches found out about their queries' model names (hybrid_search's model_lookup, model_variants, not_ready), in the order they ran. */
   modelLookups(): ModelLookup[] {
     const out: ModelLookup[] = [];
     for (const byName of Object.values(this.results))
       for (const list of Object.values(byName))
         for (const r of list) {
           const known = r.metadata.model_lookup as Record<string, boolean> | undefined;
-          if (known) out.push({ query: String(r.metadata.query), known });
+          const variants = r.metadata.model_variants as ModelLookup['variants'];
+          const notReady = r.metadata.not_ready as ModelLookup['notReady'];
+          if (known || notReady)
+            out.push({ query: String(r.metadata.query), known: known ?? {}, ...(variants ? { variants } : {}), ...(notReady ? { notReady } : {}) });
         }
     return out;
   }

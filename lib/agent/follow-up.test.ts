@@ -26,3 +26,33 @@ describe('follow-up questions', () => {
     expect(resolveFollowUp("and what's the max current then?", [], identities)).toBe("and what's the max current then?");
   });
 });
+
+describe('a follow-up that swaps a qualifier', () => {
+  const hx = new Map([
+    ['hx', new Set(['acme', 'hx-200', 'controller', 'manual'])],
+    ['qx', new Set(['zentro', 'qx-40', 'service', 'manual'])],
+  ]);
+  const asked = (content: string) => [
+    { role: 'user' as const, content },
+    { role: 'assistant' as const, content: 'Output 1 delivers 2 A [1].' },
+  ];
+
+  it('is the previous question with the qualifier of the same kind replaced', () => {
+    const history = asked('What is the maximum current of output 1 on the HX-200?');
+    expect(resolveFollowUp('and output 3?', history, hx)).toBe('What is the maximum current of output 3 on the HX-200?');
+    expect(resolveFollowUp('And what about Output 2?', history, hx)).toBe('What is the maximum current of Output 2 on the HX-200?');
+    expect(resolveFollowUp('What about J4?', asked('Which cable goes to J3 on the HX-200?'), hx)).toBe('Which cable goes to J4 on the HX-200?');
+  });
+
+  it('appends the previous subject, without the replaced qualifier, when it asks more', () => {
+    const history = asked('What is the maximum current of output 1 on the HX-200?');
+    expect(resolveFollowUp('and the ripple of output 3?', history, hx)).toBe('and the ripple of output 3? (hx-200 maximum current)');
+    // a qualifier of another kind is appended to, not swapped
+    expect(resolveFollowUp('and at step 3?', history, hx)).toBe('and at step 3? (hx-200 maximum current output 1)');
+  });
+
+  it('keeps the subject along a chain of follow-ups', () => {
+    const history = [...asked('What is the maximum current of output 1 on the HX-200?'), ...asked('and output 3?')];
+    expect(resolveFollowUp('and output 2?', history, hx)).toBe('What is the maximum current of output 2 on the HX-200?');
+  });
+});

@@ -4,6 +4,12 @@
  * one that did, is read with the earlier question's device and topic words added, and the trail
  * shows the resolved question. Which words name a device comes from the library itself: the
  * words of a manual's identity (title, file name, cover page) that few manuals share.
+ *
+ * A follow-up that only swaps a qualifier — a word and a number ("output 2"), or a designation
+ * ("J4") — for one of the same kind in the previous question ("and output 3?" after "… of output
+ * 2 on the HX-200?") is the previous question with that qualifier replaced: appending would keep
+ * the old one, and the search would find it again. The previous question is itself read as a
+ * follow-up first, so a chain of them keeps its subject.
  */
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
@@ -24,13 +30,61 @@ export function deviceWords(question: string, identities: ReadonlyMap<string, Re
   return out;
 }
 
+/** A qualifier as a question writes it: its kind ("output", or a designation's letters "j") and its text span. */
+interface Qualifier {
+  kind: string;
+  span: string;
+}
+
+const NUMBER = /^\d+(?:[.,]\d+)?$/;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The qualifiers of a question: a content word followed by a number ("output 2"), and designations with a letter prefix ("J4", "CH1"). */
+function qualifiers(text: string): Qualifier[] {
+  const raw = text.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
+  const out: Qualifier[] = [];
+  for (let i = 1; i < raw.length; i++) {
+    const word = raw[i - 1].toLowerCase();
+    if (NUMBER.test(raw[i]) && /^\p{L}{2,}$/u.test(word) && !isStopword(word)) out.push({ kind: word, span: `${raw[i - 1]} ${raw[i]}` });
+  }
+  for (const token of raw) {
+    // A designation: letters, then a number and perhaps a variant ("J4", "CH1", "QX-40A").
+    const prefix = token.match(/^(\p{L}+)-?\d+\p{L}?$/u)?.[1];
+    if (prefix) out.push({ kind: `${prefix.toLowerCase()}#`, span: token });
+  }
+  return out;
+}
+
+/** The previous question with the follow-up's qualifiers put in place of those of the same kind, or undefined when none pairs. */
+function swapQualifiers(question: string, previous: string): { swapped: string; spans: string[] } | undefined {
+  const before = qualifiers(previous);
+  let swapped = previous;
+  const spans: string[] = [];
+  for (const q of qualifiers(question)) {
+    const old = before.find((b) => b.kind === q.kind && b.span.toLowerCase() !== q.span.toLowerCase());
+    if (!old) continue;
+    swapped = swapped.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(old.span)}(?![\\p{L}\\p{N}])`, 'u'), q.span);
+    spans.push(q.span);
+  }
+  return spans.length ? { swapped, spans } : undefined;
+}
+
 /**
- * The question to search for: the question itself, or — for a follow-up — the question with the
+ * The question to search for: the question itself, or — for a follow-up — the previous question
+ * with the follow-up's qualifiers swapped in when that is all it asks, else the question with the
  * previous question's device words and the content words it does not repeat, in parentheses.
  */
 export function resolveFollowUp(question: string, history: readonly ChatTurn[], identities: ReadonlyMap<string, ReadonlySet<string>>): string {
-  const previous = [...history].reverse().find((t) => t.role === 'user')?.content;
-  if (!previous || identities.size === 0 || deviceWords(question, identities).length > 0) return question;
+  const at = history.findLastIndex((t) => t.role === 'user');
+  if (at < 0 || identities.size === 0 || deviceWords(question, identities).length > 0) return question;
+  let previous = resolveFollowUp(history[at].content, history.slice(0, at), identities);
+  const swap = swapQualifiers(question, previous);
+  if (swap) {
+    // Nothing asked beyond the qualifiers: the previous question, qualifiers swapped.
+    const known = new Set([...distinctTerms(previous), ...distinctTerms(swap.spans.join(' '))]);
+    if (distinctTerms(question).every((t) => known.has(t))) return swap.swapped;
+    previous = swap.swapped;
+  }
   const device = deviceWords(previous, identities);
   if (device.length === 0) return question;
   const asked = new Set(distinctTerms(question));

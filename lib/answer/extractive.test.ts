@@ -29,6 +29,13 @@ const BATTERY = hits(
 );
 
 describe('extractive answer', () => {
+  it("declines a variant the manuals do not list, and a device whose manual is processing, whatever the passages say", () => {
+    const variant = extractiveAnswer('How big is the battery of the Zentro QX-40C?', BATTERY, { uncoveredVariants: [{ asked: 'QX-40C', listed: ['QX-40A'] }] });
+    expect(variant).toMatchObject({ declined: true, refs: [], text: 'The manuals do not cover the QX-40C: they list the QX-40A but not the QX-40C.' });
+    const pending = extractiveAnswer('How big is the battery of the KL-9?', BATTERY, { notReady: [{ device: 'KL-9', percent: 12 }] });
+    expect(pending).toMatchObject({ declined: true, refs: [], text: 'The KL-9 manual is still processing (12 %); ask again when it is ready.' });
+  });
+
   it('answers with the best sentences, each cited with its [n]', () => {
     const a = extractiveAnswer('How big is the built-in battery and what is the charging current?', BATTERY);
     expect(a.declined).toBe(false);

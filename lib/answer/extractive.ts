@@ -13,7 +13,7 @@ import { namesDevice, otherDeviceAsked } from './applicability';
 import { evidenceOf, NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from './decide';
 import { cite, quoteAnswer } from './quote';
 import { readQuestion, selectUnits, type Reading } from './select';
-import { declineSentence, unknownDeviceSentence, whereLooked } from './word';
+import { declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence, whereLooked } from './word';
 
 export interface ExtractiveAnswer {
   text: string;
@@ -33,17 +33,22 @@ export interface ExtractiveOptions {
   declinePolicy?: DeclinePolicy;
   /** Maker + model names the question gives that no manual of the library mentions ("Rigol DP832"): ./applicability.ts. */
   unknownDevices?: readonly string[];
+  /** Variants the question names that the manuals do not list, with those they list: ./applicability.ts. */
+  uncoveredVariants?: ReadonlyArray<{ asked: string; listed: readonly string[] }>;
+  /** Devices the question names whose only manual is still processing: ./applicability.ts. */
+  notReady?: ReadonlyArray<{ device: string; percent?: number }>;
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
+  // The asked device's manual is not searchable yet, or does not list the asked variant: any
+  // passage found is about another device (or another variant), whatever else the question names.
+  if (opts.notReady?.length) return notCovered(notReadySentence(opts.notReady));
+  if (opts.uncoveredVariants?.length) return notCovered(uncoveredVariantSentence(opts.uncoveredVariants));
   const reading = readQuestion(question, hits, opts.topicTerms);
   if (!reading) return decline(question, NO_EVIDENCE);
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.
-  if (opts.unknownDevices?.length && !reading.named) {
-    const text = unknownDeviceSentence(opts.unknownDevices);
-    return { text, parts: [text], refs: [], declined: true, coverage: 0, evidence: NO_EVIDENCE };
-  }
+  if (opts.unknownDevices?.length && !reading.named) return notCovered(unknownDeviceSentence(opts.unknownDevices));
   const selection = selectUnits(reading);
   if (!selection) return decline(question, NO_EVIDENCE);
   const { parts, refs } = quoteAnswer(reading, selection);
@@ -56,6 +61,10 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
 }
 
 const titleOf = (r: Reading, id: string) => r.passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
+
+function notCovered(text: string): ExtractiveAnswer {
+  return { text, parts: [text], refs: [], declined: true, coverage: 0, evidence: NO_EVIDENCE };
+}
 
 function decline(question: string, evidence: AnswerEvidence, where?: string): ExtractiveAnswer {
   const text = declineSentence(question, where);

@@ -35,3 +35,19 @@ export function unknownDeviceSentence(devices: readonly string[]): string {
   const named = devices.map((d) => `the ${d}`).join(' or the ');
   return `The manuals do not cover ${named}: no manual in the library mentions ${devices.length > 1 ? 'them' : 'it'}.`;
 }
+
+const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+
+/** "The manuals do not cover the QX-40C: they list the QX-40A and QX-40B but not the QX-40C." */
+export function uncoveredVariantSentence(variants: ReadonlyArray<{ asked: string; listed: readonly string[] }>): string {
+  return variants
+    .map(({ asked, listed }) => `The manuals do not cover the ${asked}: they list the ${list(listed)} but not the ${asked}.`)
+    .join(' ');
+}
+
+/** "The HX-200 manual is still processing (41 %); ask again when it is ready." */
+export function notReadySentence(devices: ReadonlyArray<{ device: string; percent?: number }>): string {
+  const one = devices.length === 1;
+  const percent = one && devices[0].percent !== undefined ? ` (${devices[0].percent} %)` : '';
+  return `The ${list(devices.map((d) => d.device))} ${one ? 'manual is' : 'manuals are'} still processing${percent}; ask again when ${one ? 'it is' : 'they are'} ready.`;
+}

@@ -7,6 +7,8 @@
 import type { Passage } from '../providers/types';
 import { Bm25Index } from '../text/bm25';
 import { charNgrams, terms, words } from '../text/analyze';
+import { modelCore, variantOf } from '../text/designations';
+import { valueKinds } from '../text/quantities';
 
 export interface CorpusManual {
   id: string;
@@ -38,11 +40,26 @@ function identityText(manual: CorpusManual, cover: CorpusPage | undefined): stri
   return [manual.title, fileWords, cover?.text ?? ''].join('\n');
 }
 
-/** "hx200a" → "hx200", "hx-200" → "hx200": a word with digits loses its hyphens and trailing letters. */
-const modelCore = (word: string) => {
-  const joined = word.replace(/-/g, '');
-  return /\d/.test(joined) ? joined.replace(/(\d)\p{L}+$/u, '$1') : joined;
-};
+/** A word that reads as a value ("24v", "87a"), not a model's variant: a number, then a unit. */
+const isValue = (w: string) => /^\d/.test(w) && (valueKinds(w).size > 0 || valueKinds(w.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0);
+
+/**
+ * The designations a word of a page writes, hyphens out: itself, and for a slashed list of
+ * variants each one ("qx-40a/b" → qx40a, qx40b; "dp831a/dp832" → dp831a, dp832).
+ */
+function writtenDesignations(word: string): string[] {
+  const parts = word.replace(/-/g, '').split('/').filter(Boolean);
+  const out: string[] = [];
+  let last: { stem: string } | undefined;
+  for (const part of parts) {
+    if (last && /^\p{L}{1,3}$/u.test(part)) out.push(last.stem + part);
+    else {
+      out.push(part);
+      last = variantOf(part);
+    }
+  }
+  return out;
+}
 
 export class LibraryIndex {
   readonly manuals: CorpusManual[];
@@ -133,9 +150,49 @@ export class LibraryIndex {
       for (const set of [...this.pageTermSets, ...this.identityWords.values()]) for (const t of set) cores.add(modelCore(t));
       this.modelCores = cores;
     }
+    // A designation whose stem is a bare number ("87v", "3015be") counts only as written: "87 V" on a page is a value.
+    const variant = variantOf(word);
+    if (variant && !/\p{L}/u.test(variant.stem)) return this.designationsWritten().written.has(word.replace(/-/g, ''));
     if (this.modelCores.has(modelCore(word))) return true;
     const parts = word.split('-').filter(Boolean);
     return parts.length > 1 && this.pageTermSets.some((set) => parts.every((p) => set.has(p)));
+  }
+
+  /** The designations the library writes (hyphens out, slashed lists expanded) and its variants by stem, computed on first use. */
+  private written?: { written: Set<string>; variants: Map<string, Set<string>> };
+
+  private designationsWritten() {
+    if (!this.written) {
+      const written = new Set<string>();
+      const variants = new Map<string, Set<string>>();
+      const pageWords = this.pages.map((p) => new Set(words(p.text)));
+      for (const set of [...pageWords, ...this.identityWords.values()])
+        for (const w of set)
+          for (const d of writtenDesignations(w)) {
+            written.add(d);
+            const v = variantOf(d);
+            if (!v || isValue(d)) continue;
+            let list = variants.get(v.stem);
+            if (!list) variants.set(v.stem, (list = new Set()));
+            list.add(d);
+          }
+      this.written = { written, variants };
+    }
+    return this.written;
+  }
+
+  /**
+   * The variants of a designation's model the library writes, as words without hyphens: whether
+   * it writes this one, and the others of the same stem ("qx-40c" → qx40a, qx40b when a page
+   * says "QX-40A/B"); values aside ("87 A" is no variant of an 87V). Nothing for a designation
+   * without a variant suffix.
+   */
+  modelVariants(word: string): { written: boolean; others: string[] } {
+    const own = variantOf(word);
+    if (!own) return { written: false, others: [] };
+    const { written, variants } = this.designationsWritten();
+    const hyphenless = word.replace(/-/g, '');
+    return { written: written.has(hyphenless), others: [...(variants.get(own.stem) ?? [])].filter((d) => d !== hyphenless).sort() };
   }
 
   private trigramPostings?: Map<string, number[]>;

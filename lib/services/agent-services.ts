@@ -7,7 +7,7 @@
  * the tools that need it.
  */
 import fs from 'node:fs/promises';
-import type { PageImageLoader, AgentServices } from '@/lib/agent/contract';
+import type { PageImageLoader, AgentServices, PendingManual } from '@/lib/agent/contract';
 import { getConfig, type DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
@@ -26,6 +26,8 @@ export interface AgentDeps {
   manualTitle?: (manualId: string) => Promise<string | undefined> | string | undefined;
   /** The library index; undefined = the store's, rebuilt when the library changes. */
   libraryIndex?: () => Promise<LibraryIndex>;
+  /** Manuals still being processed; undefined = the store's. */
+  pendingManuals?: () => Promise<PendingManual[]>;
   /** undefined = 'llm' with an injected LLM, 'rules' with none (llm: null), else from configuration. */
   decider?: DeciderProvider;
 }
@@ -64,6 +66,8 @@ export function agentServices(deps: AgentDeps = {}): AgentServices {
     },
     // Not memoised: the cache keeps the index, and a failed build is retried by the next caller.
     libraryIndex: deps.libraryIndex ?? defaultLibraryIndex,
+    // Read when a question names a device no ready manual mentions: the state changes while a turn runs.
+    pendingManuals: deps.pendingManuals ?? defaultPendingManuals,
     decider: deps.decider ?? defaultDecider(deps),
   };
 }
@@ -81,6 +85,12 @@ function defaultDecider(deps: AgentDeps): DeciderProvider {
 async function defaultLibraryIndex(): Promise<LibraryIndex> {
   const { libraryIndex } = await import('@/lib/ranking/library-cache');
   return libraryIndex();
+}
+
+async function defaultPendingManuals(): Promise<PendingManual[]> {
+  const [{ listPendingManuals }, { overallPercent }] = await Promise.all([import('@/lib/store/manuals'), import('@/lib/manuals/view')]);
+  // The percent the Manuals page shows for it.
+  return (await listPendingManuals()).map((m) => ({ title: m.title, fileName: m.fileName, percent: overallPercent(m) }));
 }
 
 async function defaultManualTitle(manualId: string): Promise<string | undefined> {

@@ -2,7 +2,7 @@
  * Every query about manuals and pages lives here (server-only), so routes, actions and the
  * ingest pipeline share one vocabulary and one place to reason about consistency.
  */
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import { getDb } from './db';
 import { ADMIN_USER_ID } from './users';
 import { chunks, manuals, pages } from './tables';
@@ -69,6 +69,12 @@ export async function readyManualIds(): Promise<string[]> {
   const db = await getDb();
   const rows = await db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'ready'));
   return rows.map((r) => r.id);
+}
+
+/** Manuals not searchable yet and not failed: queued or in a processing stage. */
+export async function listPendingManuals(): Promise<Manual[]> {
+  const db = await getDb();
+  return db.select().from(manuals).where(notInArray(manuals.status, ['ready', 'failed'])).orderBy(desc(manuals.createdAt));
 }
 
 /** Replaces all page and chunk rows of a manual in one transaction (never a half-written manual). */

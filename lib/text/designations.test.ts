@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { designations, modelMentions } from './designations';
+import { designations, modelCore, modelMentions, variantOf } from './designations';
 
 describe('maker + model mentions', () => {
   it('finds a designation after a capitalised maker name', () => {
@@ -17,5 +17,28 @@ describe('maker + model mentions', () => {
     expect(modelMentions('Before moving the arm to X200 Y0 Z10, is the point reachable?')).toEqual([]);
     expect(modelMentions('After I hit the one-click LiFePO4 preset, what cut-off is set?')).toEqual([]);
     expect(modelMentions('Rigol DP832: how do I update it?')).toEqual([]);
+  });
+});
+
+describe('a model that reads as a value', () => {
+  it('is a model right after a maker written as a name', () => {
+    expect(modelMentions('How do I zero a Zentro 48V bench meter?')).toEqual([{ text: 'Zentro 48V', model: '48v' }]);
+    expect(modelMentions('Which probe fits the Quillon 3015BE scope?')).toEqual([{ text: 'Quillon 3015BE', model: '3015be' }]);
+  });
+
+  it('stays a value after an acronym, a stop word, a lower-case word or at a sentence start', () => {
+    expect(modelMentions('Can the controller run from a 24V supply?')).toEqual([]);
+    expect(modelMentions('Is the DC 24V input fused on the controller?')).toEqual([]);
+    expect(modelMentions('The fan is slow. Apply 12V to the fan?')).toEqual([]);
+    expect(modelMentions('Is it safe? The 24V rail is hot.')).toEqual([]);
+  });
+});
+
+describe('model cores and variants', () => {
+  it('drops hyphens and a variant suffix, unless only a number would remain', () => {
+    expect(modelCore('qx-40a')).toBe('qx40');
+    expect(modelCore('48v')).toBe('48v');
+    expect(variantOf('qx-40c')).toEqual({ stem: 'qx40', suffix: 'c' });
+    expect(variantOf('hx-200')).toBeUndefined();
   });
 });

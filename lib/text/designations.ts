@@ -4,8 +4,13 @@
  * a designation ("24V", "1400mAh": js-quantities reads them, ./quantities.ts), and neither is a
  * designation after a lower-case word ("move to Y150", "the NMC811 preset"): without the maker's
  * name the token may as well be a coordinate, a code or a chemistry.
+ *
+ * A token that reads as a quantity is still a model right after a maker's name ("Acme 48V",
+ * "Zentro 3015BE"): a word written like a name — a capital then lower case, so not an acronym
+ * qualifying a value ("DC 24V", "AC 230V") — that is not a stop word and does not start a sentence
+ * ("Apply 24V …", "The 24V supply …").
  */
-import { words } from './analyze';
+import { isStopword, words } from './analyze';
 import { valueKinds } from './quantities';
 
 export interface ModelMention {
@@ -16,18 +21,41 @@ export interface ModelMention {
 }
 
 const MAKER = /^\p{Lu}[\p{L}-]+$/u;
-const tokensOf = (text: string) =>
-  text
-    .split(/\s+/)
-    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter(Boolean);
+/** A maker's name written as a name ("Fluke", "Acme"), not an acronym ("DC", "RMS"). */
+const NAME = /^\p{Lu}\p{Ll}[\p{L}-]*$/u;
+const SENTENCE_END = /[.!?:;]["')\]]*$/u;
+const trimToken = (t: string) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+const tokensOf = (text: string) => text.split(/\s+/).map(trimToken).filter(Boolean);
+
+/** Letters and digits, at least three characters: the shape of a model, a code or a value. */
+const designationShaped = (token: string) => token.length >= 3 && /\p{L}/u.test(token) && /\d/.test(token);
+/** A value is a number, then its unit ("24V", "1400mAh"); "QX-40A" or "DP832A" is no current. */
+const isQuantity = (token: string) =>
+  /^[\d.,]/.test(token) && (valueKinds(token).size > 0 || valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0);
 
 /** The token as the library's indexes spell it ("DP832" → "dp832"), when it is a designation. */
 function designationWord(token: string): string | undefined {
-  if (token.length < 3 || !/\p{L}/u.test(token) || !/\d/.test(token)) return undefined;
   // "24V", "1400mAh", "5 V" written as one token are values, not models.
-  if (valueKinds(token).size > 0 || valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0) return undefined;
+  if (!designationShaped(token) || isQuantity(token)) return undefined;
   return words(token)[0];
+}
+
+/**
+ * A model's core: hyphens out and, when letters remain after it, a variant's letter suffix too
+ * ("qx-40a" → "qx40", "dp832" → "dp832"). A designation whose core would be a bare number
+ * ("87v", "3015be") keeps its letters: "87" or "3015" alone names nothing.
+ */
+export function modelCore(word: string): string {
+  const joined = word.replace(/-/g, '');
+  if (!/\d/.test(joined)) return joined;
+  const core = joined.replace(/(\d)\p{L}+$/u, '$1');
+  return /\p{L}/u.test(core) ? core : joined;
+}
+
+/** A designation's stem and variant suffix ("qx-40c" → qx40 + c; "3015be" → 3015 + be), or undefined without a suffix. */
+export function variantOf(word: string): { stem: string; suffix: string } | undefined {
+  const m = word.replace(/-/g, '').match(/^(.*\d)(\p{L}+)$/u);
+  return m && /\p{L}/u.test(word) ? { stem: m[1], suffix: m[2] } : undefined;
 }
 
 /** Every designation-shaped word of a text ("AcmeOS3", "V1.2", "DP832"), as the indexes spell them. */
@@ -44,13 +72,19 @@ export function designationTokens(text: string): string[] {
     .filter((t) => designationWord(t) !== undefined);
 }
 
-/** Maker + model mentions of a question, in order. The question's first word is not taken for a maker. */
+/**
+ * Maker + model mentions of a question, in order. The question's first word is not taken for a
+ * maker; before a token that reads as a quantity, the maker must be a name that starts no sentence.
+ */
 export function modelMentions(question: string): ModelMention[] {
-  const tokens = tokensOf(question);
+  const raw = question.split(/\s+/).filter((t) => trimToken(t));
   const out: ModelMention[] = [];
-  for (let i = 2; i < tokens.length; i++) {
-    const [maker, model] = [tokens[i - 1], tokens[i]];
-    const word = MAKER.test(maker) ? designationWord(model) : undefined;
+  for (let i = 2; i < raw.length; i++) {
+    const [maker, model] = [trimToken(raw[i - 1]), trimToken(raw[i])];
+    if (!MAKER.test(maker)) continue;
+    let word = designationWord(model);
+    if (!word && designationShaped(model) && NAME.test(maker) && !isStopword(maker.toLowerCase()) && !SENTENCE_END.test(raw[i - 2]) && !SENTENCE_END.test(raw[i - 1]))
+      word = words(model)[0];
     if (word) out.push({ text: `${maker} ${model}`, model: word });
   }
   return out;
