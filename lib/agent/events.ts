@@ -11,6 +11,26 @@ export type { DeciderKind, EventHit };
 /** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
 export type EventSource = Source;
 
+/**
+ * The three forms of a reply (issue 30): `answer`, a checked answer quoted from the manual of the
+ * asked device; `pages`, the closest pages, honestly labelled, when the evidence does not hold the
+ * answer; `not_covered`, no ready manual covers the asked device (or its manual is still processing).
+ */
+export type AnswerMode = 'answer' | 'pages' | 'not_covered';
+
+/** A page offered in the `pages` form (and, on request, with `not_covered`): what its card shows. */
+export interface ClosestPage {
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  /** The section heading the best passage sits under (never figure labels). */
+  heading?: string;
+  /** A short passage of the page, the question's words in it to be highlighted by the viewer. */
+  snippet: string;
+  /** Opens the page preview (the same link a citation opens). */
+  previewUrl: string;
+}
+
 export type ToolOutcome = 'ok' | 'error' | 'invalid_input' | 'timeout' | 'cancelled';
 
 /** One tool call as the audit interceptor saw it. */
@@ -109,6 +129,10 @@ export type AgentEvent = Timed<
       fallback_reason?: string;
       /** Offline answers: the evidence the decision to answer or decline was based on. */
       evidence?: AnswerEvidence;
+      /** Which of the three forms this reply takes; absent in turns stored before forms existed (read as `answer`, or `not_covered` when declined). */
+      mode?: AnswerMode;
+      /** With `pages` (and `not_covered`, shown on request): the closest pages, best first, at most 3. */
+      pages?: ClosestPage[];
       /** Cut short by cancellation. */
       partial?: boolean;
       time_ms?: number;
