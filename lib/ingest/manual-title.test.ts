@@ -108,7 +108,7 @@ describe('deviceName: the device a title names, for sentences and labels', () =>
     expect(deviceName('Installation guide: Acme HX-200')).toBe('Acme HX-200');
     expect(deviceName('Large industrial Quillon ZR-12 dust extractor')).toBe('Quillon ZR-12 dust extractor');
     expect(deviceName('The Quillon battery charge regulator board manual')).toBe('battery charge regulator board');
-    expect(deviceName('Large industrial Quillon ZR-12')).toBe('industrial Quillon ZR-12');
+    expect(deviceName('Very large industrial Quillon ZR-12')).toBe('large industrial Quillon ZR-12');
     // A number that is the model stays ("Fenner 87"), a value is not a designation.
     expect(deviceName('Fenner 87 multimeter manual')).toBe('Fenner 87 multimeter');
   });
