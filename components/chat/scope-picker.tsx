@@ -7,6 +7,8 @@ import type { Scope } from './use-manual-chat';
 export interface ManualOption {
   id: string;
   title: string;
+  /** The device the title names ("X-9 controller"): the short label of a one-manual scope. */
+  device: string;
 }
 
 /**
@@ -43,10 +45,10 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
   const label =
     chosen === null
       ? manuals.length === 1
-        ? manuals[0].title
+        ? manuals[0].device
         : `All manuals (${manuals.length})`
       : chosen.size === 1
-        ? (manuals.find((m) => chosen.has(m.id))?.title ?? '1 manual')
+        ? (manuals.find((m) => chosen.has(m.id))?.device ?? '1 manual')
         : `${chosen.size} of ${manuals.length} manuals`;
 
   const toggle = (id: string) => {
@@ -106,7 +108,9 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
                   className="accent-brand-600"
                   data-testid="scope-option"
                 />
-                <span className="truncate">{m.title}</span>
+                <span className="truncate" title={m.title}>
+                  {m.title}
+                </span>
               </label>
             ))}
           </div>

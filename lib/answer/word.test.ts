@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declineSentence, notReadySentence, uncoveredVariantSentence, whereLooked } from './word';
+import { declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence, whereLooked } from './word';
 
 describe('declineSentence', () => {
   it('is a fixed, whole sentence that names what was looked for and where', () => {
@@ -29,5 +29,12 @@ describe('not covered and not ready', () => {
     );
     expect(notReadySentence([{ device: 'HX-200', percent: 41 }])).toBe('The HX-200 manual is still processing (41 %); ask again when it is ready.');
     expect(notReadySentence([{ device: 'HX-200' }, { device: 'KL-9' }])).toBe('The HX-200 and KL-9 manuals are still processing; ask again when they are ready.');
+  });
+});
+
+describe('a device named with its article keeps one (issue 33)', () => {
+  it('never writes "the The"', () => {
+    expect(unknownDeviceSentence(['The Quillon ZR-12'])).toBe('The manuals do not cover the Quillon ZR-12: no manual in the library mentions it.');
+    expect(unknownDeviceSentence(['Quillon ZR-12', 'Harlo KP-7'])).toBe('The manuals do not cover the Quillon ZR-12 or the Harlo KP-7: no manual in the library mentions them.');
   });
 });

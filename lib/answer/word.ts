@@ -30,9 +30,12 @@ export function declineSentence(question: string, where = 'the manuals searched'
     : `The manuals do not say: I found no passage in ${where} that answers this question.`;
 }
 
+/** "the X-9", never "the The X-9" (a device named as its title writes it keeps one article). */
+const theDevice = (device: string) => `the ${device.replace(/^(?:the|a|an)\s+/i, '')}`;
+
 /** "The manuals do not cover the Rigol DP832: no manual in the library mentions it." */
 export function unknownDeviceSentence(devices: readonly string[]): string {
-  const named = devices.map((d) => `the ${d}`).join(' or the ');
+  const named = devices.map(theDevice).join(' or ');
   return `The manuals do not cover ${named}: no manual in the library mentions ${devices.length > 1 ? 'them' : 'it'}.`;
 }
 
@@ -41,7 +44,7 @@ const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.sl
 /** "The manuals do not cover the QX-40C: they list the QX-40A and QX-40B but not the QX-40C." */
 export function uncoveredVariantSentence(variants: ReadonlyArray<{ asked: string; listed: readonly string[] }>): string {
   return variants
-    .map(({ asked, listed }) => `The manuals do not cover the ${asked}: they list the ${list(listed)} but not the ${asked}.`)
+    .map(({ asked, listed }) => `The manuals do not cover ${theDevice(asked)}: they list ${theDevice(list(listed))} but not ${theDevice(asked)}.`)
     .join(' ');
 }
 

@@ -11,10 +11,12 @@ import { listManuals } from '@/lib/store/manuals';
 import { manualHeadings } from '@/lib/store/sessions';
 import { listChatSessions, type SessionSummary } from './service';
 import { exampleQuestions } from './suggestions';
+import { deviceName } from '@/lib/ingest/manual-title';
 
 export interface ChatPageContext {
   sessions: SessionSummary[];
-  manuals: Array<{ id: string; title: string }>;
+  /** `device`: the device the title names, for short labels (lib/ingest/manual-title.ts). */
+  manuals: Array<{ id: string; title: string; device: string }>;
   processing: Array<{ title: string; stage: string; percent: number }>;
   failedCount: number;
   examples: string[];
@@ -23,7 +25,7 @@ export interface ChatPageContext {
 
 export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
   const [sessions, all, queue] = await Promise.all([listChatSessions(ownerId), listManuals(), queuedManualIds()]);
-  const ready = all.filter((m) => m.status === 'ready').map((m) => ({ id: m.id, title: m.title }));
+  const ready = all.filter((m) => m.status === 'ready').map((m) => ({ id: m.id, title: m.title, device: deviceName(m.title) }));
   const processing = all
     .filter((m) => m.status !== 'ready' && m.status !== 'failed')
     .map((m) => {

@@ -33,9 +33,12 @@ describe('suggestions', () => {
     expect(headingLeaf('3 Electrical installation > 3.1 Wiring diagram')).toBe('Wiring diagram');
     expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
     expect(productName('acme-hx200-manual')).toBe('HX200');
-    expect(productName('Pump guide')).toBe('Pump guide');
+    expect(productName('Pump guide')).toBe('Pump');
+    // The title's device, without its article and document words (issue 33: no "the The …").
+    expect(productName('The Quillon charge board Specification and operation manual')).toBe('Quillon charge board');
+    expect(productName('The X-9 controller Specification and operation manual', 'X-9 wiring, Y-4 sensor')).toBe('X-9 controller');
     // lib/text's designation test: a value (24V), an error code, a thread size or a rating is no product.
-    expect(productName('24V pump guide', 'ERR12 ERR12 on the 24V supply, IP65, M10 bolts')).toBe('24V pump guide');
+    expect(productName('24V pump guide', 'ERR12 ERR12 on the 24V supply, IP65, M10 bolts')).toBe('24V pump');
     expect(productName('Yaesu radio', "The FT-65's keypad. FT-65 radio, M10 bolts, M10, M10")).toBe('FT-65');
   });
 

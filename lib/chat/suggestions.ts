@@ -6,6 +6,7 @@
 import type { AgentEvent } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { designationTokens } from '@/lib/text/designations';
+import { deviceName } from '@/lib/ingest/manual-title';
 
 export interface HeadingSeed {
   manualId: string;
@@ -96,8 +97,15 @@ export function headingLeaf(heading: string): string {
 // Designations that name a rating, a standard or a metric thread (IP65, AWG18, ISO9001, M10), not a product.
 const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
 
-/** A short product name for questions: a model number from the title or text, else the title. */
+/**
+ * A short product name for questions: the device the title names (lib/ingest/manual-title.ts:
+ * "The X-9 controller Specification and operation manual" → "X-9 controller") when it has a model
+ * designation written with capitals; else the model number the text prints most; else the
+ * title's device. Never with a leading article, so "the {name}" reads once.
+ */
 export function productName(title: string, text = ''): string {
+  const device = deviceName(title);
+  if (designationTokens(device).some((t) => /\p{Lu}/u.test(t))) return device;
   // The most frequent designation printed with capitals (lib/text/designations.ts: letters and
   // digits, not a value such as 24V), other than ratings, standards and error codes.
   const counts = new Map<string, number>();
@@ -109,7 +117,7 @@ export function productName(title: string, text = ''): string {
   if (fromText) return fromText;
   const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => designationTokens(t).length > 0);
   if (token) return token.toUpperCase();
-  return title.replace(/[-_]+/g, ' ').trim() || 'equipment';
+  return device.replace(/[-_]+/g, ' ').trim() || 'equipment';
 }
 
 /** Up to `max` example questions across the ready manuals (round-robin, one per section kind). */

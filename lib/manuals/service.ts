@@ -8,7 +8,7 @@ import { manualDir, manualSourcePath } from '../ingest/paths';
 import { IngestError, ingestErrors, isIngestError } from '../ingest/errors';
 import { pokeIngestWorker } from '../ingest/worker-client';
 import { safeFileName, saveUpload, titleFromFileName } from '../ingest/upload';
-import { usableTitle } from '../ingest/manual-title';
+import { deviceName, usableTitle } from '../ingest/manual-title';
 import type { ManualView } from './view';
 import { inspectPdfFile } from '../pdf-worker/pool';
 import { getConfig } from '../config';
@@ -23,6 +23,7 @@ function toManualView(m: Manual, actor: Actor | null, queuePosition: number | nu
   return {
     id: m.id,
     title: m.title,
+    device: deviceName(m.title),
     fileName: m.fileName,
     sizeBytes: m.sizeBytes,
     pageCount: m.pageCount,

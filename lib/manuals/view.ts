@@ -2,6 +2,8 @@
 export interface ManualView {
   id: string;
   title: string;
+  /** The device the title names ("X-9 controller"), computed on read by the title parser. */
+  device: string;
   fileName: string;
   sizeBytes: number;
   pageCount: number | null;
