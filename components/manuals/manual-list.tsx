@@ -124,7 +124,7 @@ export function ManualList({
                   </td>
                   <td className="hidden px-4 py-3 tabular-nums sm:table-cell">
                     {m.pageCount ?? '—'}
-                    {m.ocrPages > 0 && <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.ocrPages} OCR</div>}
+                    {m.ocrPages > 0 && <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.ocrPages} scanned</div>}
                   </td>
                   <td className="min-w-28 px-3 py-3 sm:min-w-44 sm:px-4">
                     <span

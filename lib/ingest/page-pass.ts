@@ -64,6 +64,18 @@ export class PagePass {
     return this.ocrJobs.length;
   }
 
+  /**
+   * Scanned pages: those without a usable text layer, which OCR reads whole. Decided per page when
+   * it is planned (planOcr), so the count only grows while parsing and ends where it started being
+   * right; figure regions of text pages are read by OCR too but are no scanned page.
+   */
+  scannedTotal = 0;
+
+  /** Recognitions finished so far (the `ocr` stage's progress). */
+  get ocrFinished(): number {
+    return this.ocrDone;
+  }
+
   /** Stage `parsing`: extracts every page and starts its OCR and its image files. */
   async parse(tick: Tick): Promise<PageContent[]> {
     const { doc, opts } = this;
@@ -78,6 +90,7 @@ export class PagePass {
       const targets = planOcr(page);
       /** A render of the whole page for OCR (scanned pages), sharp enough to make the preview from. */
       let wholePage: RawImage | undefined;
+      if (targets.some((t) => t.mode === 'page')) this.scannedTotal++;
       if (targets.length) {
         engine ??= opts.ocr();
         this.language ??= new ManualLanguage(ocrLanguageCandidates(opts.languages ?? [], engine.languages));
@@ -113,7 +126,10 @@ export class PagePass {
       // No render is in flight here (both above were awaited; OCR runs off the document):
       // drop pdf.js's per-document caches now and then so they do not grow with the manual.
       if (n % CLEANUP_EVERY === 0) await doc.cleanup();
-      await tick(n);
+      // Pages finished: read, and their OCR done. A page whose recognition is still running counts
+      // when the `ocr` stage sees it end, so the bar does not reach the end of the pass and then
+      // wait for the OCR workers.
+      await tick(n - (this.ocrJobs.length - this.ocrDone));
     }
     return this.pages;
   }

@@ -65,6 +65,11 @@ export interface IngestOptions {
 export const EMBED_BATCH = 64;
 /** Pages embedded and written to the vector store at once. */
 export const PAGE_BATCH = 16;
+/**
+ * A batch size for `n` items that reports progress about ten times a stage (at least `min` items a
+ * call, at most `max`): a short manual's embedding is not one step from 0 to done.
+ */
+const progressBatch = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.ceil(n / 10)));
 
 /** How a failure message names the stage it happened in. */
 const DOING: Record<IngestStage | 'store', string> = {
@@ -149,19 +154,24 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     work: (tick: (done: number) => Promise<void>) => Promise<T>,
     /** More progress to report with each tick (e.g. how many pages need OCR, found as parsing goes). */
     more: () => Pick<Manual, 'ocrPages'> | object = () => ({}),
+    /** Done already when the stage starts (the `ocr` wait starts with the recognitions finished during parsing). */
+    startDone = 0,
   ): Promise<T> => {
     signal?.throwIfAborted();
     if (!(await getManual(manualId))) throw new ManualGone();
     current = name;
-    await updateManual(manualId, { status: name, progressDone: 0, progressTotal: total });
+    await updateManual(manualId, { status: name, progressDone: startDone, progressTotal: total, ...more() });
     const start = performance.now();
     let lastWrite = 0;
+    let lastDone = startDone;
     const tick = async (done: number) => {
       signal?.throwIfAborted();
-      // Progress rows are cheap but not free: at most ~4 writes a second.
+      // Progress rows are cheap but not free: a write every 5 % of the stage, else at most ~4 a
+      // second (a short manual's pages take less than that each, and its bar must not leap).
       const now = performance.now();
-      if (now - lastWrite > 250 || done === total) {
+      if (now - lastWrite > 250 || done === total || done - lastDone >= total / 20) {
         lastWrite = now;
+        lastDone = done;
         // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
         // not at the end of a stage that can last many minutes on a long manual.
         if (!(await getManual(manualId))) throw new ManualGone();
@@ -187,11 +197,13 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
       // ocr and rendering wait for what is still running in the OCR workers and the encoder.
-      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick), () => ({ ocrPages: pass.ocrTotal }));
-      pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick));
+      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick), () => ({ ocrPages: pass.scannedTotal }));
+      // Continues where parsing's count of finished pages stopped (overallPercent in lib/manuals/view.ts).
+      pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick), undefined, pass.ocrFinished);
       const { ocrFlags, ocrTexts } = pass;
       await titleFromFirstPages(manual, pages);
-      ocrPages = ocrFlags.size;
+      // Scanned pages, as counted while parsing: the figure the Manuals page showed all along.
+      ocrPages = pass.scannedTotal;
       await stage('rendering', pageCount, (tick) => pass.images(tick));
       timings.draw = Math.round(pass.drawMs);
       // Scanned pages per language model, when several are configured (e.g. ocr_pages_ces).
@@ -205,8 +217,9 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       fingerprint = indexFingerprint(embedder, multiVector);
       const chunkVectors = await stage('embedding', chunks.length, async (tick) => {
         const vectors: Float32Array[] = [];
-        for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-          const batch = chunks.slice(i, i + EMBED_BATCH).map(embeddingText);
+        const size = progressBatch(chunks.length, 8, EMBED_BATCH);
+        for (let i = 0; i < chunks.length; i += size) {
+          const batch = chunks.slice(i, i + size).map(embeddingText);
           vectors.push(...(await embedder.embedDocuments(batch, { signal })));
           await tick(vectors.length);
         }
@@ -223,8 +236,9 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
         await store.upsertChunks(chunkRecords);
         chunkVectors.length = 0;
         await tick(1);
-        for (let i = 0; i < pageCount; i += PAGE_BATCH) {
-          const batch = pages.slice(i, i + PAGE_BATCH);
+        const size = progressBatch(pageCount, 2, PAGE_BATCH);
+        for (let i = 0; i < pageCount; i += size) {
+          const batch = pages.slice(i, i + size);
           const bags = await multiVector.embedPages(batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })), { signal });
           const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
           await store.upsertPages(pageRecords);

@@ -6,12 +6,17 @@ const at = (p: Partial<P>): P => ({ status: 'parsing', progressDone: 0, progress
 
 describe('ingest progress as the library shows it', () => {
   it('moves with the pages read, weighted by their cost, and never jumps back at a stage change', () => {
-    // A fully scanned 30-page manual: reading (with OCR) is nearly all of the work.
+    // A fully scanned 30-page manual: reading (with OCR) is nearly all of the work. Parsing counts
+    // pages finished (read and recognised): four recognitions are still running behind the pass,
+    // and the `ocr` stage counts them down from there.
     const scanned = [
-      at({ progressDone: 3, progressTotal: 30, ocrPages: 3 }),
-      at({ progressDone: 15, progressTotal: 30, ocrPages: 15 }),
-      at({ progressDone: 30, progressTotal: 30, ocrPages: 30 }),
-      at({ status: 'ocr', progressDone: 27, progressTotal: 30, ocrPages: 30 }),
+      at({ progressDone: 3, progressTotal: 30, ocrPages: 7 }),
+      at({ progressDone: 15, progressTotal: 30, ocrPages: 19 }),
+      at({ progressDone: 26, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'ocr', progressDone: 26, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'ocr', progressDone: 28, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'ocr', progressDone: 30, progressTotal: 30, ocrPages: 30 }),
+      at({ status: 'rendering', progressDone: 0, progressTotal: 30, ocrPages: 30 }),
       at({ status: 'rendering', progressDone: 10, progressTotal: 30, ocrPages: 30 }),
       at({ status: 'embedding', progressDone: 40, progressTotal: 80, ocrPages: 30 }),
       at({ status: 'indexing', progressDone: 30, progressTotal: 32, ocrPages: 30 }),
@@ -19,6 +24,19 @@ describe('ingest progress as the library shows it', () => {
     expect(scanned[1]).toBeGreaterThanOrEqual(40);
     expect(scanned[1]).toBeLessThanOrEqual(50);
     for (let i = 1; i < scanned.length; i++) expect(scanned[i]).toBeGreaterThanOrEqual(scanned[i - 1]);
+    // A text manual with figures: the wait for the figures' OCR goes on from where the pass stood.
+    const figures = [
+      at({ progressDone: 29, progressTotal: 30 }),
+      at({ status: 'ocr', progressDone: 3, progressTotal: 4 }),
+      at({ status: 'ocr', progressDone: 4, progressTotal: 4 }),
+      at({ status: 'rendering', progressDone: 30, progressTotal: 30 }),
+      at({ status: 'embedding', progressDone: 0, progressTotal: 80 }),
+      at({ status: 'indexing', progressDone: 32, progressTotal: 32 }),
+    ].map(overallPercent);
+    for (let i = 1; i < figures.length; i++) {
+      expect(figures[i]).toBeGreaterThanOrEqual(figures[i - 1]);
+      expect(figures[i] - figures[i - 1]).toBeLessThanOrEqual(15);
+    }
     expect(scanned.at(-1)).toBeLessThan(100);
     // A text manual halfway through reading is a third of the way, not a sixth (stage slots).
     expect(overallPercent(at({ progressDone: 15, progressTotal: 30 }))).toBeGreaterThan(25);
@@ -29,7 +47,10 @@ describe('ingest progress as the library shows it', () => {
     expect(stageLabel(at({ status: 'queued', queuePosition: 2 }))).toBe('Waiting: 2nd in line');
     expect(stageLabel(at({ status: 'queued', queuePosition: 1 }))).toBe('Waiting to start');
     expect(stageLabel(at({ ocrPages: 12 }))).toBe('Reading pages (12 scanned, with OCR)');
-    expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3 }))).toBe('Reading scanned pages (OCR): 2 left');
+    expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3, ocrPages: 2 }))).toBe('Reading scanned pages (OCR): 2 left');
+    // Figures of text pages are read by OCR too, but they are no scanned page (issue 33).
+    expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3 }))).toBe('Reading figure labels (OCR): 2 left');
+    expect(stageLabel(at({ progressDone: 5, progressTotal: 30 }))).toBe('Reading pages');
   });
 });
 

@@ -50,21 +50,29 @@ export function stageLabel(m: Progress): string {
   if (m.status === 'ready' && m.reembedStage) return `Searchable; re-embedding for a new embedder: ${STAGE_LABEL[m.reembedStage].toLowerCase()}`;
   if (m.status === 'queued') return m.queuePosition && m.queuePosition > 1 ? `Waiting: ${ordinal(m.queuePosition)} in line` : 'Waiting to start';
   if (m.status === 'parsing' && m.ocrPages > 0) return `Reading pages (${m.ocrPages} scanned, with OCR)`;
-  if (m.status === 'ocr' && m.progressTotal > 0) return `Reading scanned pages (OCR): ${m.progressTotal - m.progressDone} left`;
+  // The wait for the last recognitions: of scanned pages, or only of labels in figures.
+  if (m.status === 'ocr' && m.progressTotal > 0) return `${m.ocrPages > 0 ? 'Reading scanned pages' : 'Reading figure labels'} (OCR): ${m.progressTotal - m.progressDone} left`;
+  if (m.status === 'ocr' && m.ocrPages === 0) return 'Reading figure labels (OCR)';
   return STAGE_LABEL[m.status];
 }
 
 /**
- * Relative cost of each stage per page, measured with `npm run bench` on this machine kind: a
- * text page reads in ~0.25–0.5 s, a scanned page needs ~3–4 s of OCR (~8× a text page, and OCR
- * runs inside the reading pass), images, embedding and indexing take a small share each.
+ * Relative cost of each stage per page (a text page's reading pass = 1), measured on this machine
+ * kind: the sample manual (10 text pages, one figure read by OCR) spends 3.4 s in the reading pass
+ * and 1.3 s waiting for the figure's OCR, then 0.15 s on images, 0.07 s embedding and 0.22 s
+ * indexing (offline embedder); `docs/benchmarks.md` has the same shape for the dev manuals. A
+ * scanned page needs ~3–4 s of OCR (~8× a text page), and OCR runs inside the reading pass.
+ * Embedding is given more than the offline embedder's share: a model embedder costs more.
  */
-const COST = { read: 1, ocr: 8, rendering: 0.15, embedding: 0.3, indexing: 0.3 };
+const COST = { read: 1, ocr: 8, rendering: 0.05, embedding: 0.05, indexing: 0.07 };
 
 /**
- * Overall progress 0–100, by pages weighted by what they cost: a scanned manual's reading pass
- * counts its OCR pages at their real weight, so the bar moves with the work instead of sitting
- * still in one stage and jumping in the next.
+ * Overall progress 0–100, by pages weighted by what they cost. The reading pass (`parsing`) and
+ * the wait for its last recognitions (`ocr`) are one piece of work: the pipeline counts a page as
+ * done once it is read and its OCR has finished, and the `ocr` stage goes on counting from there,
+ * so the bar neither reaches the end of the pass early nor stands still and leaps after it. A
+ * scanned manual's pass counts its scanned pages at their real weight. Embedding and indexing
+ * report per batch, so their share moves too.
  */
 export function overallPercent(m: Pick<Progress, 'status' | 'progressDone' | 'progressTotal'> & Partial<Progress>): number {
   // A re-embed: its two stages take about the same time (chunk vectors, then page bags and the writes).
@@ -76,26 +84,24 @@ export function overallPercent(m: Pick<Progress, 'status' | 'progressDone' | 'pr
   if (m.status === 'failed' || m.status === 'queued') return 0;
   const pages = Math.max(1, m.pageCount ?? m.progressTotal ?? 1);
   const frac = m.progressTotal > 0 ? Math.min(1, m.progressDone / m.progressTotal) : 0;
-  // While reading, OCR pages found so far predict the rest of the manual.
-  const readSoFar = m.status === 'parsing' ? Math.max(1, m.progressDone) : pages;
-  const ocrShare = Math.min(1, (m.ocrPages ?? 0) / readSoFar);
+  // Pages of the pass finished: while reading, as counted; while waiting for OCR, all but the
+  // recognitions still running.
+  const passDone =
+    m.status === 'parsing' ? Math.max(0, m.progressDone) : m.status === 'ocr' ? Math.max(0, pages - Math.max(0, m.progressTotal - m.progressDone)) : pages;
+  // Scanned pages found so far predict the rest of the manual.
+  const readSoFar = m.status === 'parsing' ? Math.max(1, m.progressDone, m.ocrPages ?? 0) : pages;
+  const scannedShare = Math.min(1, (m.ocrPages ?? 0) / readSoFar);
   const weights = {
-    parsing: pages * (COST.read + COST.ocr * ocrShare),
-    ocr: Math.min(pages * ocrShare, 4) * COST.ocr, // the tail still in the OCR workers
+    pass: pages * (COST.read + COST.ocr * scannedShare),
     rendering: pages * COST.rendering,
     embedding: pages * COST.embedding,
     indexing: pages * COST.indexing,
   };
-  const order = ['parsing', 'ocr', 'rendering', 'embedding', 'indexing'] as const;
-  const total = order.reduce((s, k) => s + weights[k], 0);
-  let done = 0;
-  for (const k of order) {
-    if (k === m.status) {
-      done += weights[k] * frac;
-      break;
-    }
-    done += weights[k];
-  }
+  const total = weights.pass + weights.rendering + weights.embedding + weights.indexing;
+  let done = weights.pass * Math.min(1, passDone / pages);
+  if (m.status === 'rendering') done += weights.rendering * frac;
+  if (m.status === 'embedding') done += weights.rendering + weights.embedding * frac;
+  if (m.status === 'indexing') done += weights.rendering + weights.embedding + weights.indexing * frac;
   return Math.min(99, Math.round((done / total) * 100));
 }
 

@@ -51,7 +51,7 @@ export default async function ManualPage({ params, searchParams }: Props) {
             {manual.title}
           </h1>
           <p className="text-sm text-zinc-500 dark:text-zinc-400">
-            {manual.fileName} · {manual.pageCount ?? '?'} pages{manual.ocrPages ? ` · ${manual.ocrPages} read with OCR` : ''}
+            {manual.fileName} · {manual.pageCount ?? '?'} pages{manual.ocrPages ? ` · ${manual.ocrPages} scanned, read with OCR` : ''}
           </p>
         </div>
       </div>
