@@ -90,10 +90,12 @@ export function ManualList({
               const pct = progress[m.id]?.percent ?? overallPercent(m);
               const left = progress[m.id]?.leftMs ?? null;
               const label = stageLabel(m);
+              // While renaming, the title field takes the row up to its actions: a title has room to be read whole.
+              const editing = renaming === m.id;
               return (
                 <tr key={m.id} data-testid="manual-row" data-manual-id={m.id} data-status={m.status} className="align-top">
-                  <td className="max-w-xs px-3 py-3 sm:px-4">
-                    {renaming === m.id ? (
+                  <td className={`px-3 py-3 sm:px-4 ${editing ? '' : 'max-w-xs'}`} colSpan={editing ? 5 : undefined}>
+                    {editing ? (
                       <RenameForm initial={m.title} onSubmit={(t) => rename(m, t)} onCancel={() => setRenaming(null)} />
                     ) : m.status === 'ready' ? (
                       <Link href={`/manuals/${m.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
@@ -122,43 +124,47 @@ export function ManualList({
                       <PasswordForm onSubmit={(pw) => retryWithPassword(m, pw)} />
                     ) : null}
                   </td>
-                  <td className="hidden px-4 py-3 tabular-nums sm:table-cell">
-                    {m.pageCount ?? '—'}
-                    {m.ocrPages > 0 && <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.ocrPages} scanned</div>}
-                  </td>
-                  <td className="min-w-28 px-3 py-3 sm:min-w-44 sm:px-4">
-                    <span
-                      data-testid="manual-status"
-                      className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[active ? 'active' : m.status]}`}
-                    >
-                      {m.status === 'queued' || !active ? label : STAGE_LABEL_SHORT}
-                    </span>
-                    {working && (
-                      <div className="mt-2">
-                        <div
-                          className="h-1.5 w-full overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
-                          role="progressbar"
-                          aria-valuenow={pct}
-                          aria-valuemin={0}
-                          aria-valuemax={100}
-                          aria-label={`${m.title}: ${label}`}
+                  {!editing && (
+                    <>
+                      <td className="hidden px-4 py-3 tabular-nums sm:table-cell">
+                        {m.pageCount ?? '—'}
+                        {m.ocrPages > 0 && <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.ocrPages} scanned</div>}
+                      </td>
+                      <td className="min-w-28 px-3 py-3 sm:min-w-44 sm:px-4">
+                        <span
+                          data-testid="manual-status"
+                          className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_STYLE[active ? 'active' : m.status]}`}
                         >
-                          <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
-                        </div>
-                        <div className="mt-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="manual-stage">
-                          {label}
-                        </div>
-                        <div className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="manual-progress">
-                          {m.status === 'queued' ? 'Starts when a slot is free' : `${pct}%`}
-                          {left != null && <span data-testid="manual-time-left"> · {formatTimeLeft(left)}</span>}
-                        </div>
-                      </div>
-                    )}
-                  </td>
-                  <td className="hidden px-4 py-3 tabular-nums sm:table-cell">{formatBytes(m.sizeBytes)}</td>
-                  <td className="hidden px-4 py-3 text-zinc-600 md:table-cell dark:text-zinc-400">
-                    <time dateTime={new Date(m.createdAt).toISOString()}>{formatDate(m.createdAt)}</time>
-                  </td>
+                          {m.status === 'queued' || !active ? label : STAGE_LABEL_SHORT}
+                        </span>
+                        {working && (
+                          <div className="mt-2">
+                            <div
+                              className="h-1.5 w-full overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
+                              role="progressbar"
+                              aria-valuenow={pct}
+                              aria-valuemin={0}
+                              aria-valuemax={100}
+                              aria-label={`${m.title}: ${label}`}
+                            >
+                              <div className="h-full bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
+                            </div>
+                            <div className="mt-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="manual-stage">
+                              {label}
+                            </div>
+                            <div className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="manual-progress">
+                              {m.status === 'queued' ? 'Starts when a slot is free' : `${pct}%`}
+                              {left != null && <span data-testid="manual-time-left"> · {formatTimeLeft(left)}</span>}
+                            </div>
+                          </div>
+                        )}
+                      </td>
+                      <td className="hidden px-4 py-3 tabular-nums sm:table-cell">{formatBytes(m.sizeBytes)}</td>
+                      <td className="hidden px-4 py-3 text-zinc-600 md:table-cell dark:text-zinc-400">
+                        <time dateTime={new Date(m.createdAt).toISOString()}>{formatDate(m.createdAt)}</time>
+                      </td>
+                    </>
+                  )}
                   <td className="px-2 py-3 text-right sm:px-4">
                     {m.canDelete ? (
                       <span className="inline-flex flex-col items-end gap-0.5 sm:flex-row">
@@ -211,7 +217,7 @@ function RenameForm({ initial, onSubmit, onCancel }: { initial: string; onSubmit
   const [title, setTitle] = useState(initial);
   return (
     <form
-      className="flex flex-wrap gap-2"
+      className="flex w-full flex-wrap items-center gap-2"
       onSubmit={(e) => {
         e.preventDefault();
         if (title.trim()) onSubmit(title);
@@ -225,7 +231,7 @@ function RenameForm({ initial, onSubmit, onCancel }: { initial: string; onSubmit
         autoFocus
         aria-label="Manual title"
         data-testid="rename-input"
-        className="min-w-0 flex-1 rounded border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+        className="min-w-48 flex-1 basis-full rounded border border-zinc-300 bg-transparent px-2 py-1 text-sm sm:basis-auto dark:border-zinc-700"
       />
       <button type="submit" data-testid="rename-save" className="rounded bg-brand-700 px-2 py-1 text-xs font-medium text-white hover:bg-brand-600">
         Save

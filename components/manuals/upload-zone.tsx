@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatBytes } from '@/lib/manuals/view';
 
 interface UploadItem {
@@ -34,9 +34,14 @@ function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ s
   });
 }
 
+/** How long a message that needs nothing more from the reader stays (an upload accepted, a duplicate). */
+const SUCCESS_MS = 8000;
+
 /**
  * The drop zone and the uploads of this visit. An uploaded file's line goes once its manual is
- * ready or failed: from then on its row in the library says everything.
+ * ready or failed (from then on its row in the library says everything), or ~8 s after it was
+ * accepted; an error stays until it is dismissed or the next upload starts. Every message can be
+ * dismissed.
  */
 export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: () => void; maxBytes: number; settledIds: Set<string> }) {
   const [items, setItems] = useState<UploadItem[]>([]);
@@ -45,12 +50,28 @@ export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: (
 
   const shownElsewhere = (it: UploadItem) => it.state === 'done' && !!it.manualId && settledIds.has(it.manualId);
   const patch = (key: string, p: Partial<UploadItem>) => setItems((prev) => prev.map((it) => (it.key === key ? { ...it, ...p } : it)));
+  const dismiss = (key: string) => setItems((prev) => prev.filter((it) => it.key !== key));
+
+  // Resolved messages clear themselves: one timer per message, from when it turned into a success.
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    for (const it of items) {
+      if ((it.state === 'done' || it.state === 'duplicate') && !timers.current.has(it.key)) {
+        timers.current.set(it.key, setTimeout(() => dismiss(it.key), SUCCESS_MS));
+      }
+    }
+  }, [items]);
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((t) => clearTimeout(t));
+  }, []);
 
   const handleFiles = useCallback(
     async (files: FileList | File[]) => {
       const list = Array.from(files);
       const fresh = list.map((f, i) => ({ key: `${Date.now()}-${i}-${f.name}`, name: f.name, size: f.size, sent: 0, state: 'uploading' as const }));
-      setItems((prev) => [...fresh, ...prev].slice(0, 20));
+      // A new upload replaces the errors of the last one.
+      setItems((prev) => [...fresh, ...prev.filter((it) => it.state !== 'error')].slice(0, 20));
       // One at a time: the server streams each to disk; parallel uploads only compete for the link.
       for (let i = 0; i < list.length; i++) {
         const file = list[i];
@@ -127,6 +148,18 @@ export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: (
                 >
                   {it.state === 'done' ? 'Uploaded: processing in the list below' : it.message}
                 </span>
+              )}
+              {it.state !== 'uploading' && (
+                <button
+                  type="button"
+                  data-testid="upload-dismiss"
+                  onClick={() => dismiss(it.key)}
+                  aria-label={`Dismiss the message about ${it.name}`}
+                  title="Dismiss"
+                  className="-my-1 rounded px-1.5 py-0.5 text-base leading-none text-zinc-600 hover:bg-zinc-200 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                >
+                  <span aria-hidden="true">×</span>
+                </button>
               )}
             </li>
           ))}
