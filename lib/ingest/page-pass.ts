@@ -76,6 +76,11 @@ export class PagePass {
     return this.ocrDone;
   }
 
+  /** Recognitions started and not finished yet. */
+  get ocrInFlight(): number {
+    return this.ocrJobs.length - this.ocrDone;
+  }
+
   /** Stage `parsing`: extracts every page and starts its OCR and its image files. */
   async parse(tick: Tick): Promise<PageContent[]> {
     const { doc, opts } = this;
@@ -126,10 +131,7 @@ export class PagePass {
       // No render is in flight here (both above were awaited; OCR runs off the document):
       // drop pdf.js's per-document caches now and then so they do not grow with the manual.
       if (n % CLEANUP_EVERY === 0) await doc.cleanup();
-      // Pages finished: read, and their OCR done. A page whose recognition is still running counts
-      // when the `ocr` stage sees it end, so the bar does not reach the end of the pass and then
-      // wait for the OCR workers.
-      await tick(n - (this.ocrJobs.length - this.ocrDone));
+      await tick(n);
     }
     return this.pages;
   }

@@ -197,7 +197,10 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
       // ocr and rendering wait for what is still running in the OCR workers and the encoder.
-      let pages = await stage('parsing', pageCount, (tick) => pass.parse(tick), () => ({ ocrPages: pass.scannedTotal }));
+      // Parsing reports pages finished: read, and their OCR done. A page whose recognition is still
+      // running counts when the `ocr` stage sees it end, so the bar does not reach the end of the
+      // pass and then stand still while the OCR workers finish (overallPercent, lib/manuals/view.ts).
+      let pages = await stage('parsing', pageCount, (tick) => pass.parse((n) => tick(n - pass.ocrInFlight)), () => ({ ocrPages: pass.scannedTotal }));
       // Continues where parsing's count of finished pages stopped (overallPercent in lib/manuals/view.ts).
       pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick), undefined, pass.ocrFinished);
       const { ocrFlags, ocrTexts } = pass;
