@@ -27,14 +27,16 @@ test('words and progress: a dismissable upload message, a forward-only percent, 
   await expect
     .poll(
       async () => {
-        const status = (await row.getByTestId('manual-status').textContent())?.trim() ?? '';
-        if (status === 'Ready' || status === 'Failed') return status;
-        const progress = (await row.getByTestId('manual-progress').textContent().catch(() => null)) ?? '';
-        const pct = progress.match(/(\d+)%/)?.[1];
+        // One read of the row (status, percent, stage together): a row that turns ready between
+        // two separate reads has no progress line left to wait for.
+        const now = await row.evaluate((el) => {
+          const text = (id: string) => el.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? '';
+          return { status: text('manual-status'), progress: text('manual-progress'), stage: text('manual-stage') };
+        });
+        const pct = now.progress.match(/(\d+)%/)?.[1];
         if (pct) percents.push(Number(pct));
-        const stage = (await row.getByTestId('manual-stage').textContent().catch(() => null))?.trim();
-        if (stage) stages.add(stage);
-        return status;
+        if (now.stage) stages.add(now.stage);
+        return now.status;
       },
       { timeout: 180_000, intervals: [100] },
     )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
 import { exampleQuestions, followUps, headingLeaf, productName } from './suggestions';
+import { SAMPLE_MACHINE } from '@/lib/sample/facts';
 
 // Headings as the ingest pipeline produces them for the generated sample manual.
 const SEEDS = [
@@ -116,5 +117,19 @@ describe('follow-ups read as real questions', () => {
     const qs = followUps('How do I set the over-voltage protection?', [result]);
     expect(qs).toEqual(['How do I set the LAN parameters?']);
     expect(qs.join(' ')).not.toMatch(/about note|tools and parts/i);
+  });
+});
+
+describe('suggestions name the device once (issue 33)', () => {
+  it('the sample manual: its title’s device, after a single "the"', () => {
+    const questions = exampleQuestions([{ id: 'hx', title: SAMPLE_MACHINE.title }], SEEDS);
+    expect(questions.some((q) => q.includes('the HX-200 Hydraulic Press Controller'))).toBe(true);
+    for (const q of questions) expect(q).not.toMatch(/\bthe the\b|Service Manual/i);
+  });
+
+  it('a title that starts with an article and ends in document words', () => {
+    const title = 'The Quillon charge board Specification and operation manual';
+    const questions = exampleQuestions([{ id: 'q', title }], [{ manualId: 'q', heading: '1 Safety', text: 'Disconnect the board first.' }]);
+    expect(questions).toEqual(['What safety precautions apply before working on the Quillon charge board?']);
   });
 });
