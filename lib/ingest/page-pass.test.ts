@@ -120,6 +120,8 @@ describe('PagePass', () => {
     expect(calls[0].parsedBefore).toBeLessThan(4);
     expect(calls.every((c) => c.opts.mode === 'sparse' && (c.opts.dpi ?? 0) >= 216)).toBe(true);
     expect(pass.ocrTotal).toBe(4);
+    // Figures of text pages go to OCR, but no page of them is a scanned page (issue 33).
+    expect(pass.scannedTotal).toBe(0);
     expect([...pass.ocrFlags].sort()).toEqual([1, 2, 3, 4]);
     expect(pages.every((p) => p.text.includes('PA8'))).toBe(true);
     expect(ticks.parsing).toEqual([1, 2, 3, 4]);
@@ -179,6 +181,8 @@ describe('PagePass', () => {
       await doc.close();
     }
     expect(calls.map((c) => c.opts.mode)).toEqual(['page']);
+    // Read whole by OCR: a scanned page, counted as such.
+    expect(pass.scannedTotal).toBe(1);
     expect(previewDraws).toBe(0);
     // The same size and, within resampling, the same pixels as pdf.js drawing the preview itself.
     const written = await sharp(fs.readFileSync(pageImagePath('pass-scanned', 1))).raw().toBuffer({ resolveWithObject: true });
