@@ -6,7 +6,7 @@ import { useCallback, useEffect } from 'react';
 import type { Highlight } from './page-image';
 import { ZoomablePage } from './zoomable-page';
 
-/** Full page viewer: the whole page first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
+/** Full page viewer: the page at its full width first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
 export function PageViewer({
   manualId,
   pages,
