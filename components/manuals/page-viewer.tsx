@@ -38,7 +38,7 @@ export function PageViewer({
   return (
     <div className="space-y-3" data-testid="page-viewer">
       <div className="flex flex-wrap items-center gap-2">
-        <Link href={`/manuals/${manualId}`} className={btn}>
+        <Link href={`/manuals/${manualId}`} className={btn} data-testid="all-pages">
           All pages
         </Link>
         <button type="button" className={btn} onClick={() => go(page - 1)} disabled={page <= 1} aria-label="Previous page" data-testid="prev-page">

@@ -54,3 +54,18 @@ describe('find in a manual', () => {
     expect(await findInManual('no-such-manual', '24 V')).toBeNull();
   });
 });
+
+describe('a paragraph whose lines were joined into one', () => {
+  it('places the match on the line that holds its share of the text', async () => {
+    const id = 'find-test-paragraph';
+    await createManual({ id, title: 'Paragraph', fileName: 'p.pdf', sha256: id.padEnd(64, '0'), sizeBytes: 1 });
+    const lineText = ['Open valve V3 slowly', 'and wait until the gauge', 'reads zero before work.'];
+    const text = lineText.join(' ');
+    const boxes = lineText.map((l, i) => ({ x: 50, y: 100 + 14 * i, w: l.length * 5, h: 12 }));
+    await replacePagesAndChunks(id, [page(1, text)], [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: '', text: `Safety\n${text}`, ocr: false, bboxes: [{ x: 50, y: 80, w: 30, h: 12 }, ...boxes] }]);
+    const [m] = (await findInManual(id, 'gauge'))!.matches;
+    expect(m.line).toEqual(boxes[1]);
+    expect(m.box!.x).toBeGreaterThan(50);
+    expect(m.box!.x + m.box!.w).toBeLessThanOrEqual(50 + boxes[1].w);
+  });
+});

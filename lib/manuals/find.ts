@@ -100,6 +100,26 @@ function withinLine(text: string, box: BBox, start: number, end: number): BBox {
   return { x: box.x + (box.w * start) / len, y: box.y, w: Math.max((box.w * (end - start)) / len, 1), h: box.h };
 }
 
+/**
+ * Where characters [start, end) of a chunk whose lines were joined (a paragraph) are drawn: each
+ * line box holds a share of the text in proportion to its width (one font size), so the match
+ * lands on its line, at about its place. An estimate: the preview refines it from the PDF.
+ */
+function placeInChunk(text: string, boxes: BBox[], [start, end]: [number, number]): { line: BBox; box: BBox } | null {
+  const total = boxes.reduce((sum, b) => sum + b.w, 0);
+  const chars = text.replace(/\n/g, '').length;
+  if (!total || !chars) return null;
+  const flat = (i: number) => i - (text.slice(0, i).match(/\n/g)?.length ?? 0);
+  const at = (flat(start) / chars) * total;
+  let i = 0;
+  let before = 0;
+  while (i < boxes.length - 1 && before + boxes[i].w <= at) before += boxes[i++].w;
+  const line = boxes[i];
+  const x = line.x + Math.min(line.w, at - before);
+  const w = Math.max(1, Math.min(line.x + line.w - x, ((end - start) / chars) * total));
+  return { line, box: { x, y: line.y, w, h: line.h } };
+}
+
 const chunkOrder = (id: string) => Number(/:c(\d+)$/.exec(id)?.[1] ?? 0);
 
 /** The matches of `query` in one manual, page by page; null when the manual does not exist. */
@@ -124,7 +144,18 @@ export async function findInManual(manualId: string, query: string): Promise<Fin
     const boxed: FindMatch[] = [];
     for (const chunk of chunks.filter((c) => c.page === page.number).sort((a, b) => chunkOrder(a.id) - chunkOrder(b.id))) {
       const lines = chunk.text.split('\n');
-      if (lines.length !== chunk.bboxes.length) continue;
+      if (lines.length !== chunk.bboxes.length) {
+        // A paragraph's lines are joined into one: place the match by its share of the drawn width.
+        for (const range of occurrences(chunk.text, needle)) {
+          const placed = placeInChunk(chunk.text, chunk.bboxes, range);
+          if (!placed) continue;
+          const key = `${range[1] - range[0]}@${placed.box.x.toFixed(0)},${placed.line.y.toFixed(1)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          boxed.push({ page: page.number, ...snippet(chunk.text, range), line: placed.line, box: { ...placed.box, value: chunk.text.slice(...range) } });
+        }
+        continue;
+      }
       lines.forEach((line, i) => {
         const b = chunk.bboxes[i];
         // Overlapping chunks repeat a line or two: count each drawn line once.
