@@ -117,7 +117,7 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start gap-x-6 gap-y-3" data-testid="manual-find">
-        <form role="search" aria-label="Search this manual" onSubmit={search} className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
+        <form role="search" aria-label="Manual search" onSubmit={search} className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
           <label htmlFor={`${ids}-q`} className="text-sm font-medium">
             Search this manual
           </label>
