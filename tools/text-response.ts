@@ -9,11 +9,14 @@ import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import { extractiveAnswer } from '@/lib/answer/extractive';
+import type { AnswerMode } from '@/lib/answer/form';
+import type { RefHit } from '@/lib/answer/hits';
+import { closestPagesSentence } from '@/lib/answer/word';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
+import { pagePreviewUrl, TOOL, type AnswerMethod, type ClosestPage, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -81,6 +84,38 @@ async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, o
   return text.trim();
 }
 
+/** Pages the `pages` form shows (and `not_covered` on request), best first. */
+const CLOSEST_PAGES = 3;
+const SNIPPET_CHARS = 200;
+
+/**
+ * The closest pages: the first pages the searches returned (hits in reference order, best first),
+ * each with the first — its best — passage of the page as the snippet, and its section heading.
+ */
+export function closestPages(hits: readonly RefHit[], max = CLOSEST_PAGES): ClosestPage[] {
+  const out = new Map<string, ClosestPage>();
+  for (const h of hits) {
+    const key = `${h.manualId}\u0000${h.page}`;
+    if (out.has(key)) continue;
+    if (out.size >= max) break;
+    out.set(key, {
+      manualId: h.manualId,
+      ...(h.manualTitle ? { manualTitle: h.manualTitle } : {}),
+      page: h.page,
+      ...(h.kind === 'chunk' && h.heading ? { heading: h.heading } : {}),
+      snippet: truncate((h.text ?? '').replace(/\s+/g, ' ').trim(), SNIPPET_CHARS),
+      previewUrl: h.previewUrl ?? pagePreviewUrl(h.manualId, h.page),
+    });
+  }
+  return [...out.values()];
+}
+
+/** An LLM's reply that declines: not covered when the searches found the asked device or variant uncovered, else the pages. */
+function llmDeclineMode(t: TreeData): AnswerMode {
+  const lookups = t.environment.modelLookups();
+  return unknownDevices(lookups).length || uncoveredVariants(lookups).length || devicesNotReady(lookups).length ? 'not_covered' : 'pages';
+}
+
 function valueFinding(unverified: AnswerValue[]): string {
   const lines = unverified.map((u) => `- "${u.value}" (cited ${u.refs.length ? u.refs.map((r) => `[${r}]`).join(', ') : 'nothing'})`);
   return [
@@ -88,6 +123,15 @@ function valueFinding(unverified: AnswerValue[]): string {
     ...lines,
     'Write the answer again. Copy every value exactly from the source you cite, cite the source that contains it, and leave out any value the sources do not give.',
   ].join('\n');
+}
+
+/** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
+function pageRefs(hits: readonly RefHit[], pages: readonly ClosestPage[]): string {
+  return pages
+    .map((p) => hits.find((h) => h.manualId === p.manualId && h.page === p.page)?.ref)
+    .filter((r) => r !== undefined)
+    .map((r) => `[${r}]`)
+    .join(' ');
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
@@ -108,6 +152,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let fallbackReason: string | undefined;
     let streamed = false;
     let regenerated = false;
+    let checkFailed = false;
     if (llm) {
       try {
         text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
@@ -124,6 +169,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
             text = rewrite;
             regenerated = true;
           }
+          // Still stating a value no cited passage holds: the answer check failed, show the pages.
+          checkFailed = !DECLINED.test(text) && checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified.length > 0;
         }
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -132,6 +179,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       }
     }
     let declined: boolean;
+    let mode: AnswerMode;
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
     if (method === 'extractive') {
@@ -143,6 +191,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       });
       text = answer.text;
       declined = answer.declined;
+      mode = answer.mode;
       evidence = answer.evidence;
       coverage = Math.round(answer.coverage * 1000) / 1000;
       // Stream sentence by sentence so the UI behaves the same with and without an LLM.
@@ -150,14 +199,25 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         // After a failed LLM stream the UI must drop the half answer it already shows.
         yield { type: 'response', delta: i === 0 ? sentence : ` ${sentence}`, ...(i === 0 && streamed ? { reset: true } : {}) };
       }
+    } else if (checkFailed) {
+      text = closestPagesSentence(t.question);
+      declined = true;
+      mode = 'pages';
+      yield { type: 'response', delta: text, reset: true };
     } else {
       declined = DECLINED.test(text);
+      mode = declined ? llmDeclineMode(t) : 'answer';
     }
+    const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
+    // Sources list what an answer cites, or the pages shown instead of one.
+    const sources = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
     yield {
       type: 'response',
       text,
-      sources: input.include_sources && !declined ? t.environment.sourcesFor(text) : [],
+      sources,
       declined,
+      mode,
+      ...(pages.length ? { pages } : {}),
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),
