@@ -92,7 +92,7 @@ const SNIPPET_CHARS = 200;
  * The closest pages: the first pages the searches returned (hits in reference order, best first),
  * each with the first — its best — passage of the page as the snippet, and its section heading.
  */
-export function closestPages(hits: readonly RefHit[], max = CLOSEST_PAGES): ClosestPage[] {
+function closestPages(hits: readonly RefHit[], max = CLOSEST_PAGES): ClosestPage[] {
   const out = new Map<string, ClosestPage>();
   for (const h of hits) {
     const key = `${h.manualId}\u0000${h.page}`;

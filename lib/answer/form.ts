@@ -53,7 +53,7 @@ export async function withFormPolicy<T>(policy: FormPolicy, fn: () => Promise<T>
 }
 
 /** Whether the quoted span's evidence clears the policy. */
-export function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = current): boolean {
+function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = current): boolean {
   return e.coverage >= policy.minCoverage && !(policy.requireAskedQuantity && e.quantityMissing);
 }
 

@@ -7,8 +7,7 @@
 import fs from 'node:fs/promises';
 import { runTurn, type AgentEvent } from '@/lib/agent';
 import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
-import type { ClosestPage, EventSource } from '@/lib/agent/events';
-import type { AnswerMode } from '@/lib/answer/form';
+import type { AnswerMode, ClosestPage, EventSource } from '@/lib/agent/events';
 import { sourceUrl } from '@/lib/chat/protocol';
 import { ensurePageImage } from '@/lib/manuals/page-images';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
@@ -59,7 +58,7 @@ interface ApiSource {
   previewUrl: string;
 }
 
-export interface ApiClosestPage {
+interface ApiClosestPage {
   manual: string;
   manualTitle?: string;
   page: number;

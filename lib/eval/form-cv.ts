@@ -27,8 +27,8 @@ export interface FormSample {
 /** Quotes whenever the writer finds a span (the recording policy). */
 export const NEVER_WITHHOLD: FormPolicy = { minCoverage: 0, requireAskedQuantity: false };
 
-export const MIN_PRECISION = 0.85;
-export const MIN_COVERAGE = 0.4;
+const MIN_PRECISION = 0.85;
+const MIN_COVERAGE = 0.4;
 
 /** The grid, fixed before any figure was seen: coverage thresholds 0 … 0.8 by 0.05, with and without the quantity rule. */
 export const FORM_GRID: FormPolicy[] = [false, true].flatMap((requireAskedQuantity) =>
@@ -42,7 +42,7 @@ export interface FormRates {
   unanswerableStated: number;
 }
 
-export function sampleMode(s: FormSample, policy: FormPolicy): AnswerMode {
+function sampleMode(s: FormSample, policy: FormPolicy): AnswerMode {
   return s.fixed ?? answerForm({ notCovered: false, evidence: s.evidence, otherDevice: false, pages: 1 }, policy);
 }
 

@@ -151,7 +151,7 @@ function summarize(results: readonly QuestionResult[], opts: { k: number; answer
 }
 
 /** The three forms' figures (issue 30) over one group of an answering strategy's results. */
-export function formMetrics(results: readonly QuestionResult[]) {
+function formMetrics(results: readonly QuestionResult[]) {
   const answerable = results.filter((r) => r.answerable);
   const stated = answerable.filter((r) => r.answer?.mode === 'answer');
   const paged = answerable.filter((r) => r.answer?.mode === 'pages');
@@ -277,7 +277,7 @@ export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = fa
 }
 
 /** The precision / coverage curve over the form policy's grid. */
-export function curveTable(curve: readonly CurvePoint[], markdown = false): string {
+function curveTable(curve: readonly CurvePoint[], markdown = false): string {
   const rows = [['quantity rule', 'min coverage', 'stated prec', 'stated cov', 'unans stated']];
   for (const p of curve) rows.push([p.requireAskedQuantity ? 'on' : 'off', p.minCoverage.toFixed(2), fmt(p.precision), fmt(p.coverage), fmt(p.unanswerable_stated)]);
   return renderTable(rows, markdown);
