@@ -11,7 +11,6 @@ import type { AnswerEvidence } from '@/lib/answer/decide';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { RefHit } from '@/lib/answer/hits';
-import { closestPagesSentence } from '@/lib/answer/word';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
@@ -152,7 +151,6 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let fallbackReason: string | undefined;
     let streamed = false;
     let regenerated = false;
-    let checkFailed = false;
     if (llm) {
       try {
         text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
@@ -169,8 +167,6 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
             text = rewrite;
             regenerated = true;
           }
-          // Still stating a value no cited passage holds: the answer check failed, show the pages.
-          checkFailed = !DECLINED.test(text) && checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified.length > 0;
         }
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -199,11 +195,6 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         // After a failed LLM stream the UI must drop the half answer it already shows.
         yield { type: 'response', delta: i === 0 ? sentence : ` ${sentence}`, ...(i === 0 && streamed ? { reset: true } : {}) };
       }
-    } else if (checkFailed) {
-      text = closestPagesSentence(t.question);
-      declined = true;
-      mode = 'pages';
-      yield { type: 'response', delta: text, reset: true };
     } else {
       declined = DECLINED.test(text);
       mode = declined ? llmDeclineMode(t) : 'answer';
