@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 
-/** Page object for /settings (API keys). */
+/** Page object for /settings (providers, API keys, users). */
 export class SettingsPage {
   constructor(readonly page: Page) {}
 
@@ -9,6 +9,8 @@ export class SettingsPage {
   newKey = () => this.page.getByTestId('new-api-key-value');
   keys = () => this.page.getByTestId('api-key-item');
   audit = () => this.page.getByTestId('api-audit');
+  providers = () => this.page.getByTestId('provider-summary');
+  confirmDialog = () => this.page.getByTestId('confirm-dialog');
 
   async goto() {
     await this.page.goto('/settings');
@@ -23,9 +25,24 @@ export class SettingsPage {
     return (await this.newKey().innerText()).trim();
   }
 
+  /** Revoke asks first: confirming revokes the key. */
   async revoke(name: string) {
     const row = this.keys().filter({ hasText: name });
     await row.getByTestId('revoke-api-key').click();
+    await expect(this.confirmDialog()).toBeVisible();
+    await expect(this.confirmDialog()).toContainText(name);
+    await this.confirmDialog().getByTestId('confirm-button').click();
+    await expect(this.confirmDialog()).toBeHidden();
     await expect(row).toHaveAttribute('data-revoked', 'true');
+  }
+
+  /** Revoke, then Cancel in the confirmation: the key stays active. */
+  async revokeButCancel(name: string) {
+    const row = this.keys().filter({ hasText: name });
+    await row.getByTestId('revoke-api-key').click();
+    await expect(this.confirmDialog()).toBeVisible();
+    await this.confirmDialog().getByTestId('cancel-button').click();
+    await expect(this.confirmDialog()).toBeHidden();
+    await expect(row).toHaveAttribute('data-revoked', 'false');
   }
 }
