@@ -11,6 +11,8 @@ export class SettingsPage {
   audit = () => this.page.getByTestId('api-audit');
   providers = () => this.page.getByTestId('provider-summary');
   confirmDialog = () => this.page.getByTestId('confirm-dialog');
+  users = () => this.page.getByTestId('users');
+  userItems = () => this.page.getByTestId('user-item');
 
   async goto() {
     await this.page.goto('/settings');
@@ -44,5 +46,24 @@ export class SettingsPage {
     await this.confirmDialog().getByTestId('cancel-button').click();
     await expect(this.confirmDialog()).toBeHidden();
     await expect(row).toHaveAttribute('data-revoked', 'false');
+  }
+
+  /** Adds a user with the form (network mode, admins). */
+  async addUser(email: string, password: string) {
+    await this.page.getByTestId('new-user-email').fill(email);
+    await this.page.getByTestId('new-user-password').fill(password);
+    await this.page.getByTestId('add-user').click();
+    await expect(this.userItems().filter({ hasText: email })).toHaveCount(1);
+  }
+
+  /** Remove asks first: Cancel keeps the user, confirming removes them. */
+  async removeUser(email: string, { confirm = true } = {}) {
+    const row = this.userItems().filter({ hasText: email });
+    await row.getByTestId('remove-user').click();
+    await expect(this.confirmDialog()).toBeVisible();
+    await expect(this.confirmDialog()).toContainText(email);
+    await this.confirmDialog().getByTestId(confirm ? 'confirm-button' : 'cancel-button').click();
+    await expect(this.confirmDialog()).toBeHidden();
+    await expect(row).toHaveCount(confirm ? 0 : 1);
   }
 }
