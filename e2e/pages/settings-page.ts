@@ -10,7 +10,8 @@ export class SettingsPage {
   keys = () => this.page.getByTestId('api-key-item');
   audit = () => this.page.getByTestId('api-audit');
   providers = () => this.page.getByTestId('provider-summary');
-  confirmDialog = () => this.page.getByTestId('confirm-dialog');
+  /** The confirmation that is open (Settings has one per kind: keys, users). */
+  confirmDialog = () => this.page.locator('[data-testid="confirm-dialog"][open]');
   users = () => this.page.getByTestId('users');
   userItems = () => this.page.getByTestId('user-item');
 
