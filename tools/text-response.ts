@@ -8,6 +8,7 @@ import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
+import { closestPages } from '@/lib/answer/closest-pages';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
@@ -134,13 +135,23 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let declined: boolean;
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
+    let form: { mode: 'pages' | 'not_covered'; pages: ReturnType<typeof closestPages> } | undefined;
     if (method === 'extractive') {
+      const lookups = t.environment.modelLookups();
+      const notCovered = unknownDevices(lookups).length > 0 || uncoveredVariants(lookups).length > 0 || devicesNotReady(lookups).length > 0;
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         topicTerms: t.environment.topicTerms(),
-        unknownDevices: unknownDevices(t.environment.modelLookups()),
-        uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),
-        notReady: devicesNotReady(t.environment.modelLookups()),
+        unknownDevices: unknownDevices(lookups),
+        uncoveredVariants: uncoveredVariants(lookups),
+        notReady: devicesNotReady(lookups),
       });
+      // A declined offline answer still shows where the evidence came from (issue 30's forms):
+      // the closest pages, or — when no ready manual covers the asked device — a notice with them on request.
+      if (answer.declined) {
+        const pages = closestPages(t.environment.textHits());
+        if (notCovered) form = { mode: 'not_covered', pages };
+        else if (pages.length) form = { mode: 'pages', pages };
+      }
       text = answer.text;
       declined = answer.declined;
       evidence = answer.evidence;
@@ -161,6 +172,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),
+      ...(form ? { mode: form.mode, ...(form.pages.length ? { pages: form.pages } : {}) } : {}),
       ...(coverage !== undefined ? { metadata: { coverage } } : regenerated ? { metadata: { regenerated } } : {}),
     };
   },

@@ -99,8 +99,8 @@ export function CitationPreview({ target, onClose, viewerLink = true }: { target
           )}
           <div className="flex min-h-0 flex-1 flex-col bg-zinc-100 p-2 sm:p-3 dark:bg-zinc-950">
             {preview ? (
-              // Text at print size or larger, scrolled to the highlight: readable on a phone without zooming the browser.
-              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} start="readable" className="flex-1" />
+              // The page's full width on every screen, scrolled to the highlight: no sideways panning on a phone; zoom on demand.
+              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} className="flex-1" />
             ) : current?.error ? (
               <p className="p-8 text-center text-sm text-zinc-700 dark:text-zinc-300">{current.error}</p>
             ) : (

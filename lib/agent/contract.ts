@@ -15,6 +15,7 @@ import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } 
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
+import type { PageCard } from '../answer/closest-pages';
 import type { Source, ToolResult } from '../answer/hits';
 
 export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';
@@ -49,6 +50,10 @@ export type ToolOutput =
       fallbackReason?: string;
       /** With text: what an offline answer's decision to answer or decline was based on. */
       evidence?: AnswerEvidence;
+      /** With text: which of the three forms the reply takes (lib/agent/events AnswerMode). */
+      mode?: 'answer' | 'pages' | 'not_covered';
+      /** With text: the closest pages a `pages` (or `not_covered`) reply offers. */
+      pages?: PageCard[];
       metadata?: Record<string, unknown>;
     };
 

@@ -44,6 +44,16 @@ describe('a turn over a real LanceDB store', () => {
     expect(response.declined).toBe(true);
     expect(response.sources).toEqual([]);
     expect(response.text).not.toMatch(/\d/);
+    // The closest pages form (issue 30): up to 3 distinct pages of the evidence, each linked as a citation would be.
+    expect(response.mode).toBe('pages');
+    expect(response.pages!.length).toBeGreaterThanOrEqual(1);
+    expect(response.pages!.length).toBeLessThanOrEqual(3);
+    expect(new Set(response.pages!.map((p) => `${p.manualId}#${p.page}`)).size).toBe(response.pages!.length);
+    for (const p of response.pages!) {
+      expect(p.previewUrl).toMatch(new RegExp(`^/manuals/${encodeURIComponent(p.manualId)}\\?page=${p.page}(&hl=|$)`));
+      expect(p.snippet.length).toBeGreaterThan(0);
+      expect(p.snippet.length).toBeLessThanOrEqual(201);
+    }
     // nothing to check in a decline
     expect(eventsOf(events, 'check')).toHaveLength(0);
   });
