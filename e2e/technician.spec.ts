@@ -295,8 +295,8 @@ for (const vp of VIEWPORTS) {
       await expect(chat.shareLink()).toHaveCount(0);
       await page.keyboard.press('Escape');
 
-      // Providers: what each part does, in words, and whether it is the best available here.
-      await page.goto('/manuals');
+      // Providers: what each part does, in words, and whether it is the best available here (Settings).
+      await page.goto('/settings');
       const providers = page.getByTestId('provider-summary');
       await expect(providers).toBeVisible();
       const text = await providers.innerText();

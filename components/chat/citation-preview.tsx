@@ -16,9 +16,10 @@ type Loaded = { key: string; preview: PagePreview | null; error: string | null }
 
 /**
  * The page a citation points at, in a modal: the page image with the cited passage's boxes
- * highlighted, the passage text, and a link to the full viewer at that page and passage.
+ * highlighted, the passage text, and a link to the full viewer at that page and passage (not on a
+ * shared chat: `viewerLink` false, a visitor gets no way into the library).
  */
-export function CitationPreview({ target, onClose }: { target: CitationTarget | null; onClose: () => void }) {
+export function CitationPreview({ target, onClose, viewerLink = true }: { target: CitationTarget | null; onClose: () => void; viewerLink?: boolean }) {
   const dialog = useModalDialog(target !== null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}:${target.ref}` : '';
@@ -77,14 +78,16 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
                 {heading ? ` · ${heading}` : ''}
               </p>
             </div>
-            <Link
-              href={viewerHref}
-              data-testid="open-in-viewer"
-              className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              {/* Narrow screens: the icon only (the words stay the link's name). */}
-              <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
-            </Link>
+            {viewerLink && (
+              <Link
+                href={viewerHref}
+                data-testid="open-in-viewer"
+                className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                {/* Narrow screens: the icon only (the words stay the link's name). */}
+                <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
+              </Link>
+            )}
             <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
               <Icon name="x" />
             </button>
