@@ -294,7 +294,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     expect(response!.text).toMatch(/^I could not find a stated value for the .+; these pages are the closest match\.$/);
     expect(response!.pages!.length).toBeGreaterThan(0);
     expect(response!.pages!.length).toBeLessThanOrEqual(3);
-    expect(response!.pages![0]).toMatchObject({ manualId, snippet: expect.any(String), previewUrl: expect.stringMatching(/\/pages\/\d+\/image$/) });
+    expect(response!.pages![0]).toMatchObject({ manualId, snippet: expect.any(String), previewUrl: expect.stringMatching(/^\/manuals\/[^/?]+\?page=\d+/) });
   });
 
   it('a maker and model no manual mentions: hybrid_search looks it up and text_response declines naming it', async () => {
@@ -373,7 +373,7 @@ describe('the sample ground truth through the full offline loop', () => {
       expect(o.response.text).toMatch(/^I could not find .*; these pages are the closest match\.$/);
       expect(o.response.pages!.length).toBeGreaterThan(0);
       expect(o.response.pages!.length).toBeLessThanOrEqual(3);
-      for (const p of o.response.pages!) expect(p).toMatchObject({ manualId, previewUrl: expect.stringContaining(`/pages/${p.page}/`) });
+      for (const p of o.response.pages!) expect(p).toMatchObject({ manualId, previewUrl: expect.stringContaining(`?page=${p.page}`) });
       expect(o.response.sources.map((s) => s.page).sort()).toEqual(o.response.pages!.map((p) => p.page).sort());
     }
     for (const o of answerable.filter((a) => !a.response.declined)) expect(o.response.mode).toBe('answer');
