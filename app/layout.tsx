@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import localFont from 'next/font/local';
 import { headers } from 'next/headers';
+import { AppChrome } from '@/components/layout/app-chrome';
 import { AppHeader } from '@/components/layout/app-header';
 import { THEME_INIT_SCRIPT } from '@/components/ui/theme';
 import './globals.css';
@@ -46,7 +47,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           Skip to content
         </a>
-        <AppHeader />
+        {/* Not on shared chats: app/share/layout.tsx is their own shell, with no navigation. */}
+        <AppChrome>
+          <AppHeader />
+        </AppChrome>
         {/* tabIndex -1: the skip link moves focus here, so the next Tab continues inside the page. */}
         <main id="content" tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
           {children}

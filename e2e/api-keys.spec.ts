@@ -40,8 +40,11 @@ test.describe('API keys, /api/v1/ask and the MCP endpoint', () => {
     await expect(settings.audit()).toContainText('v1:ask');
     await expect(settings.audit()).toContainText('mcp:search_manuals');
 
+    // Revoke asks first: Cancel keeps the key working, confirming revokes it.
+    await settings.revokeButCancel('e2e script');
+    expect((await request.post('/api/mcp', { headers: mcp, data: { jsonrpc: '2.0', id: 3, method: 'tools/list' } })).status()).toBe(200);
     await settings.revoke('e2e script');
     expect((await request.post('/api/v1/ask', { headers: auth, data: { question: QUESTION } })).status()).toBe(401);
-    expect((await request.post('/api/mcp', { headers: mcp, data: { jsonrpc: '2.0', id: 3, method: 'tools/list' } })).status()).toBe(401);
+    expect((await request.post('/api/mcp', { headers: mcp, data: { jsonrpc: '2.0', id: 4, method: 'tools/list' } })).status()).toBe(401);
   });
 });

@@ -41,8 +41,8 @@ test.describe('app shell', () => {
     await expect.poll(() => shell.isDark()).toBe(false);
   });
 
-  test('the manuals page shows which provider serves each role', async ({ page }) => {
-    await page.goto('/manuals');
+  test('the settings page shows which provider serves each role', async ({ page }) => {
+    await page.goto('/settings');
     await expect(page.getByTestId('provider-vectorDb')).toContainText('LanceDB');
     await expect(page.getByTestId('provider-llm')).toContainText('None');
     await expect(page.getByTestId('provider-ocr')).toContainText(/tesseract/i);

@@ -88,7 +88,7 @@ test('README screenshots: library, chat and page preview, light and dark', async
 
   await savePreview(chat, 'preview-dark.png');
 
-  // The same citation on a phone: the page at print size, scrolled to the highlight.
+  // The same citation on a phone: the page at its full width, scrolled to the highlight.
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
   await page.setViewportSize({ width: 390, height: 844 });
   await chat.goto(`/chat/${id}`);

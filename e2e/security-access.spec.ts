@@ -147,8 +147,27 @@ test('admin and member: members manage their own manuals, admins every manual an
   await memberSettings.goto();
   await expect(memberSettings.page.getByTestId('api-key-create-refused')).toContainText('Only an administrator');
   await expect(memberSettings.createButton()).toHaveCount(0);
+  // Users on Settings (issue 33): members are told an administrator manages them.
+  await expect(memberSettings.page.getByTestId('users-admin-only')).toBeVisible();
+  await expect(memberSettings.users()).toHaveCount(0);
   const adminSettings = new SettingsPage(await admin.newPage());
   await adminSettings.goto();
+  await expect(adminSettings.providers()).toBeVisible();
+  // Admins list, add, promote and remove users; removing asks first.
+  await expect(adminSettings.userItems()).toHaveCount(2);
+  await adminSettings.addUser('settings-ui@example.com', 'settings-ui-password-1');
+  const uiUser = adminSettings.userItems().filter({ hasText: 'settings-ui@example.com' });
+  await expect(uiUser.getByTestId('user-role')).toHaveValue('member');
+  await uiUser.getByTestId('user-role').selectOption('admin');
+  await expect(adminSettings.page.getByTestId('users-notice')).toContainText('now an administrator');
+  await adminSettings.page.reload();
+  await expect(uiUser.getByTestId('user-role')).toHaveValue('admin');
+  // The built-in admin (and one's own account) cannot be demoted or removed from here.
+  await expect(adminSettings.userItems().filter({ hasText: /^admin/ }).getByTestId('remove-user')).toHaveCount(0);
+  await adminSettings.removeUser('settings-ui@example.com', { confirm: false });
+  await adminSettings.removeUser('settings-ui@example.com');
+  await adminSettings.page.reload();
+  await expect(adminSettings.userItems()).toHaveCount(2);
   const key = await adminSettings.createKey('network script');
   const bearer = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const apiAsk = await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: bearer, body: JSON.stringify({ question: 'What is the rated supply voltage?' }) });

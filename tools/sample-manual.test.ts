@@ -274,7 +274,8 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     await run(hybridSearch, { query: q.question }, t);
     const { response, audit } = await run(textResponse, {}, t);
     expect(audit[0].inputs).toEqual({ include_sources: true });
-    expect(response).toMatchObject({ method: 'extractive', declined: false });
+    expect(response).toMatchObject({ method: 'extractive', declined: false, mode: 'answer' });
+    expect(response!.pages).toBeUndefined();
     for (const k of q.answer_keywords) expect(response!.text).toContain(k);
     expect(response!.sources!.length).toBeGreaterThan(0);
     expect(response!.sources!.some((s) => q.pages.includes(s.page))).toBe(true);
@@ -284,13 +285,25 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     expect(bare.response!.sources).toEqual([]);
   });
 
+  it('text_response: a question the sample states no value for gets the pages form, quoting nothing', async () => {
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's22')!;
+    const t = treeWith({ question: q.question });
+    await run(hybridSearch, { query: q.question }, t);
+    const { response } = await run(textResponse, {}, t);
+    expect(response).toMatchObject({ method: 'extractive', declined: true, mode: 'pages' });
+    expect(response!.text).toMatch(/^I could not find a stated value for the .+; these pages are the closest match\.$/);
+    expect(response!.pages!.length).toBeGreaterThan(0);
+    expect(response!.pages!.length).toBeLessThanOrEqual(3);
+    expect(response!.pages![0]).toMatchObject({ manualId, snippet: expect.any(String), previewUrl: expect.stringMatching(/^\/manuals\/[^/?]+\?page=\d+/) });
+  });
+
   it('a maker and model no manual mentions: hybrid_search looks it up and text_response declines naming it', async () => {
     const question = 'How do I update the firmware of a Rigol DP832 power supply?';
     const t = treeWith({ question });
     const { result } = await run(hybridSearch, { query: question }, t);
     expect(result!.metadata.model_lookup).toEqual({ dp832: false });
     const { response } = await run(textResponse, {}, t);
-    expect(response).toMatchObject({ declined: true, text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.' });
+    expect(response).toMatchObject({ declined: true, mode: 'not_covered', text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.' });
     // the sample's own model is known, and a question that names it is about it
     for (const [query, lookup] of [
       ['What does error E05 mean on the Acme HX-200?', { e05: true, 'hx-200': true }],
@@ -355,9 +368,15 @@ describe('the sample ground truth through the full offline loop', () => {
     const declined = unanswerable.filter((o) => o.response.declined);
     expect(declined.length, unanswerable.map((o) => `${o.q.id}: ${o.response.text}`).join('\n')).toBeGreaterThanOrEqual(unanswerable.length - 1);
     for (const o of declined) {
-      expect(o.response.text).toMatch(/^The manuals do not say/);
-      expect(o.response.sources).toEqual([]);
+      // The `pages` form: one sentence, no quoted paragraph, and the closest pages of the sample.
+      expect(o.response.mode).toBe('pages');
+      expect(o.response.text).toMatch(/^I could not find .*; these pages are the closest match\.$/);
+      expect(o.response.pages!.length).toBeGreaterThan(0);
+      expect(o.response.pages!.length).toBeLessThanOrEqual(3);
+      for (const p of o.response.pages!) expect(p).toMatchObject({ manualId, previewUrl: expect.stringContaining(`?page=${p.page}`) });
+      expect(o.response.sources.map((s) => s.page).sort()).toEqual(o.response.pages!.map((p) => p.page).sort());
     }
+    for (const o of answerable.filter((a) => !a.response.declined)) expect(o.response.mode).toBe('answer');
   }, 120_000);
 
   it('a visual question with a VLM: the page leg finds the figure, the VLM reads it, the answer cites it', async () => {

@@ -8,12 +8,15 @@ import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
+import { closestPages } from '@/lib/answer/closest-pages';
 import { extractiveAnswer } from '@/lib/answer/extractive';
+import type { AnswerMode } from '@/lib/answer/form';
+import type { RefHit } from '@/lib/answer/hits';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { TOOL, type AnswerMethod, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
+import { TOOL, type AnswerMethod, type ClosestPage, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -81,6 +84,12 @@ async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, o
   return text.trim();
 }
 
+/** An LLM's reply that declines: not covered when the searches found the asked device or variant uncovered, else the pages. */
+function llmDeclineMode(t: TreeData): AnswerMode {
+  const lookups = t.environment.modelLookups();
+  return unknownDevices(lookups).length || uncoveredVariants(lookups).length || devicesNotReady(lookups).length ? 'not_covered' : 'pages';
+}
+
 function valueFinding(unverified: AnswerValue[]): string {
   const lines = unverified.map((u) => `- "${u.value}" (cited ${u.refs.length ? u.refs.map((r) => `[${r}]`).join(', ') : 'nothing'})`);
   return [
@@ -88,6 +97,15 @@ function valueFinding(unverified: AnswerValue[]): string {
     ...lines,
     'Write the answer again. Copy every value exactly from the source you cite, cite the source that contains it, and leave out any value the sources do not give.',
   ].join('\n');
+}
+
+/** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
+function pageRefs(hits: readonly RefHit[], pages: readonly ClosestPage[]): string {
+  return pages
+    .map((p) => hits.find((h) => h.manualId === p.manualId && h.page === p.page)?.ref)
+    .filter((r) => r !== undefined)
+    .map((r) => `[${r}]`)
+    .join(' ');
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
@@ -132,6 +150,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       }
     }
     let declined: boolean;
+    let mode: AnswerMode;
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
     if (method === 'extractive') {
@@ -143,6 +162,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       });
       text = answer.text;
       declined = answer.declined;
+      mode = answer.mode;
       evidence = answer.evidence;
       coverage = Math.round(answer.coverage * 1000) / 1000;
       // Stream sentence by sentence so the UI behaves the same with and without an LLM.
@@ -152,12 +172,18 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       }
     } else {
       declined = DECLINED.test(text);
+      mode = declined ? llmDeclineMode(t) : 'answer';
     }
+    const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
+    // Sources list what an answer cites, or the pages shown instead of one.
+    const sources = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
     yield {
       type: 'response',
       text,
-      sources: input.include_sources && !declined ? t.environment.sourcesFor(text) : [],
+      sources,
       declined,
+      mode,
+      ...(pages.length ? { pages } : {}),
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { Library } from '@/components/manuals/library';
-import { ProviderSummary } from '@/components/settings/provider-summary';
 import { PageFrame } from '@/components/ui/page-frame';
 import { readerOrSignIn } from '@/lib/auth/access';
 import { currentOwnerId } from '@/lib/auth/owner';
@@ -14,9 +14,20 @@ export default async function ManualsPage() {
   await readerOrSignIn('/manuals');
   const manuals = await listManualViews(await currentOwnerId());
   return (
-    <PageFrame title="Manuals" description="Upload PDFs, watch them being processed, open any page." width="max-w-6xl">
+    <PageFrame
+      title="Manuals"
+      description={
+        <>
+          Upload PDFs, watch them being processed, open any page. Which models read and search them:{' '}
+          <Link href="/settings" className="underline underline-offset-2" data-testid="providers-link">
+            Settings
+          </Link>
+          .
+        </>
+      }
+      width="max-w-6xl"
+    >
       <Library initial={manuals} maxBytes={getConfig().upload.maxBytes} />
-      <ProviderSummary />
     </PageFrame>
   );
 }

@@ -28,6 +28,8 @@ export interface ChatProps {
   examples: string[];
   /** No language model is configured: answers are extractive. */
   offline: boolean;
+  /** PUBLIC_URL: where share links point (null: the address this browser used). */
+  publicUrl: string | null;
 }
 
 /** A chat: the conversation column (turns, live trail, answers) and the composer. */
@@ -116,7 +118,7 @@ export function Chat(props: ChatProps) {
         ) : (
           <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-500 dark:text-zinc-400">New chat</span>
         )}
-        {hasTurns && <ShareButton sessionId={sessionId} initial={props.initialShare} disabled={!shareable} />}
+        {hasTurns && <ShareButton sessionId={sessionId} initial={props.initialShare} publicUrl={props.publicUrl} disabled={!shareable} />}
       </div>
 
       <div

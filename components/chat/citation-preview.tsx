@@ -16,9 +16,10 @@ type Loaded = { key: string; preview: PagePreview | null; error: string | null }
 
 /**
  * The page a citation points at, in a modal: the page image with the cited passage's boxes
- * highlighted, the passage text, and a link to the full viewer at that page and passage.
+ * highlighted, the passage text, and a link to the full viewer at that page and passage (not on a
+ * shared chat: `viewerLink` false, a visitor gets no way into the library).
  */
-export function CitationPreview({ target, onClose }: { target: CitationTarget | null; onClose: () => void }) {
+export function CitationPreview({ target, onClose, viewerLink = true }: { target: CitationTarget | null; onClose: () => void; viewerLink?: boolean }) {
   const dialog = useModalDialog(target !== null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const key = target ? `${target.manualId}:${target.page}:${target.chunkId ?? ''}:${target.ref}` : '';
@@ -77,14 +78,16 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
                 {heading ? ` · ${heading}` : ''}
               </p>
             </div>
-            <Link
-              href={viewerHref}
-              data-testid="open-in-viewer"
-              className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              {/* Narrow screens: the icon only (the words stay the link's name). */}
-              <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
-            </Link>
+            {viewerLink && (
+              <Link
+                href={viewerHref}
+                data-testid="open-in-viewer"
+                className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1.5 text-sm hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                {/* Narrow screens: the icon only (the words stay the link's name). */}
+                <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
+              </Link>
+            )}
             <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
               <Icon name="x" />
             </button>
@@ -96,8 +99,8 @@ export function CitationPreview({ target, onClose }: { target: CitationTarget | 
           )}
           <div className="flex min-h-0 flex-1 flex-col bg-zinc-100 p-2 sm:p-3 dark:bg-zinc-950">
             {preview ? (
-              // Text at print size or larger, scrolled to the highlight: readable on a phone without zooming the browser.
-              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} start="readable" className="flex-1" />
+              // The page's full width on every screen, scrolled to the highlight: no sideways panning on a phone; zoom on demand.
+              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} className="flex-1" />
             ) : current?.error ? (
               <p className="p-8 text-center text-sm text-zinc-700 dark:text-zinc-300">{current.error}</p>
             ) : (

@@ -7,14 +7,16 @@ import type { ActionResult } from '@/lib/chat/errors';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { formatDateTime } from '@/lib/manuals/view';
 import { Icon, Spinner } from '../ui/icons';
+import { onlyThisComputer, shareLink } from './share-link';
 
 /**
  * Share: the button opens a dialog that says what sharing does; the link is made only when the
  * owner confirms (it is public to anyone who gets it). Then it shows the read-only link to a snapshot of the chat as of now. The
  * owner can copy it, update the snapshot, or revoke it (the link then answers 404); sharing again
- * after a revoke makes a new link.
+ * after a revoke makes a new link. The link uses PUBLIC_URL when it is set, else the address this
+ * browser used; when that is this computer's own (127.0.0.1, localhost) the dialog says so.
  */
-export function ShareButton({ sessionId, initial, disabled }: { sessionId: string; initial: ShareInfo | null; disabled?: boolean }) {
+export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessionId: string; initial: ShareInfo | null; publicUrl: string | null; disabled?: boolean }) {
   const [share, setShare] = useState<ShareInfo | null>(initial);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<null | 'share' | 'update' | 'revoke'>(null);
@@ -69,7 +71,9 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
     setError(null);
   };
 
-  const url = share ? `${origin}/share/${share.id}` : '';
+  const url = share ? shareLink(publicUrl, origin, share.id) : '';
+  // Known before the link exists: the warning belongs next to "Create public link" too.
+  const localOnly = origin !== '' && onlyThisComputer(shareLink(publicUrl, origin, 'x'));
 
   return (
     <>
@@ -107,6 +111,22 @@ export function ShareButton({ sessionId, initial, disabled }: { sessionId: strin
             <Icon name="x" />
           </button>
         </div>
+
+        {localOnly && (
+          <div
+            role="note"
+            data-testid="share-local-warning"
+            className="mt-4 space-y-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+          >
+            <p className="font-medium">Only this computer can open this link.</p>
+            <p>
+              It points to <code className="font-mono text-[13px] break-all">{new URL(shareLink(publicUrl, origin, 'x')).host}</code>, this computer&rsquo;s own address. To share with
+              colleagues, set <code className="font-mono text-[13px]">PUBLIC_URL</code> to the address they use (for example{' '}
+              <code className="font-mono text-[13px]">http://workshop-pc:3000</code>) and <code className="font-mono text-[13px]">HOST=0.0.0.0</code> so the app
+              listens on the network (everyone then signs in), and restart the app.
+            </p>
+          </div>
+        )}
 
         {revoked ? (
           <div className="mt-5 space-y-3">

@@ -3,8 +3,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { followUps } from '@/lib/chat/suggestions';
 import { sourceLabel } from '@/lib/answer/citations';
-import { errorEvents, hitTargets, shownAnswer, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
+import { copyTextOf, errorEvents, hitTargets, shownAnswer, fellBackToExtractive, withCurrentTitles, type CitationTarget, type TurnView } from '@/lib/chat/view';
 import { AnswerMarkdown } from './answer';
+import { ClosestPageCards, FormNotice, RevealClosestPages } from './closest-pages';
 import { Icon } from '../ui/icons';
 import { Trail } from './trail';
 
@@ -77,7 +78,9 @@ export function Turn({
       <div className="space-y-2">
         {(turn.answer || !running) && (
           <div data-testid="answer" data-status={turn.status} className="min-h-6">
-            {turn.answer ? (
+            {turn.answer && turn.mode !== 'answer' ? (
+              <FormNotice mode={turn.mode} text={shown.text} />
+            ) : turn.answer ? (
               <AnswerMarkdown text={shown.text} literal={turn.literal} unsupported={turn.unsupported} targets={targets} onOpen={open} streaming={running} />
             ) : turn.clientError ? (
               <Notice tone="error">{turn.clientError}</Notice>
@@ -89,6 +92,9 @@ export function Turn({
             {running && turn.answer && <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 animate-pulse rounded-sm bg-zinc-400 align-text-bottom" />}
           </div>
         )}
+
+        {turn.mode === 'pages' && <ClosestPageCards pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
+        {turn.mode === 'not_covered' && <RevealClosestPages pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
 
         {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>}
         {!running && turn.answer && turn.clientError && <Notice tone="error">{turn.clientError}</Notice>}
@@ -131,7 +137,7 @@ export function Turn({
 
         <Trail turn={turn} onOpenRef={openHit} />
 
-        {!running && <TurnToolbar turn={turn} copyText={shown.text} isLast={isLast} readOnly={readOnly} actions={actions} />}
+        {!running && <TurnToolbar turn={turn} copyText={copyTextOf(turn, shown.text)} isLast={isLast} readOnly={readOnly} actions={actions} />}
 
         {suggestions.length > 0 && actions.onAsk && (
           <div className="flex flex-wrap gap-2 pt-1" aria-label="Follow-up questions">

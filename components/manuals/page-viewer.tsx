@@ -6,7 +6,7 @@ import { useCallback, useEffect } from 'react';
 import type { Highlight } from './page-image';
 import { ZoomablePage } from './zoomable-page';
 
-/** Full page viewer: the whole page first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
+/** Full page viewer: the page at its full width first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
 export function PageViewer({
   manualId,
   pages,
@@ -38,7 +38,7 @@ export function PageViewer({
   return (
     <div className="space-y-3" data-testid="page-viewer">
       <div className="flex flex-wrap items-center gap-2">
-        <Link href={`/manuals/${manualId}`} className={btn}>
+        <Link href={`/manuals/${manualId}`} className={btn} data-testid="all-pages">
           All pages
         </Link>
         <button type="button" className={btn} onClick={() => go(page - 1)} disabled={page <= 1} aria-label="Previous page" data-testid="prev-page">

@@ -10,14 +10,14 @@ const MIN = 0.2;
 const MAX = 6;
 const STEP = 1.25;
 
-export type ZoomStart = 'fit-page' | 'fit-width' | 'readable';
-type Zoom = { fit: 'page' | 'width' | 'readable' } | { scale: number };
+type Zoom = { fit: 'page' | 'width' } | { scale: number };
 
 /**
- * A page that fits the space it is given (whole page by default), zooms with the buttons, Ctrl +
- * wheel, a two-finger pinch or + / − keys, rotates in quarter turns for sideways scans, and swaps
- * in a sharper render when zoomed in. `readable` starts at print size or wider (phones: text at a
- * size one can read without zooming the browser), scrolled to the highlight.
+ * A page that fits the width it is given, scrolled to the highlight, on every screen size (issue
+ * 33: "fit page" left body text ~6 px tall on a desktop, print size cropped both sides of a phone
+ * screen; at fit-width no line needs sideways panning). It zooms on demand with the buttons, Ctrl
+ * + wheel, a two-finger pinch or + / − keys, fits the whole page with the fit button, rotates in
+ * quarter turns for sideways scans, and swaps in a sharper render when zoomed in.
  */
 export function ZoomablePage({
   manualId,
@@ -25,7 +25,6 @@ export function ZoomablePage({
   width,
   height,
   highlight,
-  start = 'fit-page',
   keyboard = false,
   className = '',
 }: {
@@ -34,13 +33,12 @@ export function ZoomablePage({
   width: number;
   height: number;
   highlight: Highlight | null;
-  start?: ZoomStart;
   keyboard?: boolean;
   className?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [space, setSpace] = useState<{ w: number; h: number } | null>(null);
-  const [zoom, setZoom] = useState<Zoom>({ fit: start === 'fit-width' ? 'width' : start === 'readable' ? 'readable' : 'page' });
+  const [zoom, setZoom] = useState<Zoom>({ fit: 'width' });
   const [rotation, setRotation] = useState(0);
 
   useLayoutEffect(() => {
@@ -57,9 +55,7 @@ export function ZoomablePage({
   const [w, h] = sideways ? [height, width] : [width, height];
   const fitWidth = space ? Math.max(MIN, space.w / w) : 1;
   const fitPage = space ? Math.max(MIN, Math.min(space.w / w, space.h / h)) : 1;
-  // "Readable": print size or a little more (the text of a manual page at the size it was printed), or the full width when wider.
-  const readable = Math.max(ACTUAL * 1.05, fitWidth);
-  const scale = 'fit' in zoom ? { page: fitPage, width: fitWidth, readable }[zoom.fit] : zoom.scale;
+  const scale = 'fit' in zoom ? { page: fitPage, width: fitWidth }[zoom.fit] : zoom.scale;
   // Event handlers (wheel, pinch, keys) read the current scale without re-subscribing.
   const scaleRef = useRef(scale);
   useLayoutEffect(() => {
@@ -104,7 +100,7 @@ export function ZoomablePage({
 
   const btn =
     'inline-flex h-8 min-w-8 items-center justify-center gap-1 rounded-md border border-zinc-300 px-2 text-sm text-zinc-800 hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800';
-  const label = 'fit' in zoom && zoom.fit !== 'readable' ? (zoom.fit === 'page' ? 'Fit page' : 'Fit width') : `${Math.round((scale / ACTUAL) * 100)}%`;
+  const label = 'fit' in zoom ? (zoom.fit === 'page' ? 'Fit page' : 'Fit width') : `${Math.round((scale / ACTUAL) * 100)}%`;
   const pageW = width * scale;
   const pageH = height * scale;
 
@@ -170,7 +166,8 @@ export function ZoomablePage({
             className="absolute left-1/2 top-1/2"
             style={{ width: pageW, height: pageH, transform: `translate(-50%, -50%) rotate(${rotation}deg)` }}
           >
-            <PageImage manualId={manualId} page={page} width={width} height={height} highlight={highlight} pxPerPt={scale} />
+            {/* Drawn once the space is measured, so the first scroll to the highlight lands where the page ends up. */}
+            {space && <PageImage manualId={manualId} page={page} width={width} height={height} highlight={highlight} pxPerPt={scale} />}
           </div>
         </div>
       </div>

@@ -4,6 +4,7 @@ import { formatDateTime } from '@/lib/manuals/view';
 import { useState, useTransition } from 'react';
 import { createKey, revokeApiKeyAction } from '@/actions/api-keys';
 import type { ApiKeyView } from '@/lib/api/keys';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 
 export interface AuditView {
   id: number;
@@ -23,6 +24,8 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
   const [created, setCreated] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  // Revoking cannot be undone (scripts and assistants using the key stop working): asked first.
+  const [confirming, setConfirming] = useState<ApiKeyView | null>(null);
   const names = new Map(keys.map((k) => [k.id, k.name]));
 
   const create = () =>
@@ -35,13 +38,15 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
       setName('');
     });
 
-  const revoke = (id: string) =>
+  const revoke = (id: string) => {
+    setConfirming(null);
     start(async () => {
       setError(null);
       const r = await revokeApiKeyAction({ keyId: id });
       if (!r.ok) return setError(r.message);
       setKeys(r.data.keys);
     });
+  };
 
   const input = 'rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900';
   const button = 'rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50';
@@ -103,7 +108,7 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
               {k.revokedAt ? (
                 <span className="text-xs text-zinc-500 dark:text-zinc-400">revoked {when(k.revokedAt)}</span>
               ) : (
-                <button type="button" className="rounded-md px-2 py-1 text-xs text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" disabled={pending} onClick={() => revoke(k.id)} data-testid="revoke-api-key">
+                <button type="button" className="rounded-md px-2 py-1 text-xs text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" disabled={pending} onClick={() => setConfirming(k)} aria-label={`Revoke ${k.name}`} data-testid="revoke-api-key">
                   Revoke
                 </button>
               )}
@@ -140,6 +145,14 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
           </tbody>
         </table>
       )}
+      <ConfirmDialog
+        open={!!confirming}
+        title="Revoke this key?"
+        message={confirming ? `“${confirming.name}” stops working at once: every assistant or script that uses it is refused. This cannot be undone; you can create a new key.` : ''}
+        confirmLabel="Revoke"
+        onConfirm={() => confirming && revoke(confirming.id)}
+        onCancel={() => setConfirming(null)}
+      />
     </section>
   );
 }

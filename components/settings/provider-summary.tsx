@@ -9,6 +9,7 @@ const ROLES = {
   multiVector: { label: 'Page search', does: 'Compares your question with whole pages, tables and figures included.' },
   llm: { label: 'Answer writer', does: 'Writes the answer from the pages found.' },
   vlm: { label: 'Image reading', does: 'Reads diagrams and photos on a page.' },
+  reranker: { label: 'Result re-reading', does: 'Reads the best pages again, closely, to put the right one first.' },
   decider: { label: 'Search planner', does: 'Chooses which search to run for each question.' },
   ocr: { label: 'Scan reading (OCR)', does: 'Reads the text of scanned pages and of text inside images.' },
 } as const;
@@ -29,7 +30,13 @@ function providerName(role: keyof typeof ROLES, p: Provider): string {
     tesseract: 'Tesseract (installed program)',
     'tesseract.js': 'Tesseract (built in)',
   };
-  if (p.provider === 'none') return role === 'llm' ? 'None: answers quote the manual directly' : role === 'vlm' ? 'None: images are not read' : 'None';
+  if (role === 'reranker' && p.provider === 'transformers') return 'Local cross-encoder model (transformers.js)';
+  if (p.provider === 'none') {
+    if (role === 'llm') return 'None: answers quote the manual directly';
+    if (role === 'vlm') return 'None: images are not read';
+    if (role === 'reranker') return 'None: pages keep the order search gave them';
+    return 'None';
+  }
   return names[p.provider] ?? p.provider;
 }
 
@@ -44,7 +51,18 @@ function verdict(role: keyof typeof ROLES, p: Provider): { best: boolean; hint?:
   if (role === 'multiVector' && p.provider !== 'colqwen') return { best: false, hint: 'A ColQwen worker (COLQWEN_URL) searches the page images themselves.' };
   if (role === 'decider' && p.provider === 'rules') return { best: true, hint: 'A language model can plan searches too, when one is set.' };
   if (role === 'ocr' && p.provider === 'tesseract.js') return { best: false, hint: 'Installing tesseract-ocr reads scans about three times faster.' };
+  if (role === 'reranker' && p.provider === 'none') return { best: false, hint: 'A cross-encoder model (RERANKER_MODEL) puts the right page first more often: see “Reranker” in the README.' };
   return { best: !fellBack };
+}
+
+/**
+ * Why a configured model is not the one running: the embedder's fallback reason, the reranker's
+ * "off: …", an engine that could not start. Null when it runs as configured.
+ */
+function notLoadedReason(p: Provider): string | null {
+  const m = /(?:^|\s)(?:— )?(fallback|off|unavailable):\s*(.+)$/is.exec(p.detail);
+  if (m) return m[2].trim();
+  return p.provider === 'unavailable' ? p.detail : null;
 }
 
 /** Which provider serves each role, in the user's words (server component: reads the environment). */
@@ -61,6 +79,7 @@ export async function ProviderSummary() {
         {(Object.keys(ROLES) as Array<keyof typeof ROLES>).map((role) => {
           const p = providers[role];
           const v = verdict(role, p);
+          const reason = notLoadedReason(p);
           return (
             <div key={role} className="min-w-0" data-testid={`provider-${role}`}>
               <dt className="font-medium text-zinc-800 dark:text-zinc-200">
@@ -82,6 +101,11 @@ export async function ProviderSummary() {
                 >
                   {v.best ? 'best available here' : 'basic'}
                 </span>
+                {reason && (
+                  <span className="block text-xs text-amber-900 dark:text-amber-200" data-testid="provider-reason">
+                    Not loaded: <span className="wrap-anywhere">{reason}</span>
+                  </span>
+                )}
                 {v.hint && <span className="block text-xs text-zinc-600 dark:text-zinc-400">{v.hint}</span>}
                 <details className="text-xs text-zinc-600 dark:text-zinc-400">
                   <summary className="cursor-pointer">Technical detail</summary>

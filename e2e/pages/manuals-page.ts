@@ -29,6 +29,17 @@ export class ManualsPage {
     throw new Error(`manual did not settle; statuses seen: ${seen.join(' → ')}`);
   }
 
+  /** Delete asks first: Cancel keeps the manual, confirming removes its row. */
+  async delete(row: Locator, { confirm = true } = {}) {
+    await row.getByTestId('delete-manual').click();
+    const dialog = this.page.getByTestId('confirm-dialog');
+    await expect(dialog).toBeVisible();
+    await dialog.getByTestId(confirm ? 'confirm-button' : 'cancel-button').click();
+    await expect(dialog).toBeHidden();
+    if (confirm) await expect(row).toHaveCount(0);
+    else await expect(row).toHaveCount(1);
+  }
+
   async expectReady(row: Locator) {
     await expect(row.getByTestId('manual-status')).toHaveText('Ready', { timeout: 180_000 });
   }

@@ -8,6 +8,7 @@
  */
 import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
+import type { AnswerMode } from '@/lib/answer/form';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
 import type { DeciderProvider } from '@/lib/config';
@@ -15,6 +16,7 @@ import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } 
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
+import type { PageCard } from '../answer/closest-pages';
 import type { Source, ToolResult } from '../answer/hits';
 
 export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';
@@ -49,6 +51,10 @@ export type ToolOutput =
       fallbackReason?: string;
       /** With text: what an offline answer's decision to answer or decline was based on. */
       evidence?: AnswerEvidence;
+      /** With text: the form of the reply (lib/answer/form.ts). */
+      mode?: AnswerMode;
+      /** With text, in the `pages` and `not_covered` forms: the closest pages, best first. */
+      pages?: ClosestPage[];
       metadata?: Record<string, unknown>;
     };
 
@@ -157,6 +163,9 @@ export interface Tool<I = unknown> {
 // Tools are stored side by side in the registry; their input types differ.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<any>;
+
+/** A page offered in the `pages` form (and, on request, with `not_covered`): what its card shows. */
+export type ClosestPage = PageCard;
 
 export const pagePreviewUrl = (manualId: string, page: number) => `/manuals/${encodeURIComponent(manualId)}/pages/${page}/image`;
 export const pageThumbnailUrl = (manualId: string, page: number) => `/manuals/${encodeURIComponent(manualId)}/pages/${page}/thumb`;

@@ -4,7 +4,8 @@
  * carries `t`: milliseconds since the turn started.
  */
 import type { AnswerEvidence } from '@/lib/answer/decide';
-import type { AnswerMethod, DeciderKind, EventHit, Source, TopicTerms } from './contract';
+import type { AnswerMode } from '@/lib/answer/form';
+import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, Source, TopicTerms } from './contract';
 
 export type { DeciderKind, EventHit };
 
@@ -15,21 +16,9 @@ export type EventSource = Source;
  * The three forms of a reply (issue 30): `answer`, a checked answer quoted from the manual of the
  * asked device; `pages`, the closest pages, honestly labelled, when the evidence does not hold the
  * answer; `not_covered`, no ready manual covers the asked device (or its manual is still processing).
+ * Decided by lib/answer/form.ts; a ClosestPage is what a `pages` card shows (./contract.ts).
  */
-export type AnswerMode = 'answer' | 'pages' | 'not_covered';
-
-/** A page offered in the `pages` form (and, on request, with `not_covered`): what its card shows. */
-export interface ClosestPage {
-  manualId: string;
-  manualTitle?: string;
-  page: number;
-  /** The section heading the best passage sits under (never figure labels). */
-  heading?: string;
-  /** A short passage of the page, the question's words in it to be highlighted by the viewer. */
-  snippet: string;
-  /** Opens the page preview (the same link a citation opens). */
-  previewUrl: string;
-}
+export type { AnswerMode, ClosestPage };
 
 export type ToolOutcome = 'ok' | 'error' | 'invalid_input' | 'timeout' | 'cancelled';
 

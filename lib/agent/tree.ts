@@ -184,6 +184,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             ...(out.method ? { method: out.method } : {}),
             ...(out.fallbackReason ? { fallback_reason: out.fallbackReason } : {}),
             ...(out.evidence ? { evidence: out.evidence } : {}),
+            ...(out.mode ? { mode: out.mode } : {}),
+            ...(out.pages?.length ? { pages: out.pages } : {}),
             time_ms: Math.round(clock() - started),
           });
         }

@@ -10,6 +10,14 @@ import { eventsOf, mockLlm, textResult } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './testing/turn';
 import { isValueBox } from '@/lib/answer/value-boxes';
+import { setFormPolicy } from '@/lib/answer/form';
+import shipped from '@/lib/answer/form.json';
+
+// These tests exercise the writer, not the operating point: they pin the policy shipped before the
+// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
+beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
+afterAll(() => setFormPolicy(shipped));
+
 
 let fx: FixtureStore;
 beforeAll(async () => {
@@ -40,10 +48,22 @@ describe('a turn over a real LanceDB store', () => {
   it('declines a question the manuals do not answer', async () => {
     const events = await ask('What is the warranty period?');
     const response = eventsOf(events, 'response')[0];
-    expect(response.text).toMatch(/^The manuals do not say: I found no passage giving the warranty period/);
+    expect(response.text).toMatch(/^I could not find a stated value for the warranty period; these pages are the closest match/);
     expect(response.declined).toBe(true);
-    expect(response.sources).toEqual([]);
+    // The pages form: the sources are the closest pages shown, not citations of a quote.
+    expect(response.mode).toBe('pages');
+    expect(response.sources.map((s) => s.page)).toEqual(response.pages!.map((p) => p.page));
     expect(response.text).not.toMatch(/\d/);
+    // The closest pages form (issue 30): up to 3 distinct pages of the evidence, each linked as a citation would be.
+    expect(response.mode).toBe('pages');
+    expect(response.pages!.length).toBeGreaterThanOrEqual(1);
+    expect(response.pages!.length).toBeLessThanOrEqual(3);
+    expect(new Set(response.pages!.map((p) => `${p.manualId}#${p.page}`)).size).toBe(response.pages!.length);
+    for (const p of response.pages!) {
+      expect(p.previewUrl).toMatch(new RegExp(`^/manuals/${encodeURIComponent(p.manualId)}\\?page=${p.page}(&hl=|$)`));
+      expect(p.snippet.length).toBeGreaterThan(0);
+      expect(p.snippet.length).toBeLessThanOrEqual(201);
+    }
     // nothing to check in a decline
     expect(eventsOf(events, 'check')).toHaveLength(0);
   });

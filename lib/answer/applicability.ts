@@ -122,7 +122,7 @@ export function unknownDevices(lookups: readonly ModelLookup[]): string[] {
 }
 
 /** The question names the device of the manual the answer quotes. */
-export function namesDevice(r: Reading, manualId: string): boolean {
+function namesDevice(r: Reading, manualId: string): boolean {
   return [...r.topics.get(manualId)!].some((t) => r.qTerms.includes(t));
 }
 

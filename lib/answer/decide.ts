@@ -1,7 +1,6 @@
 /**
- * Calibrated declining: whether the evidence an offline answer found is enough to answer, or the
- * honest reply is "the manuals do not say". Decided from measured evidence, not from the wording
- * of particular questions:
+ * The evidence of an offline answer, which ./form.ts reads to decide between quoting it and
+ * showing the closest pages. Measured, not taken from the wording of particular questions:
  *   - coverage: the weighted share of the question's words the answer's passages (with their
  *     headings and table headers) contain — the device name counts little, a word no passage has
  *     less than a known one the answer lacks. A question about a property the passages never
@@ -10,11 +9,9 @@
  *   - quantityMissing: the question asks for a quantity of a kind (volts, hertz, newton-metres)
  *     and no passage on the answer's best pages states a value of that kind, or the quoted answer
  *     does not.
- * The thresholds are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
- * validation over the public question sets (lib/eval/decline-cv.ts) and ship in ./decline.json.
+ * The thresholds on them are chosen under cross-validation (./form.ts, ./form.json).
  */
 import { valueKinds } from '@/lib/text/quantities';
-import shipped from './decline.json';
 import type { Reading, Selection } from './select';
 
 /** Coverage weights of question words. */
@@ -27,36 +24,7 @@ export interface AnswerEvidence {
   quantityMissing: boolean;
 }
 
-export interface DeclinePolicy {
-  /** Decline below this coverage of the question; 0 (the shipped decline.json) turns it off. */
-  minCoverage: number;
-  /** Decline when an asked quantity is stated nowhere on the best pages. */
-  declineOnMissingQuantity: boolean;
-}
-
 export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
-
-let current: DeclinePolicy = shipped;
-
-/** Uses this policy from now on (the eval after --train has rewritten decline.json). */
-export function setDeclinePolicy(policy: DeclinePolicy): void {
-  current = policy;
-}
-
-/** Runs `fn` with another policy (the eval's cross-validation folds). */
-export async function withDeclinePolicy<T>(policy: DeclinePolicy, fn: () => Promise<T>): Promise<T> {
-  const before = current;
-  current = policy;
-  try {
-    return await fn();
-  } finally {
-    current = before;
-  }
-}
-
-export function shouldDecline(e: AnswerEvidence, policy: DeclinePolicy = current): boolean {
-  return e.coverage < policy.minCoverage || (policy.declineOnMissingQuantity && e.quantityMissing);
-}
 
 /** The evidence of an answer made of `parts`, quoted from the selected units. */
 export function evidenceOf(r: Reading, s: Selection, parts: string[]): AnswerEvidence {

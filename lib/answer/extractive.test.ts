@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ChunkObject, RefHit } from '@/lib/agent/contract';
 import { Environment } from '@/lib/agent/environment';
 import { checkValues } from '@/lib/answer/values';
 import { extractiveAnswer, extractiveSummary } from './extractive';
 import { cite } from './quote';
 import { chunk, page, resultOf } from '@/lib/agent/testing/turn';
+import { setFormPolicy } from '@/lib/answer/form';
+import shipped from '@/lib/answer/form.json';
+
+// These tests exercise the writer, not the operating point: they pin the policy shipped before the
+// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
+beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
+afterAll(() => setFormPolicy(shipped));
+
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();
@@ -69,15 +77,18 @@ describe('extractive answer', () => {
     expect(a.text).toMatch(/^Press and hold the power button for two seconds to switch the unit on \[2\]\./);
   });
 
-  it('declines an unanswerable question instead of guessing', () => {
+  it('shows the closest pages for an unanswerable question instead of guessing', () => {
     const a = extractiveAnswer('What is the warranty period?', BATTERY);
     expect(a.declined).toBe(true);
-    expect(a.text).toBe('The manuals do not say: I found no passage giving the warranty period in the manuals searched.');
+    expect(a.mode).toBe('pages');
+    expect(a.text).toBe('I could not find a stated value for the warranty period; these pages are the closest match.');
     expect(a.refs).toEqual([]);
   });
 
-  it('declines with nothing retrieved', () => {
-    expect(extractiveAnswer('What is the warranty period?', []).text).toBe('The manuals do not say: I found no passage giving the warranty period in the manuals searched.');
+  it('declines with nothing retrieved (no pages to show: not covered)', () => {
+    const a = extractiveAnswer('What is the warranty period?', []);
+    expect(a.text).toBe('The manuals do not say: I found no passage giving the warranty period in the manuals searched.');
+    expect(a.mode).toBe('not_covered');
   });
 
   it('keeps the list that a sentence introduces', () => {
@@ -135,7 +146,8 @@ describe('extractive answer', () => {
     );
     const bandwidth = extractiveAnswer('What is the analog -3 dB bandwidth of the Hantek 6022BE input channels?', scope);
     expect(bandwidth.declined).toBe(true);
-    expect(bandwidth.text).toMatch(/^The manuals do not say: I found no passage giving the .*bandwidth in .*\.$/);
+    expect(bandwidth.mode).toBe('pages');
+    expect(bandwidth.text).toMatch(/^I could not find a stated value for the .*bandwidth; these pages are the closest match\.$/);
     const impedance = extractiveAnswer('What input impedance does a Hantek 6022BE channel present?', scope);
     expect(impedance.declined).toBe(false);
     expect(impedance.text).toContain('1 MΩ || 25 pF');
@@ -206,7 +218,7 @@ describe('extractive answer', () => {
     expect(a.evidence.quantityMissing).toBe(true);
     expect(a.declined).toBe(true);
   });
-  it("declines, naming the asked device, when only another device's manual has the value", () => {
+  it("shows the pages, quoting nothing, when only another device's manual has the value", () => {
     const found = searched(
       chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', { manualId: 'libre', manualTitle: 'LibreVNA User Manual', page: 4 }),
       chunk('The NanoVNA-H menu is opened with the jog switch.', { manualId: 'nano', manualTitle: 'NanoVNA-H User Guide', page: 2 }),
@@ -217,7 +229,8 @@ describe('extractive answer', () => {
     ]);
     const a = extractiveAnswer('What is the maximum input power of the NanoVNA-H RF port?', found, { topicTerms });
     expect(a.declined).toBe(true);
-    expect(a.text).toBe('The manuals do not say: I found no passage giving the maximum input power in NanoVNA-H User Guide.');
+    expect(a.mode).toBe('pages');
+    expect(a.text).toBe('I could not find a stated value for the maximum input power; these pages are the closest match.');
     expect(a.text).not.toContain('+10 dBm');
   });
   it("answers from a copy of the named device's manual filed under another title (its passages name the device)", () => {

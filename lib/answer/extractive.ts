@@ -9,11 +9,12 @@ import type { RefHit } from '@/lib/answer/hits';
 import { terms } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { splitSentences } from '@/lib/text/sentences';
-import { namesDevice, otherDeviceAsked } from './applicability';
-import { evidenceOf, NO_EVIDENCE, shouldDecline, type AnswerEvidence, type DeclinePolicy } from './decide';
+import { otherDeviceAsked } from './applicability';
+import { evidenceOf, NO_EVIDENCE, type AnswerEvidence } from './decide';
+import { answerForm, type AnswerMode, type FormPolicy } from './form';
 import { cite, quoteAnswer } from './quote';
-import { readQuestion, selectUnits, type Reading } from './select';
-import { declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence, whereLooked } from './word';
+import { readQuestion, selectUnits } from './select';
+import { closestPagesSentence, declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
 
 export interface ExtractiveAnswer {
   text: string;
@@ -21,6 +22,8 @@ export interface ExtractiveAnswer {
   parts: string[];
   refs: number[];
   declined: boolean;
+  /** The form of the reply (./form.ts); `declined` is every form but `answer`. */
+  mode: AnswerMode;
   coverage: number;
   /** What the decision to answer or decline was based on. */
   evidence: AnswerEvidence;
@@ -29,8 +32,8 @@ export interface ExtractiveAnswer {
 export interface ExtractiveOptions {
   /** Manual → terms naming its device (hybrid_search's topic_terms); the title's terms always count. */
   topicTerms?: Map<string, Set<string>>;
-  /** When to decline; default: the policy chosen under cross-validation (lib/answer/decline.json). */
-  declinePolicy?: DeclinePolicy;
+  /** When to quote and when to show pages; default: the policy chosen under cross-validation (lib/answer/form.json). */
+  formPolicy?: FormPolicy;
   /** Maker + model names the question gives that no manual of the library mentions ("Rigol DP832"): ./applicability.ts. */
   unknownDevices?: readonly string[];
   /** Variants the question names that the manuals do not list, with those they list: ./applicability.ts. */
@@ -40,35 +43,34 @@ export interface ExtractiveOptions {
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
+  const pages = new Set(hits.map((h) => `${h.manualId}\u0000${h.page}`)).size;
+  const form = (evidence: AnswerEvidence | null, otherDevice = false) => answerForm({ notCovered: false, evidence, otherDevice, pages }, opts.formPolicy);
   // The asked device's manual is not searchable yet, or does not list the asked variant: any
   // passage found is about another device (or another variant), whatever else the question names.
   if (opts.notReady?.length) return notCovered(notReadySentence(opts.notReady));
   if (opts.uncoveredVariants?.length) return notCovered(uncoveredVariantSentence(opts.uncoveredVariants));
   const reading = readQuestion(question, hits, opts.topicTerms);
-  if (!reading) return decline(question, NO_EVIDENCE);
+  if (!reading) return withheld(question, form(null), NO_EVIDENCE);
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.
   if (opts.unknownDevices?.length && !reading.named) return notCovered(unknownDeviceSentence(opts.unknownDevices));
   const selection = selectUnits(reading);
-  if (!selection) return decline(question, NO_EVIDENCE);
+  if (!selection) return withheld(question, form(null), NO_EVIDENCE);
   const { parts, refs } = quoteAnswer(reading, selection);
   const evidence = evidenceOf(reading, selection, parts);
-  const manualId = selection.chosen[0].manualId;
-  if (shouldDecline(evidence, opts.declinePolicy)) return decline(question, evidence, whereLooked(question, titleOf(reading, manualId), namesDevice(reading, manualId)));
-  const asked = otherDeviceAsked(reading, manualId);
-  if (asked) return decline(question, evidence, whereLooked(question, titleOf(reading, asked), true));
-  return { text: parts.join(' '), parts, refs, declined: false, coverage: evidence.coverage, evidence };
+  const mode = form(evidence, otherDeviceAsked(reading, selection.chosen[0].manualId) !== undefined);
+  if (mode !== 'answer') return withheld(question, mode, evidence);
+  return { text: parts.join(' '), parts, refs, declined: false, mode, coverage: evidence.coverage, evidence };
 }
-
-const titleOf = (r: Reading, id: string) => r.passages.find((p) => p.hit.manualId === id)?.hit.manualTitle ?? id;
 
 function notCovered(text: string): ExtractiveAnswer {
-  return { text, parts: [text], refs: [], declined: true, coverage: 0, evidence: NO_EVIDENCE };
+  return { text, parts: [text], refs: [], declined: true, mode: 'not_covered', coverage: 0, evidence: NO_EVIDENCE };
 }
 
-function decline(question: string, evidence: AnswerEvidence, where?: string): ExtractiveAnswer {
-  const text = declineSentence(question, where);
-  return { text, parts: [text], refs: [], declined: true, coverage: evidence.coverage, evidence };
+/** No quote: one sentence saying so, beside the closest pages (or, with none, the plain decline). */
+function withheld(question: string, mode: AnswerMode, evidence: AnswerEvidence): ExtractiveAnswer {
+  const text = mode === 'pages' ? closestPagesSentence(question) : declineSentence(question);
+  return { text, parts: [text], refs: [], declined: true, mode, coverage: evidence.coverage, evidence };
 }
 
 interface Candidate {

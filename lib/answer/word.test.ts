@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence, whereLooked } from './word';
+import { closestPagesSentence, declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
 
-describe('declineSentence', () => {
-  it('is a fixed, whole sentence that names what was looked for and where', () => {
-    expect(declineSentence('What holding torque does the motor have?', 'Stepper Drive Manual')).toBe(
-      'The manuals do not say: I found no passage giving the holding torque in Stepper Drive Manual.',
-    );
+describe('declineSentence and closestPagesSentence', () => {
+  it('are fixed, whole sentences that name what was looked for', () => {
+    expect(declineSentence('What holding torque does the motor have?')).toBe('The manuals do not say: I found no passage giving the holding torque in the manuals searched.');
     expect(declineSentence('Walk me through the calibration.')).toBe('The manuals do not say: I found no passage in the manuals searched that answers this question.');
-  });
-  it('names a manual only when the question names its device and the title adds no number', () => {
-    expect(whereLooked('What MTBF does the DP832 have?', 'DP800 Series User Guide', true)).toBe('the manuals searched');
-    expect(whereLooked('What MTBF does the DP800 have?', 'DP800 Series User Guide', true)).toBe('DP800 Series User Guide');
-    expect(whereLooked('What MTBF does it have?', 'DP800 Series User Guide', false)).toBe('the manuals searched');
-  });
-});
-
-describe('whereLooked with decimals', () => {
-  it('does not name a title whose number the question writes differently (V2.0 is not v2)', () => {
-    expect(whereLooked("What's the maximum current the SKR Mini E3 V2.0 bed output is rated for?", 'btt-skr-mini-e3-v2-manual', true)).toBe('the manuals searched');
-    expect(whereLooked('What does the SKR Mini E3 V2 bed output take?', 'btt-skr-mini-e3-v2-manual', true)).toBe('btt-skr-mini-e3-v2-manual');
+    expect(closestPagesSentence('What holding torque does the motor have?')).toBe('I could not find a stated value for the holding torque; these pages are the closest match.');
+    expect(closestPagesSentence('Walk me through the calibration.')).toBe('I could not find a passage that answers this question; these pages are the closest match.');
   });
 });
 

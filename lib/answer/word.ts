@@ -1,33 +1,30 @@
 /**
- * The fixed sentences an answer says in its own voice: a decline, and the note that the evidence
- * is about another device. They are templates, never assembled from leftover question words, so
+ * The fixed sentences an answer says in its own voice: a decline, the `pages` form's sentence,
+ * and the notes that a device or variant is not covered or its manual not ready. They are templates, never assembled from leftover question words, so
  * a reader never meets a broken sentence; the only words taken from the question are the phrase
  * it asks for, as one contiguous span ("What is the valve coil current of …" → "valve coil
  * current").
  */
 import { askedSpan } from '@/lib/text/asked';
 
-/** Digits and their runs: a manual title may be named only if the question already has its numbers. */
-// Numbers as written, decimals whole: "V1.2" is 1.2, which a title's "v1" does not repeat.
-const numbersOf = (s: string) => s.match(/\d+(?:[.,]\d+)?/g) ?? [];
-
-/**
- * Where the answer looked, for the decline: the manual's title when the question names its device
- * and the title adds no number the question lacks (a decline must not state values); otherwise
- * "the manuals searched".
- */
-export function whereLooked(question: string, manualTitle: string | undefined, namesDevice: boolean): string {
-  if (!manualTitle || !namesDevice) return 'the manuals searched';
-  const asked = new Set(numbersOf(question));
-  return numbersOf(manualTitle).every((n) => asked.has(n)) ? manualTitle : 'the manuals searched';
-}
-
-/** "The manuals do not say: I found no passage giving the cable length in Acme HX-200 Manual." */
-export function declineSentence(question: string, where = 'the manuals searched'): string {
+/** "The manuals do not say: I found no passage giving the cable length in the manuals searched." (nothing retrieved at all) */
+export function declineSentence(question: string): string {
   const asked = askedSpan(question);
   return asked
-    ? `The manuals do not say: I found no passage giving the ${asked} in ${where}.`
-    : `The manuals do not say: I found no passage in ${where} that answers this question.`;
+    ? `The manuals do not say: I found no passage giving the ${asked} in the manuals searched.`
+    : 'The manuals do not say: I found no passage in the manuals searched that answers this question.';
+}
+
+/**
+ * The one sentence of the `pages` form (lib/answer/form.ts): the evidence does not hold the asked
+ * thing clearly, so no paragraph that reads like an answer, only this and the closest pages.
+ * "I could not find a stated value for the cable length; these pages are the closest match."
+ */
+export function closestPagesSentence(question: string): string {
+  const asked = askedSpan(question);
+  return asked
+    ? `I could not find a stated value for the ${asked}; these pages are the closest match.`
+    : 'I could not find a passage that answers this question; these pages are the closest match.';
 }
 
 /** "the X-9", never "the The X-9" (a device named as its title writes it keeps one article). */

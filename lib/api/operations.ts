@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import { runTurn, type AgentEvent } from '@/lib/agent';
 import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
-import type { EventSource } from '@/lib/agent/events';
+import type { AnswerMode, ClosestPage, EventSource } from '@/lib/agent/events';
 import { sourceUrl } from '@/lib/chat/protocol';
 import { ensurePageImage } from '@/lib/manuals/page-images';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
@@ -58,11 +58,24 @@ interface ApiSource {
   previewUrl: string;
 }
 
+interface ApiClosestPage {
+  manual: string;
+  manualTitle?: string;
+  page: number;
+  heading?: string;
+  snippet: string;
+  previewUrl: string;
+}
+
 export interface ApiAnswer {
   answer: string;
   sources: ApiSource[];
   /** The manuals do not cover the question. */
   declined: boolean;
+  /** The form of the reply: a quoted answer, the closest pages (the manuals state no value), or a device no ready manual covers. */
+  mode?: AnswerMode;
+  /** With `pages` (and `not_covered`): the closest pages, best first, at most 3. */
+  pages?: ApiClosestPage[];
   status: 'done' | 'cancelled' | 'failed';
   errors: string[];
 }
@@ -162,6 +175,16 @@ export async function askAgent(input: { question: string; manuals?: string[] }, 
     else if (e.type === 'response') {
       out.answer = e.text;
       out.declined = !!e.declined;
+      if (e.mode) out.mode = e.mode;
+      if (e.pages?.length)
+        out.pages = e.pages.map((p: ClosestPage) => ({
+          manual: p.manualId,
+          manualTitle: p.manualTitle,
+          page: p.page,
+          heading: p.heading,
+          snippet: p.snippet,
+          previewUrl: absolute(base, sourceUrl({ manualId: p.manualId, page: p.page })),
+        }));
       out.sources = e.sources.map((s: EventSource) => ({
         ref: s.ref,
         manual: s.manualId,

@@ -14,7 +14,7 @@ import { AccessError, type Actor, actorFor } from './roles';
 
 export { AccessError, type Actor };
 
-export async function currentActor(): Promise<Actor | null> {
+async function currentActor(): Promise<Actor | null> {
   return actorFor(await currentOwnerId());
 }
 

@@ -21,6 +21,8 @@ export interface ChatPageContext {
   failedCount: number;
   examples: string[];
   offline: boolean;
+  /** PUBLIC_URL: where share links point (null: the address the browser used). */
+  publicUrl: string | null;
 }
 
 export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
@@ -34,10 +36,12 @@ export async function chatPageContext(ownerId: string | null, opts: { examples?:
     });
   const examples = opts.examples === false || !ready.length ? [] : exampleQuestions(ready, await manualHeadings(ready.map((m) => m.id)));
   let offline = true;
+  let publicUrl: string | null = null;
   try {
     offline = getConfig().llm.provider === 'none';
+    publicUrl = getConfig().publicUrl ?? null;
   } catch {
     // A broken configuration is reported by /api/health; the chat just assumes no model.
   }
-  return { sessions, manuals: ready, processing, failedCount: all.filter((m) => m.status === 'failed').length, examples, offline };
+  return { sessions, manuals: ready, processing, failedCount: all.filter((m) => m.status === 'failed').length, examples, offline, publicUrl };
 }

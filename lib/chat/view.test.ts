@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
-import { applyEvent, emptyTurn, fellBackToExtractive, fromStored, hitTargets, historyOf, shownAnswer, titleFromQuestion } from './view';
+import { eventsOfMessage, storedToMessages } from './protocol';
+import {
+  applyEvent,
+  closestPageTarget,
+  copyTextOf,
+  emptyTurn,
+  fellBackToExtractive,
+  fromStored,
+  hitTargets,
+  historyOf,
+  markQuestionWords,
+  shownAnswer,
+  titleFromQuestion,
+  withCurrentTitles,
+} from './view';
 
 const source = { ref: 2, kind: 'chunk' as const, manualId: 'm1', manualTitle: 'HX-200', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
 
@@ -116,5 +130,64 @@ describe('turn view reducer', () => {
     expect(long.length).toBeLessThanOrEqual(61);
     expect(long).toMatch(/^Which connector .*[a-z]…$/);
     expect(titleFromQuestion('   ')).toBe('New chat');
+  });
+
+  describe('answer forms (issue 30)', () => {
+    const pages = [
+      { manualId: 'm1', manualTitle: 'HX-200 manual', page: 7, heading: 'Tightening torques', snippet: 'X1 terminal screws 0.6 Nm', previewUrl: '/manuals/m1?page=7&hl=m1%3Ap7%3Ac2' },
+      { manualId: 'm1', manualTitle: 'HX-200 manual', page: 3, snippet: 'Supply voltage 24 V DC', previewUrl: '/manuals/m1?page=3' },
+    ];
+    const sentence = 'I could not find a stated value for the holding torque; these pages are the closest match.';
+    const stored = (mode: 'pages' | 'not_covered'): AgentEvent[] => [
+      { type: 'turn_start', question: 'Holding torque?', manualIds: null, budget: 5, decider: 'rules', t: 0 },
+      { type: 'response', text: sentence, sources: [], declined: true, method: 'extractive', mode, pages, t: 5 },
+      { type: 'done', status: 'done', t: 6 },
+    ];
+
+    it('keeps mode and pages, and a reload (stored events) restores the same view', () => {
+      for (const mode of ['pages', 'not_covered'] as const) {
+        let live = emptyTurn('id', 'Holding torque?', 1);
+        for (const e of stored(mode)) live = applyEvent(live, e);
+        expect(live).toMatchObject({ mode, pages, answer: sentence, declined: true });
+        const restored = fromStored({ id: 'id', question: 'Holding torque?', answer: sentence, events: live.events, status: 'done', createdAt: 1 });
+        expect(restored.mode).toBe(mode);
+        expect(restored.pages).toEqual(pages);
+        // Through the chat stream's message form too (what useChat restores from).
+        const [, answer] = storedToMessages({ id: 'id', question: 'Holding torque?', answer: sentence, events: live.events, status: 'done', createdAt: 1 });
+        let again = emptyTurn('id', 'Holding torque?', 1);
+        for (const e of eventsOfMessage(answer)) again = applyEvent(again, e);
+        expect(again).toMatchObject({ mode, pages, answer: sentence });
+      }
+    });
+
+    it('reads turns stored before forms existed as answers, and shows at most 3 pages', () => {
+      const old = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'The manuals do not say: …', sources: [], declined: true, t: 1 });
+      expect(old).toMatchObject({ mode: 'answer', pages: [] });
+      const many = Array.from({ length: 5 }, (_, i) => ({ ...pages[1], page: i + 1 }));
+      expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [], mode: 'pages', pages: many, t: 1 }).pages).toHaveLength(3);
+    });
+
+    it('a card opens the page its link names, with the linked passage highlighted', () => {
+      expect(closestPageTarget(pages[0], 0)).toEqual({ ref: 1, manualId: 'm1', manualTitle: 'HX-200 manual', page: 7, chunkId: 'm1:p7:c2', heading: 'Tightening torques', snippet: 'X1 terminal screws 0.6 Nm' });
+      expect(closestPageTarget(pages[1], 1)).toEqual({ ref: 2, manualId: 'm1', manualTitle: 'HX-200 manual', page: 3, snippet: 'Supply voltage 24 V DC' });
+    });
+
+    it('renamed manuals retitle the cards; the copy lists the pages after the sentence', () => {
+      let view = emptyTurn('id', 'q');
+      for (const e of stored('pages')) view = applyEvent(view, e);
+      const renamed = withCurrentTitles(view, new Map([['m1', 'Press controller']]));
+      expect(renamed.pages.map((p) => p.manualTitle)).toEqual(['Press controller', 'Press controller']);
+      expect(fromStored({ ...renamed, answer: sentence }).pages[0].manualTitle).toBe('Press controller');
+      expect(copyTextOf(view, sentence)).toBe(
+        [sentence, '', 'Closest pages:', '- HX-200 manual, page 7 — Tightening torques: "X1 terminal screws 0.6 Nm"', '- HX-200 manual, page 3: "Supply voltage 24 V DC"'].join('\n'),
+      );
+      expect(copyTextOf({ mode: 'answer', pages: [] }, 'The supply is 24 V DC [1].')).toBe('The supply is 24 V DC [1].');
+    });
+
+    it('marks the question words in a snippet by stem, never stop words', () => {
+      const runs = markQuestionWords('Tighten the X1 terminal screws to 0.6 Nm (torques per table).', 'What torque for the terminal screw?');
+      expect(runs.filter((r) => r.mark).map((r) => r.text)).toEqual(['terminal', 'screws', 'torques']);
+      expect(runs.map((r) => r.text).join('')).toBe('Tighten the X1 terminal screws to 0.6 Nm (torques per table).');
+    });
   });
 });

@@ -4,7 +4,8 @@
  * so a reloaded or shared chat renders exactly what was streamed.
  */
 import { numberCitations } from '@/lib/answer/citations';
-import type { AgentEvent, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
+import type { AgentEvent, AnswerMode, ClosestPage, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
+import { isStopword, stem, words } from '@/lib/text/analyze';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -32,6 +33,10 @@ export interface TurnView extends StoredTurn {
   restarted: boolean;
   /** The answer is quoted from the manuals (extractive): shown as written, never read as markdown. */
   literal: boolean;
+  /** Which form the reply takes (issue 30); turns stored before forms existed read as `answer`, shown as they always were. */
+  mode: AnswerMode;
+  /** The closest pages the reply offers (`pages`; `not_covered` on request), best first. */
+  pages: ClosestPage[];
   /** A problem outside the agent (network, refused request), shown instead of an answer. */
   clientError?: string;
 }
@@ -53,8 +58,13 @@ export function emptyTurn(id: string, question: string, createdAt = Date.now()):
     metrics: null,
     restarted: false,
     literal: false,
+    mode: 'answer',
+    pages: [],
   };
 }
+
+/** A reply offers at most this many closest pages (the contract's limit, enforced where they are shown). */
+const MAX_CLOSEST_PAGES = 3;
 
 /** Folds one event into the turn (pure: returns a new object). */
 export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
@@ -74,6 +84,8 @@ export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
         declined: !!event.declined,
         partial: !!event.partial,
         literal: event.method === 'extractive',
+        mode: event.mode ?? 'answer',
+        pages: (event.pages ?? []).slice(0, MAX_CLOSEST_PAGES),
       };
     case 'check':
       return { ...turn, events: [...turn.events, event], unsupported: event.unsupported, checked: { method: event.method, count: event.checked } };
@@ -169,8 +181,78 @@ export function withCurrentTitles(turn: TurnView, titles: ReadonlyMap<string, st
   return {
     ...turn,
     sources: turn.sources.map(retitle),
+    pages: turn.pages.map(retitle),
     events: turn.events.map((e) =>
-      e.type === 'result' ? { ...e, hits: e.hits.map(retitle) } : e.type === 'response' ? { ...e, sources: e.sources.map(retitle) } : e,
+      e.type === 'result'
+        ? { ...e, hits: e.hits.map(retitle) }
+        : e.type === 'response'
+          ? { ...e, sources: e.sources.map(retitle), ...(e.pages ? { pages: e.pages.map(retitle) } : {}) }
+          : e,
     ),
   };
+}
+
+/**
+ * What a closest-page card opens: the page preview a citation opens, at that page, with the
+ * passage its link names (`hl`) highlighted. `ref` numbers the cards 1..n in the preview's badge.
+ */
+export function closestPageTarget(page: ClosestPage, index: number): CitationTarget {
+  const chunkId = new URL(page.previewUrl, 'http://viewer.invalid').searchParams.get('hl') ?? undefined;
+  return {
+    ref: index + 1,
+    manualId: page.manualId,
+    ...(page.manualTitle ? { manualTitle: page.manualTitle } : {}),
+    page: page.page,
+    ...(chunkId ? { chunkId } : {}),
+    ...(page.heading ? { heading: page.heading } : {}),
+    snippet: page.snippet,
+  };
+}
+
+/** The thumbnail of a page (the manuals' cached thumb route). */
+export function pageThumbUrl(page: Pick<ClosestPage, 'manualId' | 'page'>): string {
+  return `/manuals/${encodeURIComponent(page.manualId)}/pages/${page.page}/thumb`;
+}
+
+// A word as lib/text/analyze reads one: letters and digits, inner dots, dashes, plus, slash kept.
+const SNIPPET_WORD = /[\p{L}\p{N}]+(?:[.\-+/_][\p{L}\p{N}]+)*/gu;
+
+/**
+ * The snippet cut into runs of text, `mark` on the words the question asks about (the same stems
+ * the search matches: "torques" marks "torque"; stop words never). Plain strings: the viewer
+ * renders them as text, so nothing in a snippet is ever read as HTML.
+ */
+export function markQuestionWords(snippet: string, question: string): Array<{ text: string; mark: boolean }> {
+  const asked = new Set(
+    words(question)
+      .filter((w) => !isStopword(w) && w.length > 1)
+      .map(stem),
+  );
+  const runs: Array<{ text: string; mark: boolean }> = [];
+  const push = (text: string, mark: boolean) => {
+    if (!text) return;
+    const last = runs.at(-1);
+    if (last && last.mark === mark && !mark) last.text += text;
+    else runs.push({ text, mark });
+  };
+  let at = 0;
+  for (const m of snippet.matchAll(SNIPPET_WORD)) {
+    const [word] = words(m[0]);
+    const hit = !!word && !isStopword(word) && asked.has(stem(word));
+    push(snippet.slice(at, m.index), false);
+    push(m[0], hit);
+    at = m.index + m[0].length;
+  }
+  push(snippet.slice(at), false);
+  return runs;
+}
+
+/**
+ * The turn as copied (markdown): the answer; for the closest-pages and not-covered forms, the
+ * sentence and then each page offered, so a pasted copy still says where to look.
+ */
+export function copyTextOf(turn: Pick<TurnView, 'mode' | 'pages'>, answerText: string): string {
+  if (turn.mode === 'answer' || !turn.pages.length) return answerText;
+  const lines = turn.pages.map((p) => `- ${p.manualTitle ?? 'Manual'}, page ${p.page}${p.heading ? ` — ${p.heading}` : ''}: "${p.snippet}"`);
+  return [answerText, '', turn.mode === 'pages' ? 'Closest pages:' : 'Closest pages (not an answer):', ...lines].join('\n');
 }

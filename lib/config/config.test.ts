@@ -34,6 +34,12 @@ describe('loadConfig: provider modes', () => {
     expect(c.llm.provider).toBe('none');
   });
 
+  it('PUBLIC_URL: the address share links use, without a trailing slash; unset by default', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: ' https://manuals.example.com/ ' }).publicUrl).toBe('https://manuals.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://workshop-pc:3000' }).publicUrl).toBe('http://workshop-pc:3000');
+  });
+
   it('honours PORT, DATA_DIR and upload limits', () => {
     const c = loadConfig({ PORT: '4123', DATA_DIR: '/tmp/mc-data', MAX_UPLOAD_MB: '5', MAX_PAGES: '10' });
     expect(c.port).toBe(4123);
@@ -110,6 +116,8 @@ describe('loadConfig: invalid and half-set combinations', () => {
     ['unknown LLM_PROVIDER', { LLM_PROVIDER: 'claude' }, /LLM_PROVIDER must be one of/],
     ['WEAVIATE_URL not a URL', { WEAVIATE_URL: 'localhost:8080' }, /WEAVIATE_URL must/],
     ['WEAVIATE_URL wrong scheme', { WEAVIATE_URL: 'ftp://x.org' }, /WEAVIATE_URL must start with http/],
+    ['PUBLIC_URL not a URL', { PUBLIC_URL: 'workshop-pc:3000' }, /PUBLIC_URL must/],
+    ['PUBLIC_URL wrong scheme', { PUBLIC_URL: 'ftp://workshop-pc' }, /PUBLIC_URL must start with http/],
     ['VECTOR_DB=weaviate without URL', { VECTOR_DB: 'weaviate' }, /VECTOR_DB=weaviate needs WEAVIATE_URL/],
     ['API key without Weaviate URL', { WEAVIATE_API_KEY: 'k' }, /WEAVIATE_API_KEY is set but WEAVIATE_URL is not/],
     ['remote Weaviate without API key', { WEAVIATE_URL: 'https://x.weaviate.cloud' }, /WEAVIATE_API_KEY is not set/],

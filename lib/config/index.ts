@@ -47,7 +47,7 @@ export interface AppConfig {
   apiRatePerMin: number;
   /** Requests one API key may have running at once (MCP and /api/v1), and all keys of one owner together; 429 beyond. */
   apiInFlight: { perKey: number; perOwner: number };
-  /** The app's address as clients reach it, for links in MCP/API answers (stdio has no request to read it from). */
+  /** The app's address as colleagues and clients reach it: share links and links in MCP/API answers (stdio has no request to read it from). */
   publicUrl?: string;
   /** The key `npm run mcp` (stdio) acts with: its owner and rate limit, audited like HTTP calls. */
   mcpApiKey?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQa } from './qa';
-import { bestStrategy, buildReport, missesAt5, renderTable, renderText, type QuestionResult } from './report';
+import { bestStrategy, buildReport, formsTable, missesAt5, renderTable, renderText, type QuestionResult } from './report';
 import { scoreQuestion } from './score';
 
 const QA = parseQa(
@@ -67,10 +67,29 @@ describe('eval report', () => {
     expect(agent[1].answer).toMatchObject({ keywordHit: false, missingKeywords: ['-13'] });
   });
 
+  it('scores the three forms: stated precision and coverage, unanswerable stated, pages recall@3, by set', () => {
+    const q = (id: string) => QA.find((x) => x.id === id)!;
+    const withMode = (id: string, text: string, mode: 'answer' | 'pages' | 'not_covered', set: string, shown: Array<{ manualId: string; page: number }> = []) =>
+      scoreQuestion(q(id), { pages: [], answer: { text, declined: mode !== 'answer', path: [], status: 'done', mode, shownPages: shown } }, { k: 5, manualId: IDS[q(id).manual], nameOf, ms: 1, set });
+    const results = [
+      withMode('q1', 'It has a 400 mAh battery [1].', 'answer', 'dev'), // stated, hit
+      withMode('q2', 'Use zero span [1].', 'answer', 'dev'), // stated, misses "-13"
+      withMode('q3', 'I could not find a stated value; these pages are the closest match.', 'pages', 'dev2', [p('B', 2), p('B', 8)]), // shown at rank 2
+      withMode('q4', 'The fuse is 2 A [1].', 'answer', 'dev2'), // unanswerable, stated
+    ];
+    expect(results[2].answer).toMatchObject({ mode: 'pages', shown: ['b.pdf p.2', 'b.pdf p.8'], shownRank: 2 });
+    const r = buildReport({ agent: results }, { k: 5 }).strategies.agent;
+    expect(r.overall).toMatchObject({ stated_precision: 0.5, stated_coverage: 0.6667, unanswerable_stated: 1, 'pages_recall@3': 1 });
+    expect(Object.keys(r.by_set)).toEqual(['dev', 'dev2']);
+    expect(r.by_set.dev).toMatchObject({ n: 2, stated_precision: 0.5, stated_coverage: 1, unanswerable_stated: null, 'pages_recall@3': null });
+    expect(r.by_set.dev2).toMatchObject({ stated_precision: null, stated_coverage: 0, unanswerable_stated: 1, 'pages_recall@3': 1 });
+    expect(formsTable({ strategies: { agent: r } })).toContain('set:dev2');
+  });
+
   it('has exactly the documented shape for machines', () => {
     const json = JSON.parse(JSON.stringify(report));
     for (const s of Object.values(json.strategies) as Array<Record<string, unknown>>) {
-      expect(Object.keys(s).sort()).toEqual(['by_kind', 'by_manual', 'overall']);
+      expect(Object.keys(s).sort()).toEqual(['by_kind', 'by_manual', 'by_set', 'overall']);
       for (const m of [s.overall, ...Object.values(s.by_kind as object), ...Object.values(s.by_manual as object)] as Array<Record<string, unknown>>) {
         for (const key of ['n', 'recall@1', 'recall@3', 'recall@5', 'mrr', 'keyword_hit_rate', 'refusal_rate', 'latency_ms']) expect(m).toHaveProperty([key]);
         expect(Object.keys(m.latency_ms as object).sort()).toEqual(['p50', 'p95']);

@@ -8,6 +8,8 @@
  * A rate is null where it does not apply: retrieval metrics without answerable questions, answer
  * metrics for strategies that do not answer, refusal_rate without unanswerable questions.
  */
+import type { AnswerMode, FormPolicy } from '../answer/form';
+import type { CurvePoint } from './form-cv';
 import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
 
 export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'] as const;
@@ -33,6 +35,12 @@ interface AnswerResult {
   unverifiedValues?: number;
   /** Tools the agent ran, in order. */
   path?: string[];
+  /** The form of the reply (lib/answer/form.ts). */
+  mode?: AnswerMode;
+  /** The closest pages the reply showed, as "file p.N". */
+  shown?: string[];
+  /** Answerable questions: 1-based rank of the expected page among the shown pages, null = not shown. */
+  shownRank?: number | null;
 }
 
 export interface QuestionResult {
@@ -40,6 +48,8 @@ export interface QuestionResult {
   /** The QA file's manual (file name). */
   manual: string;
   kind: string;
+  /** The question set: the qa file's name without "-qa.jsonl". */
+  set?: string;
   answerable: boolean;
   /** 1-based rank of the first expected page within the top k, null = missed (or not answerable). */
   rank: number | null;
@@ -69,6 +79,14 @@ interface Metrics {
   decline_precision?: number | null;
   /** Answering strategies: values stated in answers that no cited passage contains (value lock). */
   unverified_values?: number;
+  /** Answering strategies: of the answerable questions answered in the `answer` form, the share holding every keyword. */
+  stated_precision?: number | null;
+  /** Answering strategies: answerable questions answered in the `answer` form. */
+  stated_coverage?: number | null;
+  /** Answering strategies: unanswerable questions answered in the `answer` form. */
+  unanswerable_stated?: number | null;
+  /** Answering strategies: of the answerable questions answered in the `pages` form, the share whose expected page is among the (at most 3) shown. */
+  'pages_recall@3'?: number | null;
   errors: number;
   [extra: `recall@${number}`]: number | null;
 }
@@ -77,6 +95,8 @@ interface StrategyReport {
   overall: Metrics;
   by_kind: Record<string, Metrics>;
   by_manual: Record<string, Metrics>;
+  /** By question set (qa file). */
+  by_set: Record<string, Metrics>;
 }
 
 export interface EvalReport {
@@ -84,6 +104,19 @@ export interface EvalReport {
   /** Per-question detail (extra key): what each strategy retrieved and answered. */
   questions: Record<string, QuestionResult[]>;
   config: Record<string, unknown>;
+  /** The form policy (--cv, --train, offline agent): the curve over its grid and the policies chosen. */
+  forms?: FormsReport;
+}
+
+export interface FormsReport {
+  /** Precision against coverage over the grid, every question (recorded with the cross-validated ranker under --cv). */
+  curve: CurvePoint[];
+  /** Chosen on every question: what --train writes to lib/answer/form.json. */
+  chosen_all: FormPolicy;
+  /** Under --cv: manual → the policy chosen on the other manuals' questions. */
+  folds?: Record<string, FormPolicy>;
+  /** Questions recorded. */
+  n: number;
 }
 
 const round = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
@@ -112,8 +145,22 @@ function summarize(results: readonly QuestionResult[], opts: { k: number; answer
     // Precision of declining; its recall is refusal_rate.
     m.decline_precision = round(mean(results.filter((r) => r.answer?.declined).map((r) => !r.answerable)));
     m.unverified_values = results.reduce((s, r) => s + (r.answer?.unverifiedValues ?? 0), 0);
+    Object.assign(m, formMetrics(results));
   }
   return m;
+}
+
+/** The three forms' figures (issue 30) over one group of an answering strategy's results. */
+function formMetrics(results: readonly QuestionResult[]) {
+  const answerable = results.filter((r) => r.answerable);
+  const stated = answerable.filter((r) => r.answer?.mode === 'answer');
+  const paged = answerable.filter((r) => r.answer?.mode === 'pages');
+  return {
+    stated_precision: round(mean(stated.map((r) => r.answer?.keywordHit === true))),
+    stated_coverage: round(mean(answerable.map((r) => r.answer?.mode === 'answer'))),
+    unanswerable_stated: round(mean(results.filter((r) => !r.answerable).map((r) => r.answer?.mode === 'answer'))),
+    'pages_recall@3': round(mean(paged.map((r) => hitAtK(r.answer?.shownRank ?? null, 3)))),
+  };
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -130,15 +177,15 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 function strategyReport(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): StrategyReport {
   const groups = (key: (r: QuestionResult) => string) =>
     Object.fromEntries([...groupBy(results, key)].sort(([a], [b]) => a.localeCompare(b)).map(([g, rs]) => [g, summarize(rs, opts)]));
-  return { overall: summarize(results, opts), by_kind: groups((r) => r.kind), by_manual: groups((r) => r.manual) };
+  return { overall: summarize(results, opts), by_kind: groups((r) => r.kind), by_manual: groups((r) => r.manual), by_set: groups((r) => r.set ?? '') };
 }
 
-export function buildReport(byStrategy: Record<string, QuestionResult[]>, opts: { k: number; config?: Record<string, unknown> }): EvalReport {
+export function buildReport(byStrategy: Record<string, QuestionResult[]>, opts: { k: number; config?: Record<string, unknown>; forms?: FormsReport }): EvalReport {
   const strategies: Record<string, StrategyReport> = {};
   for (const [name, results] of Object.entries(byStrategy)) {
     strategies[name] = strategyReport(results, { k: opts.k, answers: ANSWERING_STRATEGIES.has(name) });
   }
-  return { strategies, questions: byStrategy, config: opts.config ?? {} };
+  return { strategies, questions: byStrategy, config: opts.config ?? {}, ...(opts.forms ? { forms: opts.forms } : {}) };
 }
 
 /** The strategy with the best overall MRR (then R@5, then R@1). */
@@ -193,7 +240,7 @@ export function renderTable(rows: string[][], markdown = false): string {
   return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
-type TableScope = 'overall' | 'kind' | 'manual';
+type TableScope = 'overall' | 'kind' | 'manual' | 'set';
 
 /** Rows for every strategy: overall, then (optionally) by kind and by manual. */
 function reportRows(report: Pick<EvalReport, 'strategies'>, scopes: readonly TableScope[] = ['overall', 'kind', 'manual']): string[][] {
@@ -203,6 +250,7 @@ function reportRows(report: Pick<EvalReport, 'strategies'>, scopes: readonly Tab
       if (scope === 'overall') rows.push(row(name, 'overall', s.overall));
       if (scope === 'kind') for (const [g, m] of Object.entries(s.by_kind)) rows.push(row(name, `kind:${g}`, m));
       if (scope === 'manual') for (const [g, m] of Object.entries(s.by_manual)) rows.push(row(name, g, m));
+      if (scope === 'set') for (const [g, m] of Object.entries(s.by_set ?? {})) rows.push(row(name, `set:${g}`, m));
     }
   }
   return rows;
@@ -215,11 +263,34 @@ export function missesAt5(results: readonly QuestionResult[]): Array<{ id: strin
     .map((r) => ({ id: r.id, kind: r.kind, manual: r.manual, rank: r.rankAny ?? r.rank, top: r.top.slice(0, 3) }));
 }
 
+const FORM_COLUMNS = ['strategy', 'group', 'n', 'stated prec', 'stated cov', 'unans stated', 'pages R@3', 'ranker R@3'];
+
+/** The three forms' figures per strategy, overall and per question set. */
+export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = false): string {
+  const rows: string[][] = [FORM_COLUMNS];
+  for (const [name, s] of Object.entries(report.strategies)) {
+    if (s.overall.stated_coverage === undefined) continue;
+    for (const [g, m] of [['overall', s.overall] as const, ...Object.entries(s.by_set ?? {}).map(([g, m]) => [`set:${g}`, m] as const)])
+      rows.push([name, g, String(m.n), fmt(m.stated_precision), fmt(m.stated_coverage), fmt(m.unanswerable_stated), fmt(m['pages_recall@3']), fmt(m['recall@3'])]);
+  }
+  return renderTable(rows, markdown);
+}
+
+/** The precision / coverage curve over the form policy's grid. */
+function curveTable(curve: readonly CurvePoint[], markdown = false): string {
+  const rows = [['quantity rule', 'min coverage', 'stated prec', 'stated cov', 'unans stated']];
+  for (const p of curve) rows.push([p.requireAskedQuantity ? 'on' : 'off', p.minCoverage.toFixed(2), fmt(p.precision), fmt(p.coverage), fmt(p.unanswerable_stated)]);
+  return renderTable(rows, markdown);
+}
+
 export function renderText(report: EvalReport): string {
   const out: string[] = [];
   out.push(renderTable(reportRows(report, ['overall'])), '');
   out.push(renderTable(reportRows(report, ['kind'])), '');
   out.push(renderTable(reportRows(report, ['manual'])), '');
+  out.push(renderTable(reportRows(report, ['set'])), '');
+  out.push(formsTable(report), '');
+  if (report.forms) out.push(`form policy: chosen on all ${report.forms.n} questions ${JSON.stringify(report.forms.chosen_all)}`, curveTable(report.forms.curve), '');
   for (const [name, results] of Object.entries(report.questions)) {
     const misses = missesAt5(results);
     out.push(`${name}: missed at R@5 (${misses.length}): ${misses.map((m) => `${m.id}(${m.rank === null ? 'not found' : `rank ${m.rank}`})`).join(' ') || 'none'}`);

@@ -12,18 +12,22 @@ import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
 import { isAnswerable, readQa, type QaItem } from './qa';
 import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
-import { chooseDeclinePolicy, declineFolds, type DeclineSample } from './decline-cv';
-import { setDeclinePolicy, withDeclinePolicy, type DeclinePolicy } from '../answer/decide';
+import { chooseFormPolicy, formCurve, formFolds, NEVER_WITHHOLD, type FormSample } from './form-cv';
+import { setFormPolicy, withFormPolicy, type FormPolicy } from '../answer/form';
+import { keywordHit } from './metrics';
 import { libraryIndex } from '../ranking/library-cache';
 import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
-import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type QuestionResult, type StrategyName } from './report';
+import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type FormsReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
 import { rankerInput, STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
 
-/** Where --train writes the shipped ranker weights and decline policy. */
+/** Where --train writes the shipped ranker weights and form policy. */
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
-const DECLINE_FILE = path.join(process.cwd(), 'lib', 'answer', 'decline.json');
+const FORM_FILE = path.join(process.cwd(), 'lib', 'answer', 'form.json');
+
+/** "…/dev2-qa.jsonl" → "dev2": the question set a question came from. */
+const setName = (file: string) => path.basename(file).replace(/(-qa)?\.jsonl?$/i, '');
 
 export interface EvalOptions {
   /** Question files; their questions are pooled (ids must not clash). */
@@ -75,7 +79,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   const { listManuals, listPages } = await import('../store/manuals');
 
   try {
-    const questions = selectQuestions(opts.qa.flatMap((f) => readQa(f)), opts);
+    const setOf = new Map<string, string>();
+    const all = opts.qa.flatMap((f) => {
+      const qs = readQa(f);
+      for (const q of qs) setOf.set(q.id, setName(f));
+      return qs;
+    });
+    const questions = selectQuestions(all, opts);
     if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
     if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals.join(', ')}`);
@@ -150,24 +160,37 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
 
-    // The decline policy (--cv, --train): each question's answer evidence, recorded once with the
-    // ranker its cross-validated run uses, then the policy with the fewest mistakes (lib/eval/decline-cv.ts).
-    let declineByManual = new Map<string, DeclinePolicy>();
+    // The form policy (--cv, --train): each question's reply, recorded once with the ranker its
+    // cross-validated run uses and a policy that quotes whenever it can, then the policy chosen by
+    // stated precision and coverage (lib/eval/form-cv.ts).
+    let formByManual = new Map<string, FormPolicy>();
+    let forms: FormsReport | undefined;
     if ((opts.cv || opts.train) && opts.strategies.includes('agent') && opts.llm.kind === 'offline') {
-      const samples: DeclineSample[] = [];
+      const samples: FormSample[] = [];
       for (const q of questions) {
         const fold = opts.cv ? folds.get(q.manual) : undefined;
-        const run = () => STRATEGY_FNS.agent(q.question, opts.k, ctx);
+        const run = () => withFormPolicy(NEVER_WITHHOLD, () => STRATEGY_FNS.agent(q.question, opts.k, ctx));
         const out = await (fold ? withRankingModel(fold, run) : run()).catch(() => null);
-        if (out?.answer?.evidence) samples.push({ manual: q.manual, answerable: isAnswerable(q), evidence: out.answer.evidence });
+        const a = out?.answer;
+        if (!a?.mode) continue;
+        const answerable = isAnswerable(q);
+        samples.push({
+          manual: q.manual,
+          answerable,
+          evidence: a.mode === 'answer' ? (a.evidence ?? null) : null,
+          ...(a.mode !== 'answer' ? { fixed: a.mode } : {}),
+          keywordHit: answerable && a.mode === 'answer' && keywordHit(a.text, q.answer_keywords),
+        });
       }
+      const chosen = chooseFormPolicy(samples);
       if (opts.train) {
-        const policy = chooseDeclinePolicy(samples);
-        fs.writeFileSync(DECLINE_FILE, `${JSON.stringify(policy, null, 2)}\n`);
-        setDeclinePolicy(policy);
-        log(`decline policy: chosen on ${samples.length} questions (${JSON.stringify(policy)}); written to ${DECLINE_FILE}`);
+        fs.writeFileSync(FORM_FILE, `${JSON.stringify(chosen, null, 2)}\n`);
+        setFormPolicy(chosen);
+        log(`form policy: chosen on ${samples.length} questions (${JSON.stringify(chosen)}); written to ${FORM_FILE}`);
       }
-      if (opts.cv) declineByManual = declineFolds(samples);
+      if (opts.cv) formByManual = formFolds(samples);
+      forms = { curve: formCurve(samples), chosen_all: chosen, n: samples.length, ...(opts.cv ? { folds: Object.fromEntries(formByManual) } : {}) };
+      log(`form policy: chosen on all ${samples.length} questions ${JSON.stringify(chosen)}`);
     }
 
     const byStrategy: Record<string, QuestionResult[]> = {};
@@ -189,16 +212,16 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const start = performance.now();
         try {
           const fold = cv ? folds.get(q.manual) : undefined;
-          const policy = cv ? declineByManual.get(q.manual) : undefined;
+          const policy = cv ? formByManual.get(q.manual) : undefined;
           const answer = () => fn(q.question, opts.k, ctx);
-          const declining = () => (policy ? withDeclinePolicy(policy, answer) : answer());
+          const declining = () => (policy ? withFormPolicy(policy, answer) : answer());
           out = fold ? await withRankingModel(fold, declining) : await declining();
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }
         const ms = performance.now() - start;
         let deepPages: PageRef[] | undefined;
-        const scored = scoreQuestion(q, out, { k: opts.k, manualId, nameOf, ms, error });
+        const scored = scoreQuestion(q, out, { k: opts.k, manualId, nameOf, ms, error, set: setOf.get(q.id) });
         if (scored.answerable && scored.rank === null && out && name !== 'agent' && !cv) {
           // Untimed: how far down was the expected page?
           deepPages = (await fn(q.question, DIAGNOSTIC_DEPTH, ctx).catch(() => null))?.pages;
@@ -213,6 +236,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
 
     return buildReport(byStrategy, {
       k: opts.k,
+      ...(forms ? { forms } : {}),
       config: {
         qa: opts.qa.map((f) => path.resolve(f)),
         manuals: opts.manuals.map((d) => path.resolve(d)),

@@ -15,6 +15,8 @@ export interface ScoreOptions {
   /** A deeper ranking (diagnostics only) to say how far a missed page was. */
   deepPages?: PageRef[];
   error?: string;
+  /** The question set (its qa file) the question came from. */
+  set?: string;
 }
 
 export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: ScoreOptions): QuestionResult {
@@ -29,6 +31,7 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
     rank,
     top: pages.slice(0, Math.max(opts.k, 5)).map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`),
     ms: Math.round(opts.ms * 10) / 10,
+    ...(opts.set ? { set: opts.set } : {}),
   };
   if (answerable && rank === null) {
     result.rankAny = firstRelevantRank(opts.deepPages ?? pages, opts.manualId, q.pages);
@@ -44,6 +47,10 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       refused: !answerable && refusal.refused,
       madeUp: refusal.madeUp,
       ...(out.answer.unverifiedValues !== undefined ? { unverifiedValues: out.answer.unverifiedValues } : {}),
+      // Replies stored before the forms existed read as `answer`, or `not_covered` when declined.
+      mode: out.answer.mode ?? (out.answer.declined ? 'not_covered' : 'answer'),
+      ...(out.answer.shownPages ? { shown: out.answer.shownPages.map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`) } : {}),
+      ...(answerable && out.answer.shownPages ? { shownRank: firstRelevantRank(out.answer.shownPages, opts.manualId, q.pages) } : {}),
       path,
     };
   }

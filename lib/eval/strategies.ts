@@ -16,6 +16,7 @@ import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
 import { runTurn, type AnyTool, type RunTurnOptions } from '../agent';
 import { agentServices, type AgentDeps } from '../services/agent-services';
 import type { AnswerEvidence } from '../answer/decide';
+import type { AnswerMode } from '../answer/form';
 import type { RankingInput } from '../ranking/features';
 import { libraryIndex } from '../ranking/library-cache';
 import { rankPages as rankLibraryPages } from '../ranking/rank';
@@ -42,7 +43,7 @@ export interface StrategyContext {
 export interface StrategyOutput {
   /** Unique pages, best first (at least `depth` when the corpus has them). */
   pages: PageRef[];
-  answer?: { text: string; declined: boolean; path: string[]; status: string; unverifiedValues?: number; evidence?: AnswerEvidence };
+  answer?: { text: string; declined: boolean; path: string[]; status: string; unverifiedValues?: number; evidence?: AnswerEvidence; mode?: AnswerMode; shownPages?: PageRef[] };
 }
 
 export type Strategy = (question: string, depth: number, ctx: StrategyContext) => Promise<StrategyOutput>;
@@ -110,6 +111,8 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let path: string[] = [];
     let unverifiedValues = 0;
     let evidence: AnswerEvidence | undefined;
+    let mode: AnswerMode | undefined;
+    let shownPages: PageRef[] | undefined;
     const errors: string[] = [];
     for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions })) {
       if (e.type === 'result') hits.push(...e.hits);
@@ -117,10 +120,12 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
         text = e.text;
         declined = e.declined === true;
         evidence = e.evidence;
+        mode = e.mode;
+        shownPages = e.pages?.map((p) => ({ manualId: p.manualId, page: p.page }));
       } else if (e.type === 'error') errors.push(`${e.tool}: ${e.message}`);
       else if (e.type === 'metrics') path = e.path;
       else if (e.type === 'check') unverifiedValues = e.values?.unverified.length ?? 0;
-      else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}) };
+      else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}), ...(mode ? { mode } : {}), ...(shownPages ? { shownPages } : {}) };
     }
     if (answer.status === 'failed' && !text) throw new Error(`the turn failed${errors.length ? `: ${errors.join('; ')}` : ''}`);
     return { pages: rankPages(hits), answer };

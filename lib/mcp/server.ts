@@ -108,7 +108,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'ask',
     {
       title: 'Ask the manuals',
-      description: "Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). Says so when the manuals do not cover the question.",
+      description: "Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). `mode` says the form: answer (quoted), pages (no stated value found; `pages` are the closest pages), not_covered (no ready manual covers the asked device).",
       inputSchema: {
         question: z.string().trim().min(1).max(4000).describe('the question, as a technician would ask it'),
         manuals: z.array(z.string().min(1).max(200)).max(50).optional().describe('restrict to these manuals (ids or exact titles); default all ready manuals'),

@@ -100,6 +100,7 @@ const ACTIONS: Record<string, Access> = {
   'actions/chat.ts#cancelTurn': 'actor',
   'actions/chat.ts#rateTurn': 'actor',
   'actions/chat.ts#getPagePreview': 'reader',
+  'actions/manuals.ts#findInManualAction': 'reader',
   'actions/sessions.ts#renameSession': 'actor',
   'actions/sessions.ts#deleteSession': 'actor',
   'actions/sessions.ts#findSession': 'actor',
@@ -258,6 +259,12 @@ describe('in sign-in mode, without a session', () => {
   it('the citation preview (a server action) refuses too', async () => {
     const { getPagePreview } = await import('@/actions/chat');
     const got = await inRequestScope(new Request('http://localhost/'), () => getPagePreview({ manualId: SAMPLE, page: 1 }));
+    expect(got).toMatchObject({ ok: false, code: 'unauthorized:chat' });
+  });
+
+  it('find in a manual (a server action) refuses too', async () => {
+    const { findInManualAction } = await import('@/actions/manuals');
+    const got = await inRequestScope(new Request('http://localhost/'), () => findInManualAction({ manualId: SAMPLE, query: 'bar' }));
     expect(got).toMatchObject({ ok: false, code: 'unauthorized:chat' });
   });
 });

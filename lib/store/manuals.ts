@@ -2,7 +2,7 @@
  * Every query about manuals and pages lives here (server-only), so routes, actions and the
  * ingest pipeline share one vocabulary and one place to reason about consistency.
  */
-import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import { getDb } from './db';
 import { ADMIN_USER_ID } from './users';
 import { chunks, manuals, pages } from './tables';
@@ -115,3 +115,13 @@ export async function getPage(manualId: string, number: number): Promise<PageRow
   return db.query.pages.findFirst({ where: and(eq(pages.manualId, manualId), eq(pages.number, number)) });
 }
 
+
+/** The chunks of some pages of a manual (their lines and line boxes), for finding words on those pages. */
+export async function listChunksOfPages(manualId: string, pageNumbers: number[]): Promise<Array<Pick<ChunkRow, 'id' | 'page' | 'text' | 'bboxes'>>> {
+  if (pageNumbers.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select({ id: chunks.id, page: chunks.page, text: chunks.text, bboxes: chunks.bboxes })
+    .from(chunks)
+    .where(and(eq(chunks.manualId, manualId), inArray(chunks.page, pageNumbers)));
+}

@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
-import { PageViewer } from '@/components/manuals/page-viewer';
-import { ThumbnailGrid } from '@/components/manuals/thumbnail-grid';
+import { ManualBrowser } from '@/components/manuals/manual-browser';
 import { readerOrSignIn } from '@/lib/auth/access';
 import { getChunk, getManual, listPages } from '@/lib/store/manuals';
 import type { BBox } from '@/lib/providers/types';
@@ -59,10 +58,15 @@ export default async function ManualPage({ params, searchParams }: Props) {
         <p className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-100">
           This manual is {manual.status === 'failed' ? `not available: ${manual.error ?? 'processing failed'}` : 'still being processed'}.
         </p>
-      ) : current && current <= pageList.length ? (
-        <PageViewer manualId={id} pages={pageList} page={current} highlight={highlight && highlight.page === current ? highlight : null} />
+      ) : pageList.length === 0 ? (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">This manual has no pages.</p>
       ) : (
-        <ThumbnailGrid manualId={id} pages={pageList} />
+        <ManualBrowser
+          manualId={id}
+          pages={pageList}
+          page={current && current <= pageList.length ? current : null}
+          highlight={highlight && highlight.page === current ? highlight : null}
+        />
       )}
     </div>
   );

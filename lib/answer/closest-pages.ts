@@ -1,0 +1,48 @@
+/**
+ * The closest pages (issue 30's `pages` form): when the offline writer declines, the pages its
+ * evidence came from, best first, one card each — so the technician reads them instead of getting
+ * nothing. A minimal piece the answer writer may replace; it only reshapes the retrieved hits.
+ */
+import { truncate } from '@/lib/text/format';
+import { sourceLabel } from './citations';
+import type { RefHit } from './hits';
+
+/** What a card shows; the same shape as lib/agent/events ClosestPage (that module sits above this one). */
+export interface PageCard {
+  manualId: string;
+  manualTitle?: string;
+  page: number;
+  heading?: string;
+  snippet: string;
+  previewUrl: string;
+}
+
+const MAX_PAGES = 3;
+const SNIPPET_CHARS = 200;
+
+/**
+ * The best `max` distinct pages of the hits (in the order given: best first), each with the best
+ * passage of that page as its snippet (~200 characters), its section heading and the link a
+ * citation of it opens (the viewer at the page, the passage highlighted).
+ */
+export function closestPages(hits: readonly RefHit[], max = MAX_PAGES): PageCard[] {
+  const out: PageCard[] = [];
+  const seen = new Set<string>();
+  for (const h of hits) {
+    const text = (h.text ?? '').replace(/\s+/g, ' ').trim();
+    const key = `${h.manualId}#${h.page}`;
+    if (!text || seen.has(key)) continue;
+    seen.add(key);
+    const heading = sourceLabel(h.heading);
+    out.push({
+      manualId: h.manualId,
+      ...(h.manualTitle ? { manualTitle: h.manualTitle } : {}),
+      page: h.page,
+      ...(heading ? { heading } : {}),
+      snippet: truncate(text, SNIPPET_CHARS),
+      previewUrl: `/manuals/${encodeURIComponent(h.manualId)}?page=${h.page}${h.chunkId ? `&hl=${encodeURIComponent(h.chunkId)}` : ''}`,
+    });
+    if (out.length >= max) break;
+  }
+  return out;
+}
