@@ -36,7 +36,9 @@ async function expectFits(page: Page, what: string) {
     return found;
   });
   expect(clipped, `${what}: content cut off sideways`).toEqual([]);
-  for (const id of ['home-link', 'nav-chat', 'nav-manuals', 'theme-toggle']) await expectWithinWidth(page.getByTestId(id), `${what}: header ${id}`);
+  // A shared chat has its own shell (no app navigation): its name and the theme toggle.
+  const header = what.startsWith('/share') ? ['share-shell', 'theme-toggle'] : ['home-link', 'nav-chat', 'nav-manuals', 'theme-toggle'];
+  for (const id of header) await expectWithinWidth(page.getByTestId(id), `${what}: header ${id}`);
 }
 
 test.describe('375 px wide', () => {

@@ -35,8 +35,14 @@ export class IngestError extends Error {
   }
 }
 
+/**
+ * By name and code, not only `instanceof`: Next bundles instrumentation and each route separately,
+ * so an error made by the PDF worker pool (a process-wide singleton, created by whichever bundle
+ * started it) can be another copy of this class than the route's.
+ */
 export function isIngestError(err: unknown, code?: IngestErrorCode): err is IngestError {
-  return err instanceof IngestError && (code === undefined || err.code === code);
+  const typed = err instanceof IngestError || (err instanceof Error && err.name === 'IngestError' && typeof (err as { code?: unknown }).code === 'string');
+  return typed && (code === undefined || (err as IngestError).code === code);
 }
 
 const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
