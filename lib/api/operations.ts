@@ -58,14 +58,8 @@ interface ApiSource {
   previewUrl: string;
 }
 
-interface ApiClosestPage {
-  manual: string;
-  manualTitle?: string;
-  page: number;
-  heading?: string;
-  snippet: string;
-  previewUrl: string;
-}
+/** A page the `pages` form offers: a source without a reference number. */
+type ApiClosestPage = Omit<ApiSource, 'ref'>;
 
 export interface ApiAnswer {
   answer: string;

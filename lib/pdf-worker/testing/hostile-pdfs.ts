@@ -20,16 +20,8 @@ export function writeZerosPdf(file: string, mb: number): void {
 }
 
 /** Deflates `mb` megabytes of a repeated operator into a small stream, a megabyte at a time. */
-async function deflateRepeated(pattern: string, mb: number): Promise<Buffer> {
-  const unit = Buffer.from(pattern.repeat(Math.ceil((1024 * 1024) / pattern.length)).slice(0, 1024 * 1024), 'latin1');
-  const z = zlib.createDeflate({ level: 9 });
-  const parts: Buffer[] = [];
-  z.on('data', (b: Buffer) => parts.push(b));
-  const done = new Promise((resolve, reject) => z.on('end', resolve).on('error', reject));
-  for (let i = 0; i < mb; i++) if (!z.write(unit)) await new Promise((r) => z.once('drain', r));
-  z.end();
-  await done;
-  return Buffer.concat(parts);
+function deflateRepeated(pattern: string, mb: number): Promise<Buffer> {
+  return deflateUnits(Buffer.from(pattern.repeat(Math.ceil((1024 * 1024) / pattern.length)).slice(0, 1024 * 1024), 'latin1'), mb);
 }
 
 /** A valid one-page PDF whose page content is a Flate stream inflating to `mb` MB of `pattern`. */
@@ -70,6 +62,7 @@ export async function chainBombPdf(kind: ChainBomb, mb: number, pattern = '0 0 m
   }
 }
 
+/** Deflates `mb` copies of a one-megabyte `unit`, writing as the stream drains. */
 async function deflateUnits(unit: Buffer, mb: number): Promise<Buffer> {
   const z = zlib.createDeflate({ level: 9 });
   const parts: Buffer[] = [];
