@@ -115,8 +115,10 @@ function main() {
       cwd: root,
       stdio: 'inherit',
       // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each
-      // grow an arena of their own, and the server's RSS kept climbing under load.
-      env: { MALLOC_ARENA_MAX: '2', ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
+      // grow an arena of their own, and the server's RSS kept climbing under load. Blocks over 128 kB
+      // are mapped on their own and freed memory is trimmed, so glibc hands it back: the load test's
+      // server RSS climbed to 549–728 MB without these and to 440 MB with them (docs/benchmarks.md).
+      env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
     }),
   );
 }
