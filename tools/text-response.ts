@@ -10,6 +10,8 @@ import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import { closestPages } from '@/lib/answer/closest-pages';
 import { extractiveAnswer } from '@/lib/answer/extractive';
+import { readQuestion } from '@/lib/answer/select';
+import { closestPagesSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { RefHit } from '@/lib/answer/hits';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
@@ -99,6 +101,20 @@ function valueFinding(unverified: AnswerValue[]): string {
   ].join('\n');
 }
 
+/**
+ * The answer check on an LLM's answer (issue 30): a value no cited passage holds even after the
+ * rewrite, or an answer citing only other manuals than the one whose device the question names,
+ * is not stated. Returns why, or undefined when the answer holds.
+ */
+function failedCheck(t: TreeData, text: string): string | undefined {
+  const unverified = checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified;
+  if (unverified.length) return `${[...new Set(unverified.map((u) => u.value))].join(', ')}: not in the cited sources after a rewrite`;
+  const named = readQuestion(t.question, t.environment.textHits(), t.environment.topicTerms())?.named;
+  const cited = new Set(t.environment.sourcesFor(text).map((s) => s.manualId));
+  if (named && cited.size && !cited.has(named)) return 'the answer cites only other manuals than the one of the device the question names';
+  return undefined;
+}
+
 /** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
 function pageRefs(hits: readonly RefHit[], pages: readonly ClosestPage[]): string {
   return pages
@@ -153,7 +169,16 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let mode: AnswerMode;
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
-    if (method === 'extractive') {
+    const failed = method === 'llm' && !DECLINED.test(text) ? failedCheck(t, text) : undefined;
+    if (failed) {
+      // The check failed: no paragraph that reads like an answer, the closest pages instead.
+      text = closestPagesSentence(t.question);
+      declined = true;
+      mode = 'pages';
+      fallbackReason = `answer check: ${failed}`;
+      yield { type: 'status', message: `The answer did not pass the check (${failed}); showing the closest pages` };
+      yield { type: 'response', delta: text, reset: true };
+    } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),

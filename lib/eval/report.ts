@@ -9,7 +9,7 @@
  * metrics for strategies that do not answer, refusal_rate without unanswerable questions.
  */
 import type { AnswerMode, FormPolicy } from '../answer/form';
-import type { CurvePoint } from './form-cv';
+import type { CurvePoint, FormSample } from './form-cv';
 import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
 
 export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'] as const;
@@ -117,6 +117,8 @@ export interface FormsReport {
   folds?: Record<string, FormPolicy>;
   /** Questions recorded. */
   n: number;
+  /** Each recorded question's evidence and whether its quote held every keyword, to study further signals. */
+  samples: Array<FormSample & { id: string }>;
 }
 
 const round = (x: number | null, digits = 4) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);

@@ -166,7 +166,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     let formByManual = new Map<string, FormPolicy>();
     let forms: FormsReport | undefined;
     if ((opts.cv || opts.train) && opts.strategies.includes('agent') && opts.llm.kind === 'offline') {
-      const samples: FormSample[] = [];
+      const samples: Array<FormSample & { id: string }> = [];
       for (const q of questions) {
         const fold = opts.cv ? folds.get(q.manual) : undefined;
         const run = () => withFormPolicy(NEVER_WITHHOLD, () => STRATEGY_FNS.agent(q.question, opts.k, ctx));
@@ -175,6 +175,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         if (!a?.mode) continue;
         const answerable = isAnswerable(q);
         samples.push({
+          id: q.id,
           manual: q.manual,
           answerable,
           evidence: a.mode === 'answer' ? (a.evidence ?? null) : null,
@@ -189,7 +190,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         log(`form policy: chosen on ${samples.length} questions (${JSON.stringify(chosen)}); written to ${FORM_FILE}`);
       }
       if (opts.cv) formByManual = formFolds(samples);
-      forms = { curve: formCurve(samples), chosen_all: chosen, n: samples.length, ...(opts.cv ? { folds: Object.fromEntries(formByManual) } : {}) };
+      forms = { curve: formCurve(samples), chosen_all: chosen, n: samples.length, samples, ...(opts.cv ? { folds: Object.fromEntries(formByManual) } : {}) };
       log(`form policy: chosen on all ${samples.length} questions ${JSON.stringify(chosen)}`);
     }
 
