@@ -6,7 +6,7 @@
  */
 import type { LanguageModelUsage } from 'ai';
 import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
-import { numberCitations, renumberText } from '@/lib/answer/citations';
+import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
 import { resolveFollowUp } from './follow-up';
 import { checkAnswer, withUnverifiedValues } from './answer-check';
@@ -115,6 +115,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const runner = chain(defaultInterceptors({ audit, timeoutMs: opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, now: clock }));
   let response: ResponseState | null = null;
   let partialText = '';
+  /** The streamed answer's citations, numbered as the final answer will be. */
+  let streamed: StreamedCitations | undefined;
   let status: 'done' | 'cancelled' | 'failed' = 'done';
 
   /** Runs one tool call and folds its outputs in; yields the events. */
@@ -168,9 +170,12 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
         } else if (out.delta !== undefined) {
           partialText = out.reset ? out.delta : partialText + out.delta;
           firstResponseAt ??= at();
-          yield ev({ type: 'response_delta', delta: out.delta, ...(out.reset ? { reset: true } : {}) });
+          if (out.reset || !streamed) streamed = new StreamedCitations((ref) => tree.environment.hit(ref));
+          yield ev({ type: 'response_delta', delta: streamed.push(out.delta), ...(out.reset ? { reset: true } : {}) });
         } else if (out.text !== undefined) {
           firstResponseAt ??= at();
+          const rest = streamed?.flush();
+          if (rest) yield ev({ type: 'response_delta', delta: rest });
           const declined = out.declined === true;
           // Numbered where the answer is finalised, so every reader (chat, store, API, MCP) gets
           // [1]..[n] by first use; the answer check below still reads the agent's own numbers.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numberCitations, renumberText, sourceLabel } from './citations';
+import { numberCitations, renumberText, sourceLabel, StreamedCitations } from './citations';
 
 const src = (ref: number, page: number, heading = 'Electrical data', manualId = 'm1') => ({ ref, manualId, page, heading, bboxes: [{ ref }] });
 
@@ -29,6 +29,31 @@ describe('citation numbers', () => {
     expect(numberCitations('A [4]. B [8].', [src(4, 2)]).text).toBe('A [1]. B.');
     expect(numberCitations('A [4].', []).text).toBe('A [4].');
     expect(renumberText('A [4, 8].', new Map([[4, 1]]))).toBe('A [1].');
+  });
+});
+
+describe('streamed citation numbers', () => {
+  const text = 'The supply is 24 V DC [7]. The fuse is 2 A [3, 7]. A [4]. B [9]. Gone [8]. See also [12].';
+  const sources = [src(3, 4), src(7, 2), src(12, 9), src(4, 5), src(9, 5)];
+  const stream = (deltas: string[]) => {
+    const s = new StreamedCitations((ref) => sources.find((x) => x.ref === ref));
+    return deltas.map((d) => s.push(d)).join('') + s.flush();
+  };
+
+  it('shows the numbers the finished answer gets, wherever the deltas split a marker', () => {
+    const final = numberCitations(text, sources).text;
+    expect(stream([text])).toBe(final);
+    for (let cut = 1; cut < text.length; cut++) expect(stream([text.slice(0, cut), text.slice(cut)])).toBe(final);
+    // character by character, as a model may stream it
+    expect(stream([...text])).toBe(final);
+  });
+
+  it('holds back only an unfinished marker, and gives it back at the end', () => {
+    const s = new StreamedCitations((ref) => sources.find((x) => x.ref === ref));
+    expect(s.push('The fuse is 2 A [3')).toBe('The fuse is 2 A');
+    expect(s.push(']. Next')).toBe(' [1]. Next');
+    expect(s.push(' [')).toBe('');
+    expect(s.flush()).toBe(' [');
   });
 });
 
