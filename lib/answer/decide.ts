@@ -22,14 +22,9 @@ const UNKNOWN_WEIGHT = 0.6;
 export interface AnswerEvidence {
   coverage: number;
   quantityMissing: boolean;
-  /**
-   * The quoted page's place among the retrieved pages (0: the ranker's first page). A quote the
-   * writer found lower down disagrees with the ranker about where the answer is.
-   */
-  quotePageRank: number;
 }
 
-export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true, quotePageRank: 0 };
+export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
 
 /** The evidence of an answer made of `parts`, quoted from the selected units. */
 export function evidenceOf(r: Reading, s: Selection, parts: string[]): AnswerEvidence {
@@ -37,7 +32,7 @@ export function evidenceOf(r: Reading, s: Selection, parts: string[]): AnswerEvi
   // missing from the answer, whatever the passages hold.
   const quotedKinds = valueKinds(parts.join(' '));
   const quantityMissing = s.quantityMissing || [...r.askedQuantities].some((k) => !quotedKinds.has(k));
-  return { coverage: coverageOf(r, s), quantityMissing, quotePageRank: s.chosen[0].pageRank };
+  return { coverage: coverageOf(r, s), quantityMissing };
 }
 
 /**

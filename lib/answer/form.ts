@@ -5,11 +5,10 @@
  *   - `answer`: a passage was quoted, it is about the asked device, and its evidence clears the
  *     policy: the question's words are covered (coverage ≥ minCoverage, ./decide.ts) and, when the
  *     question asks for a quantity of a kind (volts, hertz …), the quoted span states one
- *     (requireAskedQuantity), and, with maxQuotePageRank, the quote comes from one of the ranker's
- *     first pages;
+ *     (requireAskedQuantity);
  *   - `pages`: otherwise — the evidence does not hold the asked thing clearly, so the reply says so
  *     in one sentence and shows the closest pages instead of a paragraph that looks like an answer.
- * The parameters are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
+ * The two parameters are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
  * validation over the public question sets (lib/eval/form-cv.ts) and ship in ./form.json.
  */
 import type { AnswerEvidence } from './decide';
@@ -22,8 +21,6 @@ export interface FormPolicy {
   minCoverage: number;
   /** Show pages when the question asks for a kind of quantity the quoted span does not state. */
   requireAskedQuantity: boolean;
-  /** Show pages when the quote comes from a page the ranker put lower than this (0: only its first page); absent: any page. */
-  maxQuotePageRank?: number;
 }
 
 export interface FormSignals {
@@ -57,7 +54,6 @@ export async function withFormPolicy<T>(policy: FormPolicy, fn: () => Promise<T>
 
 /** Whether the quoted span's evidence clears the policy. */
 function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = current): boolean {
-  if (policy.maxQuotePageRank !== undefined && e.quotePageRank > policy.maxQuotePageRank) return false;
   return e.coverage >= policy.minCoverage && !(policy.requireAskedQuantity && e.quantityMissing);
 }
 

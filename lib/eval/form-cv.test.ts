@@ -4,7 +4,7 @@ import { chooseFormPolicy, formCurve, formFolds, formRates, FORM_GRID, NEVER_WIT
 const s = (manual: string, answerable: boolean, coverage: number, keywordHit: boolean, quantityMissing = false): FormSample => ({
   manual,
   answerable,
-  evidence: { coverage, quantityMissing, quotePageRank: 0 },
+  evidence: { coverage, quantityMissing },
   keywordHit,
 });
 

@@ -30,20 +30,9 @@ export const NEVER_WITHHOLD: FormPolicy = { minCoverage: 0, requireAskedQuantity
 const MIN_PRECISION = 0.85;
 const MIN_COVERAGE = 0.4;
 
-/**
- * The grid, fixed before any figure was seen: coverage thresholds 0 … 0.8 by 0.05, with and
- * without the quantity rule; then (added 2026-11-27, before its figures) the same with the quote
- * required to come from the ranker's first page or first two pages. Simpler points come first.
- */
-const PAGE_RANK_LIMITS: Array<number | undefined> = [undefined, 1, 0];
-export const FORM_GRID: FormPolicy[] = PAGE_RANK_LIMITS.flatMap((maxQuotePageRank) =>
-  [false, true].flatMap((requireAskedQuantity) =>
-    Array.from({ length: 17 }, (_, i) => ({
-      minCoverage: Math.round(i * 5) / 100,
-      requireAskedQuantity,
-      ...(maxQuotePageRank === undefined ? {} : { maxQuotePageRank }),
-    })),
-  ),
+/** The grid, fixed before any figure was seen: coverage thresholds 0 … 0.8 by 0.05, with and without the quantity rule. */
+export const FORM_GRID: FormPolicy[] = [false, true].flatMap((requireAskedQuantity) =>
+  Array.from({ length: 17 }, (_, i) => ({ minCoverage: Math.round(i * 5) / 100, requireAskedQuantity })),
 );
 
 export interface FormRates {
