@@ -222,7 +222,8 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(Object.keys(notReady).length ? { not_ready: notReady } : {}),
       },
       // Question words that name each manual's device: in its identity (title, file name, cover
-      // page) and found mostly in that manual — a contents page on the cover names "power" too.
+      // page), found mostly in that manual — a contents page on the cover names "power" too — and
+      // in its title or on most of its pages (LibraryIndex.namesDevice).
       topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
@@ -234,7 +235,7 @@ function topicTermsOf(index: LibraryIndex, manualIds: string[], questionWords: s
   const out: Record<string, string[]> = {};
   for (const id of manualIds) {
     const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
-    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > 0.5);
+    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > 0.5 && index.namesDevice(t, id));
     if (ts.length) out[id] = ts;
   }
   return out;

@@ -62,6 +62,8 @@ export type AgentEvent = Timed<
   | {
       type: 'turn_start';
       question: string;
+      /** The question as searched and answered, when it was read as a follow-up of the previous turn. */
+      resolved?: string;
       manualIds: string[] | null;
       budget: number;
       decider: 'rules' | 'llm';

@@ -343,7 +343,6 @@ describe('runTurn: the library index comes from the services', () => {
       options: { skills: [] },
     });
     expect(calls).toBe(1);
-    const followUp = eventsOf(events, 'status').find((e) => e.message.startsWith('Read as a follow-up'));
-    expect(followUp?.message).toContain('px-200');
+    expect(eventsOf(events, 'turn_start')[0].resolved).toContain('px-200');
   });
 });

@@ -260,8 +260,14 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     return { tool: endTool!.name, input: defaultInputFor(endTool!.name, tree), decider: 'forced', reason };
   }
 
-  yield ev({ type: 'turn_start', question: asked, manualIds: tree.manualIds ?? null, budget: tree.budget, decider: deciderKind });
-  if (question !== asked) yield ev({ type: 'status', tool: 'agent', message: `Read as a follow-up: ${question}` });
+  yield ev({
+    type: 'turn_start',
+    question: asked,
+    ...(question !== asked ? { resolved: question } : {}),
+    manualIds: tree.manualIds ?? null,
+    budget: tree.budget,
+    decider: deciderKind,
+  });
 
   try {
     if (!endTool) throw new Error('the tool registry has no end tool (text_response)');

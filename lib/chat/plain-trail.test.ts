@@ -30,4 +30,9 @@ describe('the trail in plain words', () => {
     expect(JSON.stringify(steps)).not.toMatch(/hybrid_search|fast_vector|coverage|guarantees|skill|0\.4/);
     expect(plainNow(EVENTS.slice(0, 4))).toBe('Searching the text and tables…');
   });
+
+  it('says first how a follow-up was read', () => {
+    const followUp: AgentEvent[] = [{ ...EVENTS[0], question: 'and output 3?', resolved: 'What is the current of output 3 on the HX-200?' } as AgentEvent, ...EVENTS.slice(1)];
+    expect(plainSteps(followUp)[0]).toEqual({ kind: 'question', text: 'Read as a follow-up: What is the current of output 3 on the HX-200?' });
+  });
 });

@@ -21,7 +21,8 @@ function plainAction(tool: string, running = false): string {
 }
 
 export interface PlainStep {
-  kind: 'search' | 'problem' | 'answer';
+  /** `question`: the question as it was searched, when it was read as a follow-up. */
+  kind: 'question' | 'search' | 'problem' | 'answer';
   text: string;
   /** Pages found by this step, "manual title" → page numbers (ascending). */
   pages?: Array<{ manualTitle: string; pages: number[] }>;
@@ -43,7 +44,9 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
   const steps: PlainStep[] = [];
   let tool: string | null = null;
   for (const e of events) {
-    if (e.type === 'decision') {
+    if (e.type === 'turn_start' && e.resolved) {
+      steps.push({ kind: 'question', text: `Read as a follow-up: ${e.resolved}` });
+    } else if (e.type === 'decision') {
       tool = e.tool;
       if (e.tool === 'text_response') steps.push({ kind: 'answer', text: plainAction(e.tool) });
     } else if (e.type === 'result') {

@@ -78,6 +78,8 @@ export class LibraryIndex {
   readonly identityIndex: Bm25Index;
   /** Per manual, the words of its identity text (title, file name, cover page). */
   readonly identityWords = new Map<string, Set<string>>();
+  /** Per manual, the terms of its title and file name. */
+  private readonly nameTerms = new Map<string, Set<string>>();
   /**
    * Per manual, BM25 over its own pages: IDF within the manual, so a term on most of its pages
    * (the device's name, the vendor) stops deciding between them. `pages` maps local → page index.
@@ -117,6 +119,7 @@ export class LibraryIndex {
         const cover = coverIndex === undefined ? undefined : this.pages[coverIndex];
         const text = identityText(m, cover);
         this.identityWords.set(m.id, new Set(words(text)));
+        this.nameTerms.set(m.id, new Set(terms(identityText(m, undefined))));
         return terms(text);
       }),
     );
@@ -248,6 +251,24 @@ export class LibraryIndex {
    * manual uses ("power"), however often the manual itself uses it.
    */
   termConcentration(term: string, manualId: string): number {
+    const perManual = this.pagesHolding(term);
+    const all = [...perManual.values()].reduce((a, b) => a + b, 0);
+    return all ? (perManual.get(manualId) ?? 0) / all : 0;
+  }
+
+  /**
+   * Whether `term` names the device of manual `manualId`: a term of its title or file name, or
+   * one on more than half of its pages (a running header, the model on every page). A word of the
+   * cover page alone does not: a datasheet's first page is its cover and its content at once.
+   */
+  namesDevice(term: string, manualId: string): boolean {
+    if (this.nameTerms.get(manualId)?.has(term)) return true;
+    const pages = this.withinManual.get(manualId)?.pages.length ?? 0;
+    return pages > 1 && (this.pagesHolding(term).get(manualId) ?? 0) > pages / 2;
+  }
+
+  /** Manual → how many of its pages hold `term`. */
+  private pagesHolding(term: string): Map<string, number> {
     let perManual = this.pagesWithTerm.get(term);
     if (!perManual) {
       perManual = new Map();
@@ -257,8 +278,7 @@ export class LibraryIndex {
       if (this.pagesWithTerm.size > 4096) this.pagesWithTerm.clear();
       this.pagesWithTerm.set(term, perManual);
     }
-    const all = [...perManual.values()].reduce((a, b) => a + b, 0);
-    return all ? (perManual.get(manualId) ?? 0) / all : 0;
+    return perManual;
   }
 
   pageOf(manualId: string, page: number): number | undefined {
