@@ -314,9 +314,14 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
       expect(known.result!.metadata.model_lookup).toEqual(lookup);
       expect(unknownDevices(t.environment.modelLookups())).toEqual([]);
     }
-    // a question without a maker + model name looks nothing up
-    const plain = await run(hybridSearch, { query: 'What does error E05 mean?' });
-    expect(plain.result!.metadata.model_lookup).toBeUndefined();
+    // a code is looked up too (a variant check needs it), and is no device
+    const t2 = treeWith({ question: 'What does error E05 mean?' });
+    const plain = await run(hybridSearch, { query: 'What does error E05 mean?' }, t2);
+    expect(plain.result!.metadata.model_lookup).toEqual({ e05: true });
+    expect(unknownDevices(t2.environment.modelLookups())).toEqual([]);
+    // a question without any designation looks nothing up
+    const none = await run(hybridSearch, { query: 'How do I clean the filter?' });
+    expect(none.result!.metadata.model_lookup).toBeUndefined();
   });
 
   it('a device whose only manual is still processing: the answer says it is not ready, not that no manual covers it', async () => {

@@ -11,9 +11,12 @@ import {
 } from './applicability';
 
 describe('unknown devices', () => {
-  it('looks up the model designations of a query that names a maker + model, and of no other', () => {
+  it('looks up every designation of a query and the model of a maker + model', () => {
     expect(designationsToLookUp('How do I update the firmware of a Rigol DP832 power supply?')).toEqual(['dp832']);
-    expect(designationsToLookUp('What does error E05 mean?')).toEqual([]);
+    expect(designationsToLookUp('What does error E05 mean?')).toEqual(['e05']);
+    expect(designationsToLookUp('How do I calibrate a Wendel 87V meter?')).toEqual(['87v']);
+    // a code no manual mentions is looked up, but it is no device
+    expect(unknownDevices([{ query: 'What does error E05 mean?', known: { e05: false } }])).toEqual([]);
   });
 
   it('are the maker + model names of a query whose models the library mentions none of', () => {
@@ -56,6 +59,9 @@ describe('variants and manuals not ready', () => {
     expect(uncoveredVariants([{ query, ...found }])).toEqual([{ asked: 'QX-40C', listed: ['QX-40A', 'QX-40B'] }]);
     // said as a variant, not as a device no manual mentions
     expect(unknownDevices([{ query, ...found }])).toEqual([]);
+    // without a maker's name too
+    const bare = 'What output does the QX-40C add?';
+    expect(uncoveredVariants([{ query: bare, ...lookUpModels(bare, index)! }])).toEqual([{ asked: 'QX-40C', listed: ['QX-40A', 'QX-40B'] }]);
   });
 
   it('a model that reads as a value is mentioned only as written, not by a value on a page', () => {

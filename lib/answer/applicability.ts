@@ -39,12 +39,13 @@ interface Mentions {
 }
 
 /**
- * The words a search looks up in the library for the check below: a query's model designations
- * when it names a device by maker and model ("Rigol DP832", "Fluke 87V"), else none.
+ * The words a search looks up in the library for the checks below: a query's designations
+ * ("CL57T", "E05"), and the model of a maker + model that reads as a value ("Fluke 87V"). Any of
+ * them may be a variant the library lists others of; only a maker + model no manual mentions is
+ * an unknown device (a code or pin the library never writes is not a device).
  */
 export function designationsToLookUp(query: string): string[] {
-  const mentioned = modelMentions(query);
-  return mentioned.length ? [...new Set([...designations(query), ...mentioned.map((m) => m.model)])] : [];
+  return [...new Set([...designations(query), ...modelMentions(query).map((m) => m.model)])];
 }
 
 /** A search's report on a query's model names: known, and the variants the library lists instead. */

@@ -40,5 +40,7 @@ describe('model cores and variants', () => {
     expect(modelCore('48v')).toBe('48v');
     expect(variantOf('qx-40c')).toEqual({ stem: 'qx40', suffix: 'c' });
     expect(variantOf('hx-200')).toBeUndefined();
+    // a long letter run is words run together (a file name's), not a variant
+    expect(variantOf('cl57r-closed-loop')).toBeUndefined();
   });
 });

@@ -52,9 +52,13 @@ export function modelCore(word: string): string {
   return /\p{L}/u.test(core) ? core : joined;
 }
 
-/** A designation's stem and variant suffix ("qx-40c" → qx40 + c; "3015be" → 3015 + be), or undefined without a suffix. */
+/**
+ * A designation's stem and variant suffix ("qx-40c" → qx40 + c; "3015be" → 3015 + be), or
+ * undefined without one. A suffix is 1–3 letters: a longer run is words ("cl57r-closed-loop" of a
+ * file name), not a variant.
+ */
 export function variantOf(word: string): { stem: string; suffix: string } | undefined {
-  const m = word.replace(/-/g, '').match(/^(.*\d)(\p{L}+)$/u);
+  const m = word.replace(/-/g, '').match(/^(.*\d)(\p{L}{1,3})$/u);
   return m && /\p{L}/u.test(word) ? { stem: m[1], suffix: m[2] } : undefined;
 }
 
