@@ -37,7 +37,8 @@ async function channelManual(): Promise<{ path: string; fileName: string }> {
   ];
   for (const lines of pages) {
     const page = doc.addPage([595, 842]);
-    let y = 780;
+    // Below the header band: lines repeated at the top of most pages are running headers.
+    let y = 700;
     for (const [text, size, isBold] of lines) {
       page.drawText(text, { x: 56, y, size, font: isBold ? bold : regular });
       y -= size * 2.2;
