@@ -3,11 +3,9 @@
  * listens on 0.0.0.0, so sign-in is required. Signing in as the admin and as a member shows the
  * rules: members manage their own manuals only; admins manage every manual and the users.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type Browser, type BrowserContext, expect, test } from '@playwright/test';
+import { startNetworkServer, type NetworkServer } from './network-server';
 import { SettingsPage } from './pages/settings-page';
 import { uniqueSamplePdf } from './sample-pdf';
 
@@ -15,36 +13,17 @@ const PORT = Number(process.env.E2E_PORT ?? 3107) + 1;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN_PASSWORD = 'admin-e2e-password-1';
 const MEMBER = { email: 'tech@example.com', password: 'member-e2e-password-1' };
-const root = path.resolve(import.meta.dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-network-'));
-let server: ChildProcess;
+let server: NetworkServer;
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(300_000);
 
 test.beforeAll(async () => {
   // The build the main web server made; only the interface differs (HOST=0.0.0.0 → sign-in required).
-  server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '0.0.0.0'], {
-    cwd: root,
-    env: { ...process.env, HOST: '0.0.0.0', PORT: String(PORT), DATA_DIR: dataDir, MC_ADMIN_PASSWORD: ADMIN_PASSWORD, MC_NO_SAMPLE: '1', NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 240; i++) {
-    const ok = await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('the network-mode server did not start');
+  server = await startNetworkServer(PORT, ADMIN_PASSWORD, 'network');
 });
 
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server.stop());
 
 async function signIn(browser: Browser, email: string, password: string): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: BASE });

@@ -4,39 +4,23 @@
  * and password guessing on Auth.js's own route is throttled by the socket address, whatever
  * X-Forwarded-For the client sends (no trusted proxy here).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import { startNetworkServer, type NetworkServer } from './network-server';
 
 const PORT = Number(process.env.E2E_PORT ?? 3107) + 2;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN_PASSWORD = 'admin-e2e-password-34';
-const root = path.resolve(import.meta.dirname, '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-signin-'));
-let server: ChildProcess;
+let server: NetworkServer;
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
 test.beforeAll(async () => {
-  server = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(PORT), '-H', '0.0.0.0'], {
-    cwd: root,
-    env: { ...process.env, HOST: '0.0.0.0', PORT: String(PORT), DATA_DIR: dataDir, MC_ADMIN_PASSWORD: ADMIN_PASSWORD, MC_NO_SAMPLE: '1', NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  await expect.poll(() => fetch(`${BASE}/api/health`).then((r) => r.ok, () => false), { timeout: 120_000 }).toBe(true);
+  // The build the main web server made; only the interface differs (HOST=0.0.0.0 → sign-in required).
+  server = await startNetworkServer(PORT, ADMIN_PASSWORD, 'signin');
 });
 
-test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => server.stop());
 
 /** Auth.js's own sign-in route, as a script (or an attacker) uses it: CSRF token, then the form post. */
 async function credentials(ctx: APIRequestContext, email: string, password: string, headers: Record<string, string> = {}) {
