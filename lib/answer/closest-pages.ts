@@ -5,7 +5,7 @@
  */
 import { truncate } from '@/lib/text/format';
 import { sourceLabel } from './citations';
-import type { RefHit } from './hits';
+import { viewerUrl, type RefHit } from './hits';
 
 /** What a card shows; the same shape as lib/agent/events ClosestPage (that module sits above this one). */
 export interface PageCard {
@@ -40,7 +40,7 @@ export function closestPages(hits: readonly RefHit[], max = MAX_PAGES): PageCard
       page: h.page,
       ...(heading ? { heading } : {}),
       snippet: truncate(text, SNIPPET_CHARS),
-      previewUrl: `/manuals/${encodeURIComponent(h.manualId)}?page=${h.page}${h.chunkId ? `&hl=${encodeURIComponent(h.chunkId)}` : ''}`,
+      previewUrl: viewerUrl(h),
     });
     if (out.length >= max) break;
   }

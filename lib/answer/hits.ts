@@ -15,6 +15,11 @@ interface HitLocation {
   previewUrl?: string;
 }
 
+/** Where a citation or a page card opens: the manual viewer at the page, the passage highlighted. */
+export function viewerUrl(s: { manualId: string; page: number; chunkId?: string }): string {
+  return `/manuals/${encodeURIComponent(s.manualId)}?page=${s.page}${s.chunkId ? `&hl=${encodeURIComponent(s.chunkId)}` : ''}`;
+}
+
 /** A passage of a manual page, as found by a text search. */
 export interface ChunkObject extends HitLocation {
   kind: 'chunk';

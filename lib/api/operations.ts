@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import { runTurn, type AgentEvent } from '@/lib/agent';
 import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
 import type { AnswerMode, ClosestPage, EventSource } from '@/lib/agent/events';
-import { sourceUrl } from '@/lib/chat/protocol';
+import { viewerUrl } from '@/lib/answer/hits';
 import { ensurePageImage } from '@/lib/manuals/page-images';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
@@ -122,7 +122,7 @@ export async function searchPassages(input: { query: string; manual?: string; k:
     text: h.text,
     score: Math.round(h.score * 10_000) / 10_000,
     chunkId: h.id,
-    previewUrl: absolute(base, sourceUrl({ manualId: h.manualId, page: h.page, chunkId: h.id })),
+    previewUrl: absolute(base, viewerUrl({ manualId: h.manualId, page: h.page, chunkId: h.id })),
     imageUrl: absolute(base, pagePreviewUrl(h.manualId, h.page)),
   }));
 }
@@ -154,7 +154,7 @@ export async function readPage(input: { manual: string; page: number }, base: st
     pageCount: count,
     text,
     ocr: row.ocr,
-    previewUrl: absolute(base, sourceUrl({ manualId: manual.id, page: input.page })),
+    previewUrl: absolute(base, viewerUrl({ manualId: manual.id, page: input.page })),
     png: await fs.readFile(file),
   };
 }
@@ -177,7 +177,7 @@ export async function askAgent(input: { question: string; manuals?: string[] }, 
           page: p.page,
           heading: p.heading,
           snippet: p.snippet,
-          previewUrl: absolute(base, sourceUrl({ manualId: p.manualId, page: p.page })),
+          previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })),
         }));
       out.sources = e.sources.map((s: EventSource) => ({
         ref: s.ref,
@@ -186,7 +186,7 @@ export async function askAgent(input: { question: string; manuals?: string[] }, 
         page: s.page,
         heading: s.heading,
         snippet: s.snippet,
-        previewUrl: absolute(base, sourceUrl(s)),
+        previewUrl: absolute(base, viewerUrl(s)),
       }));
     } else if (e.type === 'error' && !e.recoverable) out.errors.push(e.message);
     else if (e.type === 'done') out.status = e.status;

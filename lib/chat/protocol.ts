@@ -15,6 +15,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import type { AgentEvent, AgentEventType, EventOf, EventSource } from '@/lib/agent/events';
 import { applyEvent, emptyTurn, type StoredTurn, type TurnStatus, type TurnView } from './view';
+import { viewerUrl } from '@/lib/answer/hits';
 
 /** Ids the app generates (UUIDs, base64url); anything else is rejected before touching the DB. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
@@ -46,15 +47,10 @@ export type ChatUIMessage = UIMessage<ChatMetadata, ChatDataParts>;
 export type ChatUIMessageChunk = UIMessageChunk<ChatMetadata, ChatDataParts>;
 type ChatPart = ChatUIMessage['parts'][number];
 
-/** Where a citation opens: the manual viewer at the page with the passage highlighted. */
-export function sourceUrl(s: Pick<EventSource, 'manualId' | 'page' | 'chunkId'>): string {
-  return `/manuals/${encodeURIComponent(s.manualId)}?page=${s.page}${s.chunkId ? `&hl=${encodeURIComponent(s.chunkId)}` : ''}`;
-}
-
 function sourcePart(s: EventSource) {
   return {
     sourceId: `ref-${s.ref}`,
-    url: sourceUrl(s),
+    url: viewerUrl(s),
     title: `${s.manualTitle ?? s.manualId}, page ${s.page}`,
     providerMetadata: { manualCopilot: JSON.parse(JSON.stringify(s)) },
   };
