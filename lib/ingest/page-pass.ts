@@ -102,9 +102,9 @@ export class PagePass {
     return this.ocrDone;
   }
 
-  /** Recognitions started and not finished yet. */
+  /** Recognitions not finished yet: started, or waiting for the figure-label pass. */
   get ocrInFlight(): number {
-    return this.ocrJobs.length - this.ocrDone;
+    return this.ocrJobs.length + this.deferred.length - this.ocrDone;
   }
 
   /** Stage `parsing`: extracts every page and starts its OCR and its image files. */

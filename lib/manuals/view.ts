@@ -47,7 +47,7 @@ export function isBusy(m: Pick<ManualView, 'status'> & Partial<Pick<ManualView, 
   return (m.status !== 'ready' && m.status !== 'failed') || !!m.reembedStage;
 }
 
-/** A question may search it: ready, or still processing with its first pages indexed (store/manuals.ts `searchable`). */
+/** A question may search it: ready, or still processing with its first pages indexed (store/manuals.ts `searchable()`). */
 export function isSearchable(m: { status: ManualView['status']; searchablePages: number }): boolean {
   return m.status === 'ready' || (m.status !== 'failed' && m.searchablePages > 0);
 }

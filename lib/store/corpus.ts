@@ -26,7 +26,7 @@ export async function searchableManualVersions(): Promise<Array<{ id: string; ti
       createdAt: manuals.createdAt,
     })
     .from(manuals)
-    .where(searchable)
+    .where(searchable())
     .orderBy(asc(manuals.createdAt), asc(manuals.id));
   return rows.map((r) => ({
     id: r.id,

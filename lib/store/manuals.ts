@@ -88,11 +88,11 @@ export async function readyManualIds(): Promise<string[]> {
  * Manuals a question may search: the ready ones, and those still processing whose first pages
  * are indexed already (progressive availability: their ready pages only).
  */
-export const searchable = or(eq(manuals.status, 'ready'), and(ne(manuals.status, 'failed'), gt(manuals.searchablePages, 0)));
+export const searchable = () => or(eq(manuals.status, 'ready'), and(ne(manuals.status, 'failed'), gt(manuals.searchablePages, 0)));
 
 export async function searchableManualIds(): Promise<string[]> {
   const db = await getDb();
-  const rows = await db.select({ id: manuals.id }).from(manuals).where(searchable);
+  const rows = await db.select({ id: manuals.id }).from(manuals).where(searchable());
   return rows.map((r) => r.id);
 }
 
