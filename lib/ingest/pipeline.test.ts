@@ -9,6 +9,7 @@ import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { acceptUpload, deleteManual } from '@/lib/manuals/service';
 import { getChunk, getManual, listPages, searchableManualIds, updateManual } from '@/lib/store/manuals';
 import { libraryIndex } from '@/lib/ranking/library-cache';
+import { readCorpusRows } from '@/lib/store/corpus';
 import { ADMIN_USER_ID } from '@/lib/store/users';
 import { ingestManual } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
@@ -113,8 +114,12 @@ describe('ingest pipeline on the generated sample manual', () => {
       expect((await running)?.status).toBe('ready');
       expect(await getManual(manual.id)).toMatchObject({ searchablePages: 30, figureLabels: 'done' });
       expect((await listPages(manual.id)).map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-      // The text pass's chunks of the early pages are the final ones (same ids, same text).
-      for (const c of early) expect((await getChunk(c.id))?.text).toBe(c.text);
+      // The complete rows replaced the text pass's: no chunk row left over or missing (the vector
+      // store holds exactly the final chunks), and every early page still has its chunks.
+      const final = (await readCorpusRows([manual.id])).chunks;
+      expect(final).toHaveLength((await (await getVectorStore()).count({ manualIds: [manual.id] })).chunks);
+      expect(new Set(final.map((c) => c.id)).size).toBe(final.length);
+      for (const p of new Set(early.map((c) => c.page))) expect(final.some((c) => c.page === p)).toBe(true);
     } finally {
       fs.rmSync(gate, { force: true });
       vi.unstubAllEnvs();
