@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './e2e/chromium-path';
 import { SENTINEL_ENV } from './e2e/secrets';
+import { INGEST_GATE } from './e2e/ingest-gate';
 
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 // A scratch DATA_DIR per run: the browser tests never see a developer's own library.
@@ -45,6 +46,6 @@ export default defineConfig({
     stderr: 'pipe',
     // No seeded sample: the specs upload it through the browser like a user would. Fake values for
     // every secret (unused: the providers stay offline) let security.spec.ts prove none leaks.
-    env: { ...SENTINEL_ENV, PORT: String(PORT), DATA_DIR, NEXT_TELEMETRY_DISABLED: '1', MC_E2E: '1', MC_NO_SAMPLE: '1' },
+    env: { ...SENTINEL_ENV, PORT: String(PORT), DATA_DIR, NEXT_TELEMETRY_DISABLED: '1', MC_E2E: '1', MC_NO_SAMPLE: '1', MC_E2E_INGEST_GATE: INGEST_GATE },
   },
 });

@@ -18,7 +18,7 @@ import type { AuditRecord } from '@/lib/agent/events';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/manuals/service';
 import { overallPercent } from '@/lib/manuals/view';
-import { createManual, deleteManualRow, updateManual } from '@/lib/store/manuals';
+import { createManual, deleteManualRow, indexTextPages, updateManual } from '@/lib/store/manuals';
 import { createLlmClient } from '@/lib/providers/llm/client';
 import type { LlmClient } from '@/lib/providers/types';
 import { generateSampleManual, SAMPLE_MANUAL_FILE, SAMPLE_QUESTIONS, RASTER_PAGE } from '@/lib/sample';
@@ -342,6 +342,28 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
       expect((await run(hybridSearch, { query: ready.question }, ready)).result!.metadata.not_ready).toBeUndefined();
     } finally {
       await deleteManualRow(pendingId);
+    }
+  });
+});
+
+describe('a manual still processing, searchable through its first pages (issue 32)', () => {
+  it('is searched through its ready pages, and the answer says it is still processing', async () => {
+    const id = 'processing-kl9';
+    await createManual({ id, title: 'Brio KL-9 Service Manual', fileName: 'brio-kl9.pdf', sha256: 'e'.repeat(64), sizeBytes: 1000 });
+    try {
+      await updateManual(id, { status: 'parsing', pageCount: 40, progressDone: 2, progressTotal: 40, figureLabels: 'pending' });
+      const text = 'Power supply\nThe KL-9 drive needs a supply of 48 V DC at 6 A.';
+      const page = { number: 1, width: 612, height: 792, text, ocr: false, ocrText: null, imagePath: null, thumbPath: null };
+      await indexTextPages(id, [page], [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: 'Power supply', text, ocr: false, bboxes: [{ x: 50, y: 80, w: 300, h: 12 }] }], 1);
+      const t = treeWith({ question: 'What supply voltage does the Brio KL-9 drive need?', manualIds: [id] });
+      const { result } = await run(hybridSearch, { query: t.question }, t);
+      expect(result!.metadata.not_ready).toBeUndefined();
+      expect(result!.objects[0]).toMatchObject({ manualId: id, page: 1 });
+      const { response } = await run(textResponse, {}, t);
+      expect(response!.text).toContain('“Brio KL-9 Service Manual” (searchable through page 1 of 40) is still processing; this answer may be incomplete.');
+      expect(response).toMatchObject({ processing: [{ manualId: id, searchablePages: 1, pageCount: 40, figureLabels: 'pending' }] });
+    } finally {
+      await deleteManualRow(id);
     }
   });
 });

@@ -11,14 +11,14 @@ import type { AnswerEvidence } from '@/lib/answer/decide';
 import { closestPages } from '@/lib/answer/closest-pages';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import { readQuestion } from '@/lib/answer/select';
-import { closestPagesSentence } from '@/lib/answer/word';
+import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { RefHit } from '@/lib/answer/hits';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { TOOL, type AnswerMethod, type ClosestPage, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
+import { TOOL, type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -115,6 +115,19 @@ function failedCheck(t: TreeData, text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Manuals the reply draws on or the turn is scoped to that are still processing, with searchable
+ * pages (progressive availability): the answer may miss what their later pages say.
+ */
+async function processingManuals(t: TreeData, ctx: ToolContext, sources: readonly Source[], pages: readonly ClosestPage[]): Promise<ProcessingManual[]> {
+  const drawnOn = new Set([...(t.manualIds ?? []), ...sources.map((s) => s.manualId), ...pages.map((p) => p.manualId)]);
+  if (drawnOn.size === 0) return [];
+  const pending = await ctx.pendingManuals().catch(() => []);
+  return pending
+    .filter((m) => m.id && drawnOn.has(m.id) && (m.searchablePages ?? 0) > 0)
+    .map((m) => ({ manualId: m.id!, title: m.title, searchablePages: m.searchablePages!, pageCount: m.pageCount ?? null, figureLabels: m.figureLabels ?? null }));
+}
+
 /** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
 function pageRefs(hits: readonly RefHit[], pages: readonly ClosestPage[]): string {
   return pages
@@ -147,8 +160,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
         if (!text) throw new Error('the model returned an empty answer');
         method = 'llm';
-        // Value lock: a value no cited passage contains gets one rewrite with the finding; what is
-        // still unverified after it is marked by the answer check, not hidden.
+        // Value lock: a value no cited passage contains gets one rewrite with the finding; an
+        // answer still failing it is not stated (failedCheck, below).
         const unverified = DECLINED.test(text) ? [] : checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified;
         if (unverified.length) {
           const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
@@ -202,6 +215,13 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
     // Sources list what an answer cites, or the pages shown instead of one.
     const sources = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
+    // Said after the answer, in the answer's voice: the manual it comes from is not complete yet.
+    const processing = await processingManuals(t, ctx, sources, pages);
+    if (processing.length) {
+      const note = stillProcessingSentence(processing);
+      yield { type: 'response', delta: ` ${note}` };
+      text = `${text} ${note}`;
+    }
     yield {
       type: 'response',
       text,
@@ -209,6 +229,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       declined,
       mode,
       ...(pages.length ? { pages } : {}),
+      ...(processing.length ? { processing } : {}),
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),

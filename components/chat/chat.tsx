@@ -21,7 +21,7 @@ export interface ChatProps {
   initialTurns: StoredTurn[];
   initialScope: string[] | null;
   initialShare: ShareInfo | null;
-  /** Ready manuals only: half-ingested ones are never offered. */
+  /** Searchable manuals: ready, or still processing with their ready pages (marked so). */
   manuals: ManualOption[];
   processing: ProcessingManual[];
   failedCount: number;

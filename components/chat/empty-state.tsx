@@ -52,7 +52,7 @@ export function EmptyState({
             ))}
           </div>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            {manuals.length === 1 ? `Searching “${manuals[0].title}”.` : `Searching ${manuals.length} ready manuals.`}
+            {manuals.length === 1 ? `Searching “${manuals[0].title}”.` : `Searching ${manuals.length} manuals.`}
             {processing.length > 0 && ` ${processing.length} more ${processing.length === 1 ? 'is' : 'are'} still being processed.`}
           </p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="add-manuals-hint">
@@ -73,7 +73,7 @@ export function EmptyState({
             <ul className="mb-4 space-y-1" data-testid="processing-manuals">
               {processing.map((m) => (
                 <li key={m.title}>
-                  “{m.title}”: {m.stage.charAt(0).toLowerCase() + m.stage.slice(1)}{m.percent ? ` (${m.percent}%)` : ''}. You can ask as soon as it is ready.
+                  “{m.title}”: {m.stage.charAt(0).toLowerCase() + m.stage.slice(1)}{m.percent ? ` (${m.percent}%)` : ''}. You can ask as soon as its first pages are searchable.
                 </li>
               ))}
             </ul>

@@ -9,10 +9,13 @@ export interface ManualOption {
   title: string;
   /** The device the title names ("X-9 controller"): the short label of a one-manual scope. */
   device: string;
+  /** Still processing, searchable through some pages already: "Searchable through page 40 of 120 · figure labels pending". */
+  searchable?: string | null;
 }
 
 /**
- * Which manuals a question searches: all ready ones, or a chosen few. A disclosure (not an ARIA
+ * Which manuals a question searches: all searchable ones (ready, or still processing with ready
+ * pages, marked so), or a chosen few. A disclosure (not an ARIA
  * menu: its items are a radio and checkboxes): Tab moves through them, Esc or leaving the panel
  * closes it, Esc returns focus to the button.
  */
@@ -95,7 +98,7 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
           <p className="px-2.5 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Search in</p>
           <label className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
             <input type="radio" checked={chosen === null} onChange={() => onChange('all')} className="accent-brand-600" data-testid="scope-all" />
-            All ready manuals
+            All searchable manuals
           </label>
           <div className="my-1 border-t border-zinc-100 dark:border-zinc-800" />
           <div className="max-h-64 overflow-y-auto">
@@ -108,8 +111,15 @@ export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: M
                   className="accent-brand-600"
                   data-testid="scope-option"
                 />
-                <span className="truncate" title={m.title}>
-                  {m.title}
+                <span className="min-w-0">
+                  <span className="block truncate" title={m.title}>
+                    {m.title}
+                  </span>
+                  {m.searchable && (
+                    <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400" data-testid="scope-option-searchable">
+                      Processing · {m.searchable}
+                    </span>
+                  )}
                 </span>
               </label>
             ))}

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useState } from 'react';
-import { formatBytes, formatDate, isBusy, overallPercent, stageLabel, type ManualView } from '@/lib/manuals/view';
+import { formatBytes, formatDate, isBusy, overallPercent, searchableLabel, stageLabel, type ManualView } from '@/lib/manuals/view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatTimeLeft } from './time-left';
 
@@ -90,6 +90,7 @@ export function ManualList({
               const pct = progress[m.id]?.percent ?? overallPercent(m);
               const left = progress[m.id]?.leftMs ?? null;
               const label = stageLabel(m);
+              const searchable = searchableLabel(m);
               // While renaming, the title field takes the row up to its actions: a title has room to be read whole.
               const editing = renaming === m.id;
               return (
@@ -152,6 +153,11 @@ export function ManualList({
                             <div className="mt-1 text-xs text-zinc-700 dark:text-zinc-300" data-testid="manual-stage">
                               {label}
                             </div>
+                            {searchable && (
+                              <div className="text-xs text-emerald-800 dark:text-emerald-300" data-testid="manual-searchable">
+                                {searchable}
+                              </div>
+                            )}
                             <div className="text-xs text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="manual-progress">
                               {m.status === 'queued' ? 'Starts when a slot is free' : `${pct}%`}
                               {left != null && <span data-testid="manual-time-left"> · {formatTimeLeft(left)}</span>}

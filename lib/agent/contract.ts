@@ -55,8 +55,19 @@ export type ToolOutput =
       mode?: AnswerMode;
       /** With text, in the `pages` and `not_covered` forms: the closest pages, best first. */
       pages?: ClosestPage[];
+      /** With text: manuals searched while still processing (their ready pages only). */
+      processing?: ProcessingManual[];
       metadata?: Record<string, unknown>;
     };
+
+/** A manual a turn searched while it was still processing: how far it was searchable. */
+export interface ProcessingManual {
+  manualId: string;
+  title: string;
+  searchablePages: number;
+  pageCount: number | null;
+  figureLabels: 'pending' | 'done' | null;
+}
 
 export type Availability = { ok: true } | { ok: false; reason: string };
 

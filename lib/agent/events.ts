@@ -5,7 +5,7 @@
  */
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
-import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, Source, TopicTerms } from './contract';
+import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, Source, TopicTerms } from './contract';
 
 export type { DeciderKind, EventHit };
 
@@ -124,6 +124,8 @@ export type AgentEvent = Timed<
       mode?: AnswerMode;
       /** With `pages` (and `not_covered`, shown on request): the closest pages, best first, at most 3. */
       pages?: ClosestPage[];
+      /** Manuals searched while still processing (their ready pages only): the trail says so. */
+      processing?: ProcessingManual[];
       /** Cut short by cancellation. */
       partial?: boolean;
       time_ms?: number;

@@ -94,7 +94,7 @@ describe('the chat route refuses bad questions before any work', () => {
   });
 
   it('prepareTurn refuses a whitespace question too (retry and server-action paths)', async () => {
-    await expect(prepareTurn({ ownerId: 'o', sessionId: SESSION, question: '   ', scope: 'all' }, { readyManualIds: async () => [sampleId] })).rejects.toMatchObject({
+    await expect(prepareTurn({ ownerId: 'o', sessionId: SESSION, question: '   ', scope: 'all' }, { searchableManualIds: async () => [sampleId] })).rejects.toMatchObject({
       code: 'bad_request:chat',
     });
   });

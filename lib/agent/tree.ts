@@ -191,6 +191,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             ...(out.evidence ? { evidence: out.evidence } : {}),
             ...(out.mode ? { mode: out.mode } : {}),
             ...(out.pages?.length ? { pages: out.pages } : {}),
+            ...(out.processing?.length ? { processing: out.processing } : {}),
             time_ms: Math.round(clock() - started),
           });
         }

@@ -24,12 +24,21 @@ export interface ModelLookup {
   notReady?: Record<string, PendingManual>;
 }
 
-/** A manual still being processed (queued, parsing … indexing): not searchable yet. */
+/**
+ * A manual still being processed (queued, parsing … indexing). With no searchable page yet it is
+ * "not ready"; with some, the library index holds those pages and an answer from them says the
+ * manual is still processing (./word.ts stillProcessingSentence).
+ */
 export interface PendingManual {
+  id?: string;
   title: string;
   fileName: string;
   /** Share of the processing done, 0–100, when known. */
   percent?: number;
+  /** Pages 1..N are searchable (progressive availability); 0 or absent: none yet. */
+  searchablePages?: number;
+  pageCount?: number | null;
+  figureLabels?: 'pending' | 'done' | null;
 }
 
 /** What the check needs of the library index (lib/ranking/library-index.ts). */

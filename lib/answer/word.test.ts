@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestPagesSentence, declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
+import { closestPagesSentence, declineSentence, notReadySentence, stillProcessingSentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
 
 describe('declineSentence and closestPagesSentence', () => {
   it('are fixed, whole sentences that name what was looked for', () => {
@@ -17,6 +17,15 @@ describe('not covered and not ready', () => {
     );
     expect(notReadySentence([{ device: 'HX-200', percent: 41 }])).toBe('The HX-200 manual is still processing (41 %); ask again when it is ready.');
     expect(notReadySentence([{ device: 'HX-200' }, { device: 'KL-9' }])).toBe('The HX-200 and KL-9 manuals are still processing; ask again when they are ready.');
+  });
+
+  it('says an answer from a manual still processing may be incomplete, with how far it is searchable', () => {
+    expect(stillProcessingSentence([{ title: 'Acme HX-200 Manual', searchablePages: 40, pageCount: 120 }])).toBe(
+      '“Acme HX-200 Manual” (searchable through page 40 of 120) is still processing; this answer may be incomplete.',
+    );
+    expect(stillProcessingSentence([{ title: 'A', searchablePages: 3, pageCount: null }, { title: 'B', searchablePages: 9, pageCount: 10 }])).toBe(
+      '“A” and “B” (searchable through page 9 of 10) are still processing; this answer may be incomplete.',
+    );
   });
 });
 

@@ -45,6 +45,17 @@ export function uncoveredVariantSentence(variants: ReadonlyArray<{ asked: string
     .join(' ');
 }
 
+/**
+ * An answer from a manual still processing (progressive availability): "“Acme HX-200 Manual” is
+ * still processing (searchable through page 40 of 120); this answer may be incomplete."
+ */
+export function stillProcessingSentence(manuals: ReadonlyArray<{ title: string; searchablePages?: number; pageCount?: number | null }>): string {
+  const one = manuals.length === 1;
+  const through = (m: (typeof manuals)[number]) => (m.pageCount ? ` (searchable through page ${m.searchablePages ?? 0} of ${m.pageCount})` : '');
+  const named = list(manuals.map((m) => `“${m.title}”${through(m)}`));
+  return `${named} ${one ? 'is' : 'are'} still processing; this answer may be incomplete.`;
+}
+
 /** "The HX-200 manual is still processing (41 %); ask again when it is ready." */
 export function notReadySentence(devices: ReadonlyArray<{ device: string; percent?: number }>): string {
   const one = devices.length === 1;

@@ -10,6 +10,7 @@ import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
 import type { AnswerMode, ClosestPage, EventSource } from '@/lib/agent/events';
 import { viewerUrl } from '@/lib/answer/hits';
 import { ensurePageImage } from '@/lib/manuals/page-images';
+import { isSearchable } from '@/lib/manuals/view';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import { getPage, listManuals, type Manual } from '@/lib/store/manuals';
@@ -85,10 +86,13 @@ export async function listLibrary(base: string): Promise<ApiManual[]> {
   return (await listManuals()).map((m) => view(m, base));
 }
 
-/** Ready manuals matching the names given (ids or exact titles); all ready ones when none given. */
+/**
+ * Searchable manuals matching the names given (ids or exact titles); all searchable ones when none
+ * given. A manual still processing is searched through its ready pages (progressive availability).
+ */
 export async function resolveManuals(names: string[] | undefined): Promise<Manual[]> {
   const all = await listManuals();
-  const ready = all.filter((m) => m.status === 'ready');
+  const ready = all.filter(isSearchable);
   if (!names?.length) {
     if (!ready.length) throw new LibraryApiError('No manual is ready yet: upload one on the Manuals page and wait until it shows "Ready".');
     return ready;
@@ -97,7 +101,7 @@ export async function resolveManuals(names: string[] | undefined): Promise<Manua
     const key = name.trim().toLowerCase();
     const m = all.find((x) => x.id === name) ?? all.find((x) => x.title.toLowerCase() === key);
     if (!m) throw new LibraryApiError(`Unknown manual "${name}": list_manuals shows the ids and titles.`);
-    if (m.status !== 'ready') throw new LibraryApiError(`The manual "${m.title}" is not ready (status: ${m.status}).`);
+    if (!isSearchable(m)) throw new LibraryApiError(`The manual "${m.title}" is not ready (status: ${m.status}).`);
     return m;
   });
 }

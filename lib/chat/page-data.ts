@@ -4,7 +4,7 @@
  * and whether a language model is configured.
  */
 import 'server-only';
-import { overallPercent, stageLabel } from '@/lib/manuals/view';
+import { isSearchable, overallPercent, searchableLabel, stageLabel } from '@/lib/manuals/view';
 import { queuedManualIds } from '@/lib/store/jobs';
 import { getConfig } from '@/lib/config';
 import { listManuals } from '@/lib/store/manuals';
@@ -15,9 +15,12 @@ import { deviceName } from '@/lib/ingest/manual-title';
 
 export interface ChatPageContext {
   sessions: SessionSummary[];
-  /** `device`: the device the title names, for short labels (lib/ingest/manual-title.ts). */
-  manuals: Array<{ id: string; title: string; device: string }>;
-  processing: Array<{ title: string; stage: string; percent: number }>;
+  /**
+   * The manuals a question may search: ready, or still processing with ready pages (`searchable`
+   * says how far). `device`: the device the title names, for short labels (lib/ingest/manual-title.ts).
+   */
+  manuals: Array<{ id: string; title: string; device: string; searchable: string | null }>;
+  processing: Array<{ title: string; stage: string; percent: number; searchable: string | null }>;
   failedCount: number;
   examples: string[];
   offline: boolean;
@@ -27,12 +30,14 @@ export interface ChatPageContext {
 
 export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
   const [sessions, all, queue] = await Promise.all([listChatSessions(ownerId), listManuals(), queuedManualIds()]);
-  const ready = all.filter((m) => m.status === 'ready').map((m) => ({ id: m.id, title: m.title, device: deviceName(m.title) }));
+  const ready = all
+    .filter(isSearchable)
+    .map((m) => ({ id: m.id, title: m.title, device: deviceName(m.title), searchable: searchableLabel(m) }));
   const processing = all
     .filter((m) => m.status !== 'ready' && m.status !== 'failed')
     .map((m) => {
       const view = { ...m, queuePosition: queue.indexOf(m.id) + 1 || null };
-      return { title: m.title, stage: stageLabel(view), percent: overallPercent(view) };
+      return { title: m.title, stage: stageLabel(view), percent: overallPercent(view), searchable: searchableLabel(m) };
     });
   const examples = opts.examples === false || !ready.length ? [] : exampleQuestions(ready, await manualHeadings(ready.map((m) => m.id)));
   let offline = true;

@@ -14,6 +14,15 @@ const EVENTS: AgentEvent[] = [
 ];
 
 describe('the trail in plain words', () => {
+  it('says when the answer drew on a manual still processing, and how far it was searchable', () => {
+    const processing = [{ manualId: 'hx', title: 'Acme HX-200 Manual', searchablePages: 40, pageCount: 120, figureLabels: 'pending' as const }];
+    const steps = plainSteps([...EVENTS, { type: 'response', text: 'a', sources: [], processing, t: 160 }]);
+    expect(steps.at(-1)).toEqual({
+      kind: 'problem',
+      text: 'Acme HX-200 Manual is still processing (searchable through page 40 of 120 · figure labels pending): the answer may be incomplete.',
+    });
+  });
+
   it('sums a turn up in one line: what was searched, pages cited, time', () => {
     const { what, rest } = plainSummaryParts({ events: EVENTS, sources: [{ manualId: 'dp', page: 12 }, { manualId: 'dp', page: 14 }, { manualId: 'dp', page: 12 }], status: 'done', metrics: { total_ms: 812 } });
     expect([what, ...rest].join(' · ')).toBe('Searched DP800 User’s Guide · cited 2 pages · 0.8 s · a step failed');

@@ -4,6 +4,8 @@
  * view (components/chat/trail.tsx); nothing here names them.
  */
 import type { AgentEvent, EventHit } from '@/lib/agent/events';
+import type { ProcessingManual } from '@/lib/agent/contract';
+import { searchableLabel } from '@/lib/manuals/view';
 
 /** What each tool did, said plainly. Unknown tools get a neutral phrase. */
 const DOING: Record<string, { done: string; running: string; noun: string }> = {
@@ -58,6 +60,9 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
         text: e.count ? `${what}: found ${plural(e.count, 'match', 'matches')} on ${plural(pageCount, 'page')}` : `${what}: nothing relevant found`,
         pages,
       });
+    } else if (e.type === 'response' && e.processing?.length) {
+      // Progressive availability: what the answer could not see yet.
+      for (const m of e.processing) steps.push({ kind: 'problem', text: processingStep(m) });
     } else if (e.type === 'error') {
       steps.push({
         kind: 'problem',
@@ -69,6 +74,12 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
     }
   }
   return steps;
+}
+
+/** "Acme HX-200 Manual is still processing (searchable through page 40 of 120 · figure labels pending): the answer may be incomplete." */
+function processingStep(m: ProcessingManual): string {
+  const label = searchableLabel({ status: 'parsing', ...m });
+  return `${m.title} is still processing${label ? ` (${label[0].toLowerCase()}${label.slice(1)})` : ''}: the answer may be incomplete.`;
 }
 
 /** Titles of the manuals searched: those the hits came from, else the scope's size. */

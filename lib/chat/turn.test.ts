@@ -101,7 +101,7 @@ async function messageOf(chunks: Chunk[]): Promise<ChatUIMessage> {
 const sessionChunk = (chunks: Chunk[]) => chunks.find((c) => c.type === 'data-session') as { data: Record<string, unknown> } | undefined;
 
 async function ask(input: Partial<AskInput> & { ownerId: string; sessionId: string }, seen?: RunTurnInput[]) {
-  const turn = await prepareTurn({ scope: 'all', ...input }, { readyManualIds: READY });
+  const turn = await prepareTurn({ scope: 'all', ...input }, { searchableManualIds: READY });
   const chunks = await readChunks(streamTurn(turn, undefined, { run: realRun(seen) }));
   return { turn, chunks, message: await messageOf(chunks) };
 }
@@ -168,10 +168,10 @@ describe('a chat turn', () => {
     await ask({ ownerId: 'alice', sessionId, question: 'What is the full-load current?' });
     const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof ChatError ? e.code : String(e)));
 
-    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId, question: 'hi', scope: 'all' }, { readyManualIds: READY }))).toBe('not_found:chat');
-    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId: newId(), retryOf: 'some-message', scope: 'all' }, { readyManualIds: READY }))).toBe('not_found:chat');
-    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: 'all' }, { readyManualIds: async () => [] }))).toBe('unavailable:manuals');
-    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: ['gone'] }, { readyManualIds: READY }))).toBe('bad_request:scope');
+    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId, question: 'hi', scope: 'all' }, { searchableManualIds: READY }))).toBe('not_found:chat');
+    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId: newId(), retryOf: 'some-message', scope: 'all' }, { searchableManualIds: READY }))).toBe('not_found:chat');
+    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: 'all' }, { searchableManualIds: async () => [] }))).toBe('unavailable:manuals');
+    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: ['gone'] }, { searchableManualIds: READY }))).toBe('bad_request:scope');
     expect(await listMessages(sessionId)).toHaveLength(1);
   });
 
@@ -179,7 +179,7 @@ describe('a chat turn', () => {
     const sessionId = newId();
     await ask({ ownerId: 'alice', sessionId, question: 'What does error code E07 mean?' });
     const [first] = await listMessages(sessionId);
-    const code = await prepareTurn({ ownerId: 'alice', sessionId, retryOf: 'not-the-last', scope: 'all' }, { readyManualIds: READY }).catch((e) => e.code);
+    const code = await prepareTurn({ ownerId: 'alice', sessionId, retryOf: 'not-the-last', scope: 'all' }, { searchableManualIds: READY }).catch((e) => e.code);
     expect(code).toBe('bad_request:message');
     const { chunks } = await ask({ ownerId: 'alice', sessionId, retryOf: first.id });
     expect(sessionChunk(chunks)?.data).toMatchObject({ replaced: first.id, createdSession: false });
@@ -193,9 +193,9 @@ describe('a chat turn', () => {
 
     it('Stop (cancel action) ends the turn as cancelled and keeps what it had; the session is busy meanwhile', async () => {
       const sessionId = newId();
-      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'Which wire goes to terminal N in the wiring diagram?', scope: 'all' }, { readyManualIds: READY });
+      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'Which wire goes to terminal N in the wiring diagram?', scope: 'all' }, { searchableManualIds: READY });
       expect(isSessionBusy(sessionId)).toBe(true);
-      expect(await prepareTurn({ ownerId: 'alice', sessionId, question: 'again', scope: 'all' }, { readyManualIds: READY }).catch((e) => e.code)).toBe('busy:chat');
+      expect(await prepareTurn({ ownerId: 'alice', sessionId, question: 'again', scope: 'all' }, { searchableManualIds: READY }).catch((e) => e.code)).toBe('busy:chat');
 
       let stopped = false;
       const chunks = await readChunks(streamTurn(turn, undefined, { run: heldRun() }), async (chunk) => {
@@ -221,7 +221,7 @@ describe('a chat turn', () => {
 
     it('the client going away (stream cancelled) aborts the loop', async () => {
       const sessionId = newId();
-      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all' }, { readyManualIds: READY });
+      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all' }, { searchableManualIds: READY });
       await readChunks(streamTurn(turn, undefined, { run: heldRun() }), async (chunk, reader) => {
         if (chunk.type === 'data-decision') await reader.cancel();
       });
@@ -232,7 +232,7 @@ describe('a chat turn', () => {
     it('an aborted request signal aborts the loop', async () => {
       const sessionId = newId();
       const request = new AbortController();
-      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all' }, { readyManualIds: READY });
+      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'What is the full-load current?', scope: 'all' }, { searchableManualIds: READY });
       const chunks = await readChunks(streamTurn(turn, request.signal, { run: heldRun() }), (chunk) => {
         if (chunk.type === 'data-turn_start') request.abort();
       });
@@ -242,7 +242,7 @@ describe('a chat turn', () => {
   });
 
   it('ignores the debug pause outside end-to-end runs', async () => {
-    const turn = await prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'E07?', scope: 'all', debugDelayMs: 5000 }, { readyManualIds: READY });
+    const turn = await prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'E07?', scope: 'all', debugDelayMs: 5000 }, { searchableManualIds: READY });
     expect(turn.debugDelayMs).toBe(0);
     await readChunks(streamTurn(turn, undefined, { run: realRun() }));
   });

@@ -16,7 +16,7 @@ import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '@/lib/runtime/disk-space';
 import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { agentServices } from '@/lib/services/agent-services';
 import { runtimeFlag } from '@/lib/config';
-import { readyManualIds } from '@/lib/store/manuals';
+import { searchableManualIds } from '@/lib/store/manuals';
 import { defaultTools } from '@/tools';
 import {
   createSession,
@@ -42,7 +42,7 @@ export interface AskInput {
   question?: string;
   /** Re-ask the last message of the session, replacing it. */
   retryOf?: string;
-  /** 'all' = every READY manual; otherwise the chosen manual ids (unready ones are dropped). */
+  /** 'all' = every searchable manual (ready, or processing with ready pages); otherwise the chosen ids (the others are dropped). */
   scope: 'all' | string[];
   /** End-to-end tests only (MC_E2E=1): pause between events so Stop can be exercised. */
   debugDelayMs?: number;
@@ -61,15 +61,16 @@ export interface PreparedTurn {
 
 type RunFn = (input: RunTurnInput) => AsyncIterable<AgentEvent>;
 
-export async function prepareTurn(input: AskInput, deps: { readyManualIds?: () => Promise<string[]> } = {}): Promise<PreparedTurn> {
+export async function prepareTurn(input: AskInput, deps: { searchableManualIds?: () => Promise<string[]> } = {}): Promise<PreparedTurn> {
   let session = await getSession(input.sessionId);
   if (session && session.ownerId !== input.ownerId) throw new ChatError('not_found:chat');
   if (!session && input.retryOf) throw new ChatError('not_found:chat');
   if (session) await settleStoppedTurns(session.id);
   if (session && isSessionBusy(session.id)) throw new ChatError('busy:chat');
 
-  // Half-ingested manuals never show up: "all" means the manuals that are ready right now.
-  const ready = await (deps.readyManualIds ?? readyManualIds)();
+  // "all" means the manuals searchable right now: the ready ones and the ready pages of those still
+  // processing (progressive availability); a manual with no ready page yet is not searched.
+  const ready = await (deps.searchableManualIds ?? searchableManualIds)();
   if (!ready.length) throw new ChatError('unavailable:manuals');
   let manualIds: string[];
   let scope: string[] | null;

@@ -480,6 +480,7 @@ const RUNTIME_ENV_VARS = [
   'MC_JOB_LEASE_MS',
   'MC_WORKER_HOST',
   'MC_E2E',
+  'MC_E2E_INGEST_GATE',
   'MC_REBUILD',
 ] as const;
 export type RuntimeEnvVar = (typeof RUNTIME_ENV_VARS)[number];

@@ -15,7 +15,8 @@ import { OpenAICompatibleEmbedder } from '@/lib/providers/embeddings/openai-comp
 import type { VectorStore } from '@/lib/providers/types';
 import { acceptUpload } from '@/lib/manuals/service';
 import { getDb } from '@/lib/store/db';
-import { getManual } from '@/lib/store/manuals';
+import { getManual, searchableManualIds } from '@/lib/store/manuals';
+import type { OcrEngine } from './ocr';
 import { embeddingsReply, openaiErrorReply, startFaultServer } from '@/test/fault-server';
 import { ingestManual } from './pipeline';
 import { manualDir, manualSourcePath } from './paths';
@@ -77,6 +78,9 @@ async function expectRolledBack(manualId: string) {
   expect(hits.length).toBeGreaterThan(0);
   expect(hits.filter((h) => h.manualId === manualId)).toEqual([]);
   expect(await sqliteRows(manualId)).toEqual({ pages: 0, chunks: 0 });
+  // Searchable through no page: the text pass's rows went with the rest.
+  expect((await getManual(manualId))?.searchablePages).toBe(0);
+  expect(await searchableManualIds()).not.toContain(manualId);
   expect(fs.existsSync(path.join(manualDir(manualId), 'pages'))).toBe(false);
   expect(fs.existsSync(path.join(manualDir(manualId), 'thumbs'))).toBe(false);
   expect(fs.readdirSync(manualDir(manualId))).toEqual(['source.pdf']);
@@ -103,6 +107,7 @@ async function expectRetrySucceeds(manualId: string, bytes: Uint8Array) {
   const again = await acceptUpload(bytesOf(bytes), 'retry.pdf', 'owner-a');
   expect(again).toMatchObject({ duplicate: false, manual: { id: manualId, status: 'queued', error: null, errorCode: null } });
   expect((await ingestManual(manualId))?.status).toBe('ready');
+  expect(await getManual(manualId)).toMatchObject({ searchablePages: 10, figureLabels: 'done' });
   const counts = await (await getVectorStore()).count({ manualIds: [manualId] });
   expect(counts.pages).toBe(10);
   expect(await sqliteRows(manualId)).toEqual({ pages: 10, chunks: counts.chunks });
@@ -128,6 +133,33 @@ function storeFailingAt(real: VectorStore, method: 'upsertChunks' | 'upsertPages
 }
 
 describe('a fault in the middle of an ingest rolls the manual back', () => {
+  it('the figure-label pass fails after every text page was searchable: the text pass is rolled back too', async () => {
+    const bytes = variant(6);
+    const id = await upload(bytes, 'figure-pass-fault.pdf');
+    // An OCR engine that fails every figure, noting how far the manual was searchable then.
+    const searchableWhenFailed: number[] = [];
+    const failing: OcrEngine = {
+      id: 'failing-figures',
+      engine: 'tesseract',
+      languages: ['eng'],
+      concurrency: 1,
+      async recognize() {
+        searchableWhenFailed.push((await getManual(id))!.searchablePages);
+        throw new Error('figure engine crashed');
+      },
+      async terminate() {},
+    };
+    const summary = await ingestManual(id, { ocr: failing });
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'ingest_failed' });
+    expect(summary!.error).toMatch(/^Processing failed while recognising text \(OCR\): figure engine crashed/);
+    // The figure pass ran after the text of all 10 pages was searchable.
+    expect(searchableWhenFailed[0]).toBe(10);
+    expect(summary!.timings.first_searchable).toBeGreaterThan(0);
+    await expectRolledBack(id);
+    await expectOtherIntact();
+    await expectRetrySucceeds(id, bytes);
+  }, 120_000);
+
   it('the vector store fails writing pages after the chunks were written', async () => {
     const bytes = variant(1);
     const id = await upload(bytes, 'vector-store-fault.pdf');
@@ -150,8 +182,10 @@ describe('a fault in the middle of an ingest rolls the manual back', () => {
     const bytes = variant(2);
     const id = await upload(bytes, 'sqlite-fault.pdf');
     const db = await getDb();
+    // Only the complete rows of the last stage hold OCR chunks (the rating plate's figure labels);
+    // the text pass's rows went in before, so its writes are rolled back too.
     await db.run(
-      sql.raw(`CREATE TRIGGER fail_chunks BEFORE INSERT ON chunks WHEN NEW.manual_id = '${id}' BEGIN SELECT RAISE(ABORT, 'injected disk I/O error'); END`),
+      sql.raw(`CREATE TRIGGER fail_chunks BEFORE INSERT ON chunks WHEN NEW.manual_id = '${id}' AND NEW.ocr = 1 BEGIN SELECT RAISE(ABORT, 'injected disk I/O error'); END`),
     );
     try {
       const summary = await ingestManual(id);

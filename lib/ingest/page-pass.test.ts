@@ -87,13 +87,14 @@ function readPpm(buf: Buffer) {
   return { width: Number(m[1]), height: Number(m[2]), rgb: buf.subarray(m[0].length) };
 }
 
-async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: number }, manualId: string) {
+async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: number; searchable?: number[] }, manualId: string, opts: { figuresDuringPass?: boolean } = {}) {
   const doc = await openPdf(bytes);
-  const pass = new PagePass(doc, { manualId, ocr: () => engine });
+  const pass = new PagePass(doc, { manualId, ocr: () => engine, ...opts });
   const ticks: Record<string, number[]> = { parsing: [], ocr: [], rendering: [] };
   try {
     const parsed = await pass.parse(async (n) => {
       state.parsed = n;
+      state.searchable?.push(pass.searchableThrough);
       ticks.parsing.push(n);
     });
     const pages = await pass.ocr(async (n) => void ticks.ocr.push(n));
@@ -106,10 +107,39 @@ async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: nu
 }
 
 describe('PagePass', () => {
+  it('makes every text page searchable as it is read, and reads figure labels in a pass after', async () => {
+    const state = { parsed: 0, searchable: [] as number[] };
+    const { engine, calls } = fakeEngine(state);
+    const { pages, pass, ticks } = await runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-figures-after');
+    // Each page's text was ready when it was read, before any figure reached the engine.
+    expect(state.searchable).toEqual([1, 2, 3, 4]);
+    expect(calls.map((c) => c.parsedBefore)).toEqual([4, 4, 4, 4]);
+    // The text pass hands out the text layer only; the figure labels are merged by the ocr stage.
+    expect(pass.textPages(1, 4).some((p) => p.text.includes('PA8'))).toBe(false);
+    expect(pages.every((p) => p.text.includes('PA8'))).toBe(true);
+    expect(pass.ocrTotal).toBe(4);
+    expect(ticks.ocr.at(-1)).toBe(4);
+  });
+
+  it('makes a scanned page searchable only once its recognition ends', async () => {
+    const state = { parsed: 0, searchable: [] as number[] };
+    const { engine, release } = fakeEngine(state, { hold: true });
+    const running = runPass(await scannedPdf(), engine, state, 'pass-scanned-searchable');
+    const { pages, pass } = await (async () => {
+      await vi.waitFor(() => expect(state.parsed).toBe(1), { timeout: 30_000 });
+      release();
+      return running;
+    })();
+    expect(state.searchable).toEqual([0]);
+    expect(pass.searchableThrough).toBe(1);
+    expect(pass.textPages(1, 1)[0].text).toBe(pages[0].text);
+    expect(pages[0].text).toContain('PA8');
+  });
+
   it('starts OCR while later pages are still being parsed and writes every page image', async () => {
     const state = { parsed: 0 };
     const { engine, calls, release } = fakeEngine(state, { hold: true });
-    const running = runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-pipelined');
+    const running = runPass(await figurePdf(4, { distinct: true }), engine, state, 'pass-pipelined', { figuresDuringPass: true });
     // No recognition finishes until released, yet three figures reach the engine: OCR started
     // while parsing went on (then parsing waits for a worker before queueing a fourth).
     await vi.waitFor(() => expect(calls).toHaveLength(3), { timeout: 30_000 });

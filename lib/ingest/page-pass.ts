@@ -9,6 +9,12 @@
  * The pipeline still reports three stages: `parsing` covers the pass itself, `ocr` the wait for
  * the recognitions still running when it ends, `rendering` the wait for the last image files.
  * Work in flight is bounded (OCR pages and image encodings) so memory stays flat on long manuals.
+ *
+ * Progressive availability: a page's text is ready once it is extracted (a scanned page: once its
+ * recognition ends), and `searchableThrough` / `textPages` hand the pipeline the pages it can
+ * index while the pass goes on. Figure labels (OCR of the figure regions of text pages) are a
+ * later pass (`ocr`, after `parse`): started during the pass they would compete with it for the
+ * cores and slow the text of every page down to make some labels come earlier.
  */
 import type { OcrEngine, OcrResult } from './ocr';
 import { ManualLanguage, ocrLanguageCandidates } from './ocr-language';
@@ -33,6 +39,8 @@ export interface PagePassOptions {
    * and read with the matching model; English only when absent.
    */
   languages?: readonly string[];
+  /** Read figure labels while the pass goes on instead of after it (default: after). */
+  figuresDuringPass?: boolean;
 }
 
 type Tick = (done: number) => Promise<void>;
@@ -47,6 +55,11 @@ export class PagePass {
   private readonly cache = new Map<string, Promise<OcrResult>>();
   private ocrDone = 0;
   private imagesDone = 0;
+  /** Text pages whose figure regions are read after the pass (the figure-label pass). */
+  private readonly deferred: Array<{ page: number; targets: ReturnType<typeof planOcr> }> = [];
+  /** Scanned pages: their text is ready when their recognition ends (merged here as it does). */
+  private readonly scannedPages = new Map<number, PageContent | null>();
+  private textThrough = 0;
   /** Main-thread time spent drawing previews and OCR regions (ms), for the timings record. */
   drawMs = 0;
   readonly ocrFlags = new Set<number>();
@@ -59,9 +72,22 @@ export class PagePass {
     private readonly opts: PagePassOptions,
   ) {}
 
-  /** Pages whose OCR was started by parse(): the total of the `ocr` stage. */
+  /** Pages whose OCR was started by parse() or waits for the figure-label pass: the total of the `ocr` stage. */
   get ocrTotal(): number {
-    return this.ocrJobs.length;
+    return this.ocrJobs.length + this.deferred.length;
+  }
+
+  /** Pages 1..N whose text is ready to index (extracted; a scanned page, recognised). */
+  get searchableThrough(): number {
+    while (this.textThrough < this.pages.length && this.scannedPages.get(this.textThrough + 1) !== null) this.textThrough++;
+    return this.textThrough;
+  }
+
+  /** Pages `from`..`to` (1-based, inclusive) as the text pass indexes them: a scanned page with its recognised lines. */
+  textPages(from: number, to: number): PageContent[] {
+    const out: PageContent[] = [];
+    for (let n = Math.max(1, from); n <= to; n++) out.push(this.scannedPages.get(n) ?? this.pages[n - 1]);
+    return out;
   }
 
   /**
@@ -76,9 +102,9 @@ export class PagePass {
     return this.ocrDone;
   }
 
-  /** Recognitions started and not finished yet. */
+  /** Recognitions not finished yet: started, or waiting for the figure-label pass. */
   get ocrInFlight(): number {
-    return this.ocrJobs.length - this.ocrDone;
+    return this.ocrJobs.length + this.deferred.length - this.ocrDone;
   }
 
   /** Stage `parsing`: extracts every page and starts its OCR and its image files. */
@@ -95,8 +121,13 @@ export class PagePass {
       const targets = planOcr(page);
       /** A render of the whole page for OCR (scanned pages), sharp enough to make the preview from. */
       let wholePage: RawImage | undefined;
-      if (targets.some((t) => t.mode === 'page')) this.scannedTotal++;
-      if (targets.length) {
+      const scanned = targets.some((t) => t.mode === 'page');
+      if (scanned) {
+        this.scannedTotal++;
+        this.scannedPages.set(n, null);
+      }
+      if (targets.length && !scanned && !opts.figuresDuringPass) this.deferred.push({ page: n, targets });
+      else if (targets.length) {
         engine ??= opts.ocr();
         this.language ??= new ManualLanguage(ocrLanguageCandidates(opts.languages ?? [], engine.languages));
         // Enough pages queued to keep every OCR worker busy: wait for one before drawing more.
@@ -106,6 +137,7 @@ export class PagePass {
         const job = startPageOcr(doc, page, engine, { targets, figureEngine, signal: opts.signal, cache: this.cache, language: this.language });
         const result = job.result.then((r) => {
           this.ocrDone++;
+          if (scanned) this.scannedPages.set(n, withOcrLines(page, r.regions));
           return r;
         });
         this.ocrJobs.push({ page: n, result });
@@ -136,10 +168,38 @@ export class PagePass {
     return this.pages;
   }
 
-  /** Stage `ocr`: waits for the recognitions and merges their lines into the pages. */
+  /**
+   * Stage `ocr`: the figure-label pass (the figure regions of text pages, drawn and read now,
+   * as many in flight as the engine reads at once plus `ocrAhead`), then waits for every
+   * recognition and merges their lines into the pages.
+   */
   async ocr(tick: Tick): Promise<PageContent[]> {
     const out = [...this.pages];
     await tick(this.ocrDone);
+    const pending = new Set<Promise<unknown>>();
+    let drawn = 0;
+    while (this.deferred.length) {
+      const engine = this.opts.ocr();
+      this.language ??= new ManualLanguage(ocrLanguageCandidates(this.opts.languages ?? [], engine.languages));
+      while (pending.size >= engine.concurrency + (this.opts.ocrAhead ?? 2)) await Promise.race(pending);
+      // Taken off the list as its job is pushed, so ocrTotal never counts a page twice.
+      const { page: n, targets } = this.deferred.shift()!;
+      const t = performance.now();
+      const job = startPageOcr(this.doc, this.pages[n - 1], engine, { targets, figureEngine: this.opts.figureOcr?.(), signal: this.opts.signal, cache: this.cache, language: this.language });
+      const result = job.result.then((r) => {
+        this.ocrDone++;
+        return r;
+      });
+      this.ocrJobs.push({ page: n, result });
+      const settled = result.then(noop, noop);
+      pending.add(settled);
+      void settled.then(() => pending.delete(settled));
+      await job.rendered;
+      this.drawMs += performance.now() - t;
+      // As in parse(): no render in flight here, so pdf.js's caches can be dropped now and then.
+      if (++drawn % CLEANUP_EVERY === 0) await this.doc.cleanup();
+      await tick(this.ocrDone);
+    }
     for (const job of this.ocrJobs) {
       const result = await job.result;
       const lines = result.regions.flatMap((r) => r.lines);

@@ -7,7 +7,10 @@ import { generateLargeManual } from '@/lib/sample/large';
 import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { acceptUpload, deleteManual } from '@/lib/manuals/service';
-import { getChunk, getManual, listPages, updateManual } from '@/lib/store/manuals';
+import { getChunk, getManual, listPages, searchableManualIds, updateManual } from '@/lib/store/manuals';
+import { libraryIndex } from '@/lib/ranking/library-cache';
+import { readCorpusRows } from '@/lib/store/corpus';
+import { ADMIN_USER_ID } from '@/lib/store/users';
 import { ingestManual } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
 import { manualDir, pageImagePath, pageThumbPath } from './paths';
@@ -78,6 +81,50 @@ describe('ingest pipeline on the generated sample manual', () => {
       expect(b.y + b.h).toBeLessThanOrEqual(page.height + 1);
     }
   });
+
+  it('records when the first page and every text page were searchable, and figure labels done', async () => {
+    const m = (await getManual(sampleId))!;
+    expect(m).toMatchObject({ searchablePages: 10, figureLabels: 'done' });
+    expect(m.timings!.first_searchable).toBeGreaterThan(0);
+    expect(m.timings!.first_searchable).toBeLessThanOrEqual(m.timings!.text_searchable);
+    expect(m.timings!.text_searchable).toBeLessThanOrEqual(m.timings!.total);
+  });
+
+  it('searches a processing manual through its ready pages, then the same rows complete once ready', async () => {
+    // The test gate (e2e-gate.ts) holds the text pass once 12 pages are searchable.
+    const gate = path.join(process.env.DATA_DIR!, 'ingest-gate');
+    fs.writeFileSync(gate, '12');
+    vi.stubEnv('MC_E2E', '1');
+    vi.stubEnv('MC_E2E_INGEST_GATE', gate);
+    try {
+      const pdf = await generateLargeManual({ pages: 30, scannedEvery: 100, seed: 7 });
+      const { manual } = await acceptUpload(bytesOf(pdf), 'progressive.pdf', 'owner-a');
+      const running = ingestManual(manual.id);
+      await vi.waitFor(async () => expect((await getManual(manual.id))?.searchablePages).toBeGreaterThanOrEqual(12), { timeout: 150_000, interval: 50 });
+      const held = (await getManual(manual.id))!;
+      expect(held).toMatchObject({ status: 'parsing', figureLabels: 'pending', pageCount: 30 });
+      // The rows never run ahead of the count, nor behind it: pages 1..N, each once.
+      expect((await listPages(manual.id)).map((p) => p.number)).toEqual(Array.from({ length: held.searchablePages }, (_, i) => i + 1));
+      expect(await searchableManualIds()).toContain(manual.id);
+      const index = await libraryIndex();
+      expect(index.pages.filter((p) => p.manualId === manual.id)).toHaveLength(held.searchablePages);
+      const early = index.chunks.filter((c) => c.manualId === manual.id);
+      expect(early.length).toBeGreaterThan(0);
+      fs.rmSync(gate);
+      expect((await running)?.status).toBe('ready');
+      expect(await getManual(manual.id)).toMatchObject({ searchablePages: 30, figureLabels: 'done' });
+      expect((await listPages(manual.id)).map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      // The complete rows replaced the text pass's: no chunk row left over or missing (the vector
+      // store holds exactly the final chunks), and every early page still has its chunks.
+      const final = (await readCorpusRows([manual.id])).chunks;
+      expect(final).toHaveLength((await (await getVectorStore()).count({ manualIds: [manual.id] })).chunks);
+      expect(new Set(final.map((c) => c.id)).size).toBe(final.length);
+      for (const p of new Set(early.map((c) => c.page))) expect(final.some((c) => c.page === p)).toBe(true);
+    } finally {
+      fs.rmSync(gate, { force: true });
+      vi.unstubAllEnvs();
+    }
+  }, 240_000);
 
   it('treats the same file again as a duplicate', async () => {
     const again = await acceptUpload(bytesOf(samplePdf), 'renamed-copy.pdf', 'owner-b');
@@ -157,21 +204,27 @@ describe('bad input and failures leave nothing behind', () => {
 });
 
 describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
-  it('leaves no half-indexed manual: the next worker start cleans up and finishes the job', async () => {
+  // Killed in the text pass (some pages searchable already) and in a later stage.
+  it.each([
+    { when: 'while its first pages are searchable and the rest are still being read', at: `status = 'parsing' and searchable_pages > 0` },
+    { when: 'after the text pass, in a later stage', at: `status in ('ocr', 'rendering', 'embedding', 'indexing')` },
+  ])('leaves no half-indexed manual $when: the next worker start cleans up and finishes the job', async ({ at }) => {
     const dataDir = process.env.DATA_DIR!;
     const file = sharedManual('librevna-user-manual.pdf'); // 54 pages: long enough to be killed mid-way
     const env = { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
-    const exited = new Promise((r) => child.once('exit', r));
-    // Wait until it is past parsing, then kill it without warning.
     const { getDb } = await import('@/lib/store/db');
     const db = await getDb();
+    // The previous case's manual goes first, so this run ingests the file afresh.
+    for (const r of (await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf'`)).rows) await deleteManual(String(r.id), ADMIN_USER_ID);
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Wait until it reached the point, then kill it without warning.
     // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
     try {
       await vi.waitFor(
         async () => {
-          const rows = await db.run(`select status from manuals where file_name = 'librevna-user-manual.pdf'`);
-          expect(['ocr', 'rendering', 'embedding', 'indexing']).toContain(String(rows.rows[0]?.status ?? ''));
+          const rows = await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf' and ${at}`);
+          expect(rows.rows).toHaveLength(1);
         },
         { timeout: 240_000, interval: 100 },
       );
@@ -179,15 +232,22 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
       child.kill('SIGKILL');
       await exited;
     }
-    const row = (await db.run(`select id, status from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
+    const row = (await db.run(`select id, status, searchable_pages from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
     const id = String(row.id);
     expect(row.status).not.toBe('ready');
+    // What the dead worker left is consistent: rows for pages 1..N, each once, N as recorded.
+    const pageNumbers = (await listPages(id)).map((p) => p.number);
+    expect(pageNumbers).toEqual(Array.from({ length: Number(row.searchable_pages) }, (_, i) => i + 1));
 
     const recovered = await recoverInterruptedJobs();
     expect(recovered).toContainEqual({ id, outcome: 'requeued' });
     expect(await (await getVectorStore()).count({ manualIds: [id] })).toEqual({ chunks: 0, pages: 0 });
+    expect(await getManual(id)).toMatchObject({ searchablePages: 0 });
+    expect(await listPages(id)).toEqual([]);
     const summary = await ingestManual(id);
     expect(summary?.status).toBe('ready');
     expect(summary?.pages).toBe(54);
+    expect((await listPages(id)).map((p) => p.number)).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
+    expect(await getManual(id)).toMatchObject({ searchablePages: 54, figureLabels: 'done' });
   }, 600_000);
 });

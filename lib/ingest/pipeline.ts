@@ -3,14 +3,22 @@
  * ready (or failed with the reason). Progress is written to the manuals row as it goes, so any
  * process (the web server, the CLI) can show it.
  *
- * Consistency: nothing becomes searchable before the last stage, and a failure (or a crash found
- * on the next start) removes whatever the job had written, so a manual is never half-indexed.
+ * Progressive availability: pages become searchable as soon as their text is indexed. While the
+ * reading pass goes on, its text-ready pages are written in batches with "searchable through page
+ * N" (store/manuals.ts indexTextPages, one transaction each), so a question can search a manual's
+ * first pages long before it is ready. Figure labels (OCR of figures) follow in a later pass,
+ * then images, vectors; the last stage replaces the text-pass rows with the complete ones in one
+ * transaction and marks figure labels done.
+ *
+ * Consistency: every write replaces rows (a page written twice is never duplicated), a failure
+ * (or a crash found on the next start) removes whatever the job had written and sets searchable
+ * pages back to 0, and the retried job starts over: never a half-written page, never a row lost.
  */
 import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
 import { getConfig } from '../config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { getManual, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { getManual, indexTextPages, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease } from '../store/jobs';
 import { holdLease, LeaseLost } from './lease';
 import { titleFromPages } from './manual-title';
@@ -26,6 +34,7 @@ import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './pat
 import { discardPartialOutput } from './partial-output';
 import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
+import { holdAtE2eGate } from './e2e-gate';
 import path from 'node:path';
 
 type IngestStage = 'parsing' | 'ocr' | 'rendering' | 'embedding' | 'indexing';
@@ -70,6 +79,14 @@ export const PAGE_BATCH = 16;
  * call, at most `max`): a short manual's embedding is not one step from 0 to done.
  */
 const progressBatch = (n: number, min: number, max: number) => Math.min(max, Math.max(min, Math.ceil(n / 10)));
+
+/** How often the text pass writes its newly ready pages (the first page is written at once). */
+const TEXT_FLUSH_MS = 500;
+/**
+ * Pages before a batch chunked with it: headings carry over page breaks and running headers are
+ * found across pages (chunk.ts), so a batch's first chunks get the heading they will have at the end.
+ */
+const TEXT_CONTEXT_PAGES = 8;
 
 /** How a failure message names the stage it happened in. */
 const DOING: Record<IngestStage | 'store', string> = {
@@ -183,6 +200,34 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     return result;
   };
 
+  /** Pages 1..flushedThrough are indexed by the text pass. */
+  let flushedThrough = 0;
+  let lastFlush = 0;
+  /** Writes the text pass's newly ready pages (`force`: now, else at most every TEXT_FLUSH_MS). */
+  const flushText = async (pass: PagePass, force = false) => {
+    const through = pass.searchableThrough;
+    if (through <= flushedThrough || (!force && flushedThrough > 0 && performance.now() - lastFlush < TEXT_FLUSH_MS)) return;
+    const from = flushedThrough + 1;
+    const pages = pass.textPages(from - TEXT_CONTEXT_PAGES, through);
+    const fresh = pages.filter((p) => p.page >= from);
+    const chunkRows = chunkPages(manualId, pages)
+      .filter((c) => c.page >= from)
+      .map(toChunkRecord);
+    const ocrText = (p: PageContent) => p.lines.filter((l) => l.ocr).map((l) => l.text).join('\n') || null;
+    try {
+      await indexTextPages(manualId, fresh.map((p) => pageRow(manualId, p, ocrText(p))), chunkRows, through);
+    } catch (err) {
+      // Deleted since the last tick: its rows cascade away and the insert finds no manual.
+      if (!(await getManual(manualId))) throw new ManualGone();
+      throw err;
+    }
+    flushedThrough = through;
+    lastFlush = performance.now();
+    timings.first_searchable ??= Math.round(lastFlush - t0);
+    if (through === pageCount) timings.text_searchable = Math.round(lastFlush - t0);
+    await holdAtE2eGate(through, signal);
+  };
+
   // Opened inside the try: a store that is down fails the job with the reason, not the worker.
   let opened = deps.store;
   try {
@@ -191,7 +236,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     const bytes = new Uint8Array(await fs.promises.readFile(manualSourcePath(manualId)));
     const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity });
     pageCount = doc.numPages;
-    await updateManual(manualId, { pageCount });
+    await updateManual(manualId, { pageCount, searchablePages: 0, figureLabels: 'pending' });
     const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()), signal, languages: getConfig().ocr.languages });
     try {
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
@@ -200,9 +245,33 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // Parsing reports pages finished: read, and their OCR done. A page whose recognition is still
       // running counts when the `ocr` stage sees it end, so the bar does not reach the end of the
       // pass and then stand still while the OCR workers finish (overallPercent, lib/manuals/view.ts).
-      let pages = await stage('parsing', pageCount, (tick) => pass.parse((n) => tick(n - pass.ocrInFlight)), () => ({ ocrPages: pass.scannedTotal }));
+      // Each tick also writes the pages whose text is ready (progressive availability).
+      let pages = await stage(
+        'parsing',
+        pageCount,
+        (tick) =>
+          pass.parse(async (n) => {
+            await flushText(pass);
+            await tick(n - pass.ocrInFlight);
+          }),
+        () => ({ ocrPages: pass.scannedTotal }),
+      );
+      await flushText(pass, true);
       // Continues where parsing's count of finished pages stopped (overallPercent in lib/manuals/view.ts).
-      pages = await stage('ocr', pass.ocrTotal, (tick) => pass.ocr(tick), undefined, pass.ocrFinished);
+      // Figure labels are read here, after every text page is searchable; scanned pages still
+      // being recognised become searchable as they end.
+      pages = await stage(
+        'ocr',
+        pass.ocrTotal,
+        (tick) =>
+          pass.ocr(async (n) => {
+            await flushText(pass);
+            await tick(n);
+          }),
+        undefined,
+        pass.ocrFinished,
+      );
+      await flushText(pass, true);
       const { ocrFlags, ocrTexts } = pass;
       await titleFromFirstPages(manual, pages);
       // Scanned pages, as counted while parsing: the figure the Manuals page showed all along.
@@ -247,18 +316,11 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
           await store.upsertPages(pageRecords);
           await tick(1 + i + batch.length);
         }
-        const pageRows: Array<Omit<PageRow, 'manualId'>> = pages.map((p) => ({
-          number: p.page,
-          width: p.width,
-          height: p.height,
-          text: p.text,
-          ocr: ocrFlags.has(p.page),
-          ocrText: ocrTexts.get(p.page) ?? null,
-          imagePath: path.relative(manualDir(manualId), pageImagePath(manualId, p.page)),
-          thumbPath: path.relative(manualDir(manualId), pageThumbPath(manualId, p.page)),
-        }));
+        const pageRows = pages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
         const chunkRows: ChunkRow[] = chunks.map((c) => ({ ...toChunkRecord(c) }));
+        // The complete rows (figure labels included) replace the text pass's in one transaction.
         await replacePagesAndChunks(manualId, pageRows, chunkRows);
+        await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
         await tick(pageCount + 2);
       }));
     } finally {
@@ -330,6 +392,20 @@ function rootCause(err: unknown): string {
 /** Heading path + text: the heading tells the embedder what the passage is about. */
 export function embeddingText(c: Pick<Chunk, 'heading' | 'text'>): string {
   return c.heading ? `${c.heading}\n${c.text}` : c.text;
+}
+
+/** A page's row; `ocrText` is what OCR read on it (null: none). */
+function pageRow(manualId: string, p: PageContent, ocrText: string | null): Omit<PageRow, 'manualId'> {
+  return {
+    number: p.page,
+    width: p.width,
+    height: p.height,
+    text: p.text,
+    ocr: ocrText !== null,
+    ocrText,
+    imagePath: path.relative(manualDir(manualId), pageImagePath(manualId, p.page)),
+    thumbPath: path.relative(manualDir(manualId), pageThumbPath(manualId, p.page)),
+  };
 }
 
 function toChunkRecord(c: Chunk): Omit<ChunkRecord, 'vector'> {

@@ -38,6 +38,8 @@ function toManualView(m: Manual, actor: Actor | null, queuePosition: number | nu
     lockedReason: mine ? null : 'Only the person who uploaded this manual, or an administrator, can rename or delete it.',
     queuePosition,
     reembedStage: m.status === 'ready' ? m.reembedStage : null,
+    searchablePages: m.searchablePages,
+    figureLabels: m.figureLabels,
   };
 }
 

@@ -23,6 +23,10 @@ export interface ManualView {
   queuePosition: number | null;
   /** A ready manual being re-embedded for new embedders (still searchable meanwhile): its stage. */
   reembedStage: 'embedding' | 'indexing' | null;
+  /** Progressive availability: pages 1..N are searchable while it is still processing. */
+  searchablePages: number;
+  /** Whether the labels in its figures (OCR) are in the index yet. */
+  figureLabels: 'pending' | 'done' | null;
 }
 
 const STAGE_LABEL: Record<ManualView['status'], string> = {
@@ -41,6 +45,22 @@ type Progress = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | '
 /** Work under way: an ingest, or the re-embedding of a ready manual. */
 export function isBusy(m: Pick<ManualView, 'status'> & Partial<Pick<ManualView, 'reembedStage'>>): boolean {
   return (m.status !== 'ready' && m.status !== 'failed') || !!m.reembedStage;
+}
+
+/** A question may search it: ready, or still processing with its first pages indexed (store/manuals.ts `searchable()`). */
+export function isSearchable(m: { status: ManualView['status']; searchablePages: number }): boolean {
+  return m.status === 'ready' || (m.status !== 'failed' && m.searchablePages > 0);
+}
+
+/**
+ * Progressive availability in words, for a manual still processing that can be searched already:
+ * "Searchable through page 40 of 120 · figure labels pending". Null when it is ready, failed or
+ * has no searchable page yet.
+ */
+export function searchableLabel(m: { status: ManualView['status']; searchablePages: number; pageCount: number | null; figureLabels: ManualView['figureLabels'] }): string | null {
+  if (m.status === 'ready' || m.status === 'failed' || m.searchablePages <= 0) return null;
+  const through = m.pageCount ? `Searchable through page ${m.searchablePages} of ${m.pageCount}` : `${m.searchablePages} pages searchable`;
+  return `${through} · figure labels ${m.figureLabels === 'done' ? 'done' : 'pending'}`;
 }
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;

@@ -90,7 +90,15 @@ async function defaultLibraryIndex(): Promise<LibraryIndex> {
 async function defaultPendingManuals(): Promise<PendingManual[]> {
   const [{ listPendingManuals }, { overallPercent }] = await Promise.all([import('@/lib/store/manuals'), import('@/lib/manuals/view')]);
   // The percent the Manuals page shows for it.
-  return (await listPendingManuals()).map((m) => ({ title: m.title, fileName: m.fileName, percent: overallPercent(m) }));
+  return (await listPendingManuals()).map((m) => ({
+    id: m.id,
+    title: m.title,
+    fileName: m.fileName,
+    percent: overallPercent(m),
+    searchablePages: m.searchablePages,
+    pageCount: m.pageCount,
+    figureLabels: m.figureLabels,
+  }));
 }
 
 async function defaultManualTitle(manualId: string): Promise<string | undefined> {

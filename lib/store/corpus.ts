@@ -1,20 +1,39 @@
 /**
- * What the lexical ranking reads: the ready manuals with their pages and chunks, straight from
+ * What the lexical ranking reads: the searchable manuals (ready, or processing with their first
+ * pages indexed) with their pages and chunks, straight from
  * the state store (lib/ranking builds its in-memory index from these rows).
  */
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
+import { searchable } from './manuals';
 import { getDb } from './db';
 import { chunks, manuals, pages } from './tables';
 
-/** Ready manuals and when each last changed: the key of a cached index. */
-export async function readyManualVersions(): Promise<Array<{ id: string; title: string; fileName: string; version: number }>> {
+/**
+ * Searchable manuals and their version: the key of a cached index. A ready manual's version is
+ * when it last changed; a processing one's is how many pages are searchable (its progress ticks
+ * touch updatedAt many times a second and must not rebuild the index).
+ */
+export async function searchableManualVersions(): Promise<Array<{ id: string; title: string; fileName: string; version: number }>> {
   const db = await getDb();
   const rows = await db
-    .select({ id: manuals.id, title: manuals.title, fileName: manuals.fileName, updatedAt: manuals.updatedAt, createdAt: manuals.createdAt })
+    .select({
+      id: manuals.id,
+      title: manuals.title,
+      fileName: manuals.fileName,
+      status: manuals.status,
+      searchablePages: manuals.searchablePages,
+      updatedAt: manuals.updatedAt,
+      createdAt: manuals.createdAt,
+    })
     .from(manuals)
-    .where(eq(manuals.status, 'ready'))
+    .where(searchable())
     .orderBy(asc(manuals.createdAt), asc(manuals.id));
-  return rows.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, version: (r.updatedAt ?? r.createdAt)?.getTime() ?? 0 }));
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    fileName: r.fileName,
+    version: r.status === 'ready' ? ((r.updatedAt ?? r.createdAt)?.getTime() ?? 0) : -r.searchablePages,
+  }));
 }
 
 /** Pages (number + text) and chunks of these manuals. */

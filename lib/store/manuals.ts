@@ -2,7 +2,7 @@
  * Every query about manuals and pages lives here (server-only), so routes, actions and the
  * ingest pipeline share one vocabulary and one place to reason about consistency.
  */
-import { and, asc, desc, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, ne, notInArray, or } from 'drizzle-orm';
 import { getDb } from './db';
 import { ADMIN_USER_ID } from './users';
 import { chunks, manuals, pages } from './tables';
@@ -38,7 +38,20 @@ export async function updateManual(
   patch: Partial<
     Pick<
       Manual,
-      'status' | 'progressDone' | 'progressTotal' | 'error' | 'errorCode' | 'password' | 'attempts' | 'ocrPages' | 'timings' | 'pageCount' | 'title' | 'indexFingerprint'
+      | 'status'
+      | 'progressDone'
+      | 'progressTotal'
+      | 'error'
+      | 'errorCode'
+      | 'password'
+      | 'attempts'
+      | 'ocrPages'
+      | 'timings'
+      | 'pageCount'
+      | 'title'
+      | 'indexFingerprint'
+      | 'searchablePages'
+      | 'figureLabels'
     >
   >,
 ) {
@@ -71,7 +84,19 @@ export async function readyManualIds(): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Manuals not searchable yet and not failed: queued or in a processing stage. */
+/**
+ * Manuals a question may search: the ready ones, and those still processing whose first pages
+ * are indexed already (progressive availability: their ready pages only).
+ */
+export const searchable = () => or(eq(manuals.status, 'ready'), and(ne(manuals.status, 'failed'), gt(manuals.searchablePages, 0)));
+
+export async function searchableManualIds(): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db.select({ id: manuals.id }).from(manuals).where(searchable());
+  return rows.map((r) => r.id);
+}
+
+/** Manuals not ready and not failed: queued or in a processing stage. */
 export async function listPendingManuals(): Promise<Manual[]> {
   const db = await getDb();
   return db.select().from(manuals).where(notInArray(manuals.status, ['ready', 'failed'])).orderBy(desc(manuals.createdAt));
@@ -92,9 +117,33 @@ export async function replacePagesAndChunks(manualId: string, pageRows: Array<Om
   });
 }
 
+/**
+ * Progressive availability: writes the text-pass rows of some pages (replacing any rows those
+ * pages had, so a page written again is never duplicated) and moves "searchable through page N"
+ * in the same transaction, so a reader never sees the count ahead of the rows.
+ */
+export async function indexTextPages(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[], searchableThrough: number) {
+  if (pageRows.length === 0) return;
+  const db = await getDb();
+  const numbers = pageRows.map((p) => p.number);
+  await db.transaction(async (tx) => {
+    await tx.delete(chunks).where(and(eq(chunks.manualId, manualId), inArray(chunks.page, numbers)));
+    await tx.delete(pages).where(and(eq(pages.manualId, manualId), inArray(pages.number, numbers)));
+    for (let i = 0; i < pageRows.length; i += 100) {
+      await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
+    }
+    for (let i = 0; i < chunkRows.length; i += 100) {
+      await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
+    }
+    await tx.update(manuals).set({ searchablePages: searchableThrough }).where(eq(manuals.id, manualId));
+  });
+}
+
+/** Removes a manual's rows; it is searchable through no page until a job writes them again. */
 export async function clearPagesAndChunks(manualId: string) {
   const db = await getDb();
   await db.transaction(async (tx) => {
+    await tx.update(manuals).set({ searchablePages: 0 }).where(eq(manuals.id, manualId));
     await tx.delete(chunks).where(eq(chunks.manualId, manualId));
     await tx.delete(pages).where(eq(pages.manualId, manualId));
   });

@@ -18,6 +18,8 @@ export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedd
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
 /** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
 export const REEMBED_STAGES = ['embedding', 'indexing'] as const;
+/** The later pass that reads labels in figures by OCR: not run yet (or running), or finished. */
+export const FIGURE_LABEL_STATES = ['pending', 'done'] as const;
 /** A chat turn while it streams, and how it ended. */
 export const MESSAGE_STATUSES = ['running', 'done', 'cancelled', 'failed'] as const;
 /** How an API call ended (api_audit). */
@@ -54,6 +56,13 @@ export const manuals = sqliteTable(
     indexFingerprint: text('index_fingerprint'),
     /** While a ready manual is re-embedded for a new embedder: its stage (it stays searchable meanwhile). */
     reembedStage: text('reembed_stage', { enum: REEMBED_STAGES }),
+    /**
+     * Progressive availability: pages 1..N have their text indexed and are searchable while the
+     * later passes (OCR of figures, images, vectors) go on; equals page_count once ready.
+     */
+    searchablePages: integer('searchable_pages').notNull().default(0),
+    /** Whether figure labels (OCR of figure regions) are in the index yet; null before the job started. */
+    figureLabels: text('figure_labels', { enum: FIGURE_LABEL_STATES }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateLargeManual } from '../../sample/large';
 import type { Log } from '../ingest';
+import { availabilityOf, type AvailabilityFigures } from './availability';
 
-export interface LargeIngestReport {
+export interface LargeIngestReport extends Partial<AvailabilityFigures> {
   pages: number;
   ocr_pages: number;
   pages_per_s: number | null;
@@ -47,9 +48,12 @@ export async function measureLargeIngest(opts: { root: string; dir: string; page
     pages_per_s: r.status === 'ready' && r.ms ? Math.round((r.pages * 100_000) / r.ms) / 100 : null,
     worker_rss_mb: r.peakRssMb,
     ms: r.ms,
+    ...(r.status === 'ready' ? availabilityOf([{ pages: r.pages, ms: r.ms, timings: r.timings }]) : {}),
     ...(r.timings ? { timings: r.timings } : {}),
     ...(r.error ? { error: r.error } : {}),
   };
-  opts.log(`large: ${report.pages} pages (${report.ocr_pages} OCR) at ${report.pages_per_s} pages/s, worker peak RSS ${report.worker_rss_mb} MB`);
+  opts.log(
+    `large: ${report.pages} pages (${report.ocr_pages} OCR) at ${report.pages_per_s} pages/s, worker peak RSS ${report.worker_rss_mb} MB; first page searchable after ${report.time_to_first_searchable_ms} ms, text searchable at ${report.time_to_searchable_pages_per_s} pages/s`,
+  );
   return report;
 }

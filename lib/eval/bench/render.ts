@@ -1,5 +1,6 @@
 /** The bench report as text for people (scripts/bench.ts without --json). */
 import { renderTable } from '../report';
+import type { AvailabilityFigures } from './availability';
 import { SEARCH_TOOLS, type BenchReport } from './run';
 
 const v = (x: number | null | undefined, unit = '') => (x === null || x === undefined ? '—' : `${x}${unit}`);
@@ -10,6 +11,10 @@ export function renderBench(r: BenchReport): string {
   out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_avg_1m_at_start} at start`, '');
   out.push(`ingest (${r.ingest.source ?? ''}):`);
   out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}`);
+  const avail = (label: string, a: Partial<AvailabilityFigures> | undefined) =>
+    a && out.push(`  ${label}: first page searchable ${v(a.time_to_first_searchable_ms, ' ms')}, text searchable ${v(a.time_to_searchable_pages_per_s)} pages/s, complete ${v(a.complete_pages_per_s)} pages/s`);
+  avail('text manuals', r.ingest.text_availability);
+  avail(`${r.ingest.large?.pages ?? ''}-page manual`, r.ingest.large);
   for (const f of r.ingest.files ?? []) out.push(`  ${f.role.padEnd(8)} ${f.file}: ${f.pages} pages (${f.ocrPages} OCR), ${(f.ms / 1000).toFixed(1)} s ${f.timings ? JSON.stringify(f.timings) : ''}`);
   const sizes = Object.keys(r.search[SEARCH_TOOLS[0]] ?? {});
   if (sizes.length) {

@@ -13,6 +13,7 @@ import { latencySummary } from '../metrics';
 import { readQa } from '../qa';
 import { pagesFor, syntheticChunks, syntheticPages } from './corpus';
 import { measureLargeIngest, type LargeIngestReport } from './large';
+import { availabilityOf, type AvailabilityFigures } from './availability';
 import { askOverHttp, freePort, peakRssTree, startServer, waitFor, type TurnTiming } from './server';
 
 /** Who the bench acts as when it removes a manual it ingested (any id is the admin on loopback). */
@@ -48,6 +49,8 @@ export interface BenchReport {
     /** The same scanned manual with the zero-install engine, for comparison (native runs only). */
     ocr_pages_per_s_tesseract_js?: number | null;
     large?: LargeIngestReport;
+    /** Progressive availability of the text manuals (./availability.ts). */
+    text_availability?: AvailabilityFigures;
     source?: string;
     files?: Array<Pick<IngestedFile, 'file' | 'pages' | 'ocrPages' | 'ms' | 'timings' | 'error'> & { role: string }>;
   };
@@ -170,6 +173,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       for (const f of TEXT_MANUALS) if (fs.existsSync(path.join(manualsDir, f))) text.push(record(await ingestFile(path.join(manualsDir, f), log), 'text'));
       const ocr = fs.existsSync(path.join(manualsDir, OCR_MANUAL)) ? [record(await ingestFile(path.join(manualsDir, OCR_MANUAL), log), 'ocr')] : [];
       report.ingest.text_pages_per_s = rate(text, (r) => r.pages, (r) => r.ms);
+      report.ingest.text_availability = availabilityOf(text.filter((r) => r.status === 'ready'));
       report.ingest.ocr_pages_per_s = rate(ocr, (r) => r.ocrPages, (r) => r.ms);
       const engine = describeOcrEngine();
       report.ingest.ocr_engine = engine.detail;

@@ -70,7 +70,7 @@ export function storeContract(label: string) {
       expect(await m.getChunk(`${id}:c1`)).toEqual({ ...chunkRows[0] });
       expect(await m.getManual(id)).toMatchObject({ status: 'ready', pageCount: 2, timings: { parsing: 12, ocr: 3400 }, ocrPages: 1 });
       expect(await m.readyManualIds()).toContain(id);
-      const versions = await corpus.readyManualVersions();
+      const versions = await corpus.searchableManualVersions();
       expect(versions.find((v) => v.id === id)).toMatchObject({ title: 'Pump manual', fileName: 'pump.pdf' });
       const rows = await corpus.readCorpusRows([id]);
       expect(rows.pages).toHaveLength(2);
@@ -91,6 +91,32 @@ export function storeContract(label: string) {
       expect(await m.getManual(id)).toBeUndefined();
       expect(await m.listPages(id)).toEqual([]);
       expect(await m.getChunk(`${id}:c1`)).toBeUndefined();
+    });
+
+    it('makes a processing manual searchable page by page, and writing a page again never duplicates it', async () => {
+      const { manuals: m, corpus } = await load();
+      const id = uid('m');
+      await m.createManual({ id, title: 'Pump manual', fileName: 'pump.pdf', sha256: uid('sha'), sizeBytes: 1 });
+      await m.updateManual(id, { status: 'parsing', pageCount: 3, figureLabels: 'pending' });
+      expect(await m.searchableManualIds()).not.toContain(id);
+      const page = (n: number) => ({ number: n, width: 1, height: 1, text: `Page ${n}`, ocr: false, ocrText: null, imagePath: null, thumbPath: null });
+      const chunk = (n: number) => ({ id: `${id}:p${n}:c0`, manualId: id, page: n, heading: '', text: `Page ${n}`, ocr: false, bboxes: [] });
+      await m.indexTextPages(id, [page(1), page(2)], [chunk(1), chunk(2)], 2);
+      expect(await m.searchableManualIds()).toContain(id);
+      const before = (await corpus.searchableManualVersions()).find((v) => v.id === id)!.version;
+      // The text pass written again for page 2 (a retried batch), then page 3.
+      await m.indexTextPages(id, [page(2), page(3)], [chunk(2), chunk(3)], 3);
+      expect((await m.listPages(id)).map((p) => p.number)).toEqual([1, 2, 3]);
+      expect((await corpus.readCorpusRows([id])).chunks.map((c) => c.page)).toEqual([1, 2, 3]);
+      expect(await m.getManual(id)).toMatchObject({ searchablePages: 3, figureLabels: 'pending' });
+      // The cached index is rebuilt when more pages are searchable.
+      expect((await corpus.searchableManualVersions()).find((v) => v.id === id)!.version).not.toBe(before);
+      // A failed job's manual is not searched, whatever rows it had.
+      await m.updateManual(id, { status: 'failed' });
+      expect(await m.searchableManualIds()).not.toContain(id);
+      await m.clearPagesAndChunks(id);
+      expect(await m.getManual(id)).toMatchObject({ searchablePages: 0 });
+      expect(await m.listPages(id)).toEqual([]);
     });
 
     it('lists manuals newest first', async () => {
