@@ -1,9 +1,14 @@
 /**
  * Ranking signals of a question against candidate pages. Every signal is a general retrieval
- * method (BM25 at page, passage, heading and manual level; query-term coverage; OCR-tolerant
- * trigram matching; dense and multi-vector similarity from the store; neighbour pages; how little
- * text a page has), scaled to [0, 1] within the question so one learned weight vector fits every
- * question (./model.ts).
+ * method (BM25 at page, passage and heading level and over each manual's identity; query-term
+ * coverage; OCR-tolerant trigram matching; the ranks the store's text leg and multi-vector page
+ * leg give a page; how many legs rank it first; neighbour pages; how little text a page has),
+ * scaled to [0, 1] within the question so one learned weight vector fits every question (./model.ts).
+ *
+ * The store's legs count by rank only, not by score: an embedder other than the one the weights
+ * were trained with scores on another scale and spread, and any change that keeps each leg's
+ * order leaves the ranking as it was (rank.test.ts). No manual-level BM25 of the whole text: it
+ * taught the model which manuals of the training library attract which words (issue 31).
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';
@@ -14,13 +19,10 @@ export const FEATURES = [
   'page_bm25_local',
   'chunk_bm25',
   'heading_bm25',
-  'manual_bm25',
   'identity_bm25',
   'page_coverage',
   'chunk_coverage',
   'fuzzy_coverage',
-  'dense',
-  'visual',
   'neighbour_bm25',
   'bigram_coverage',
   'rr_page',
@@ -29,6 +31,7 @@ export const FEATURES = [
   'rr_visual',
   'page_sparsity',
   'neighbour_if_sparse',
+  'legs_first',
 ] as const;
 type FeatureName = (typeof FEATURES)[number];
 
@@ -54,6 +57,8 @@ export interface Candidate {
   features: Float64Array;
   /** The page's chunks (indices) that match the question, best first. */
   chunks: Array<{ chunk: number; score: number }>;
+  /** Every leg ranks this page first: page BM25, passage BM25, the store's text and page legs (./rank.ts keeps it first). */
+  unanimous: boolean;
 }
 
 /** Candidates per source: enough that the right page is almost always among them. */
@@ -92,7 +97,6 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
   const pageScores = index.pageIndex.scores(q);
   const chunkScores = index.chunkIndex.scores(q);
   const headingScores = index.headingIndex.scores(q);
-  const manualScores = index.manualIndex.scores(q);
   const identityScores = index.identityIndex.scores(q);
 
   // Candidates: best pages by page BM25, pages of the best passages, and the store's legs.
@@ -156,6 +160,8 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     dense: reciprocalRanks(dense),
     visual: reciprocalRanks(visual),
   };
+  // The retrievers: three over text (page BM25, passage BM25, the store's text leg) and the store's multi-vector page leg.
+  const textLegs = [rr.page, rr.chunk, rr.dense];
   // Adjacent question-term pairs (stop words dropped) found adjacent on the page: term dependence.
   const bigrams = q.slice(1).map((t, i) => `${q[i]} ${t}`);
   const manualOfPage = (p: number) => index.manualIndexOf.get(index.pages[p].manualId)!;
@@ -175,13 +181,10 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       page_bm25_local: local.index.score(q, local.localOf.get(p)!),
       chunk_bm25: chunks[0]?.score ?? 0,
       heading_bm25: headingScores.get(p) ?? 0,
-      manual_bm25: manualScores.get(m) ?? 0,
       identity_bm25: identityScores.get(m) ?? 0,
       page_coverage: coverage((t) => (index.pageTermSets[p].has(t) ? 1 : 0)),
       chunk_coverage: chunkCoverage,
       fuzzy_coverage: coverage((t) => fuzzy(t, index.pageTermSets[p])),
-      dense: dense.get(p),
-      visual: visual.get(p),
       neighbour_bm25: neighbour(p),
       bigram_coverage: bigrams.length ? bigrams.filter((b) => index.pageBigrams(p).has(b)).length / bigrams.length : 0,
       rr_page: rr.page.get(p) ?? 0,
@@ -192,27 +195,27 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       // figure, drawing and table-of-pictures pages, whose words are on the pages beside them.
       page_sparsity: 1 - Math.min(1, index.pageTermSets[p].size / index.medianPageTerms.get(index.pages[p].manualId)!),
       neighbour_if_sparse: 0, // set below from the scaled neighbour score
+      // How many of the three text legs rank this page first (0, ⅓, ⅔, 1): their agreement.
+      legs_first: textLegs.filter((leg) => leg.get(p) === 1).length / textLegs.length,
     };
   });
-  // Scale within the question. Dense and visual scores can be negative: min-max over the leg's
-  // pages, and 0 for a page the leg did not return.
+  // Scale the lexical scores within the question (by the best candidate's).
   const scale = (name: keyof (typeof raw)[number]) => {
-    const values = raw.map((r) => r[name]).filter((v): v is number => v !== undefined);
-    const max = values.length ? Math.max(...values) : 0;
-    const min = values.length ? Math.min(...values) : 0;
-    const leg = name === 'dense' || name === 'visual';
-    // Coverages are already shares of the question: kept absolute, so "covers all of it" means the same everywhere.
-    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity')) return (v: number | undefined) => v ?? 0;
-    return (v: number | undefined) => (v === undefined ? 0 : leg ? (max > min ? 0.1 + (0.9 * (v - min)) / (max - min) : 1) : scaled(v, max));
+    // Coverages are already shares of the question, and ranks and agreement already in [0, 1]:
+    // kept absolute, so "covers all of it" or "ranked first" means the same everywhere.
+    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity') || name === 'legs_first') return (v: number) => v;
+    const max = maxOf(raw.map((r) => r[name]));
+    return (v: number) => scaled(v, max);
   };
-  const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number | undefined) => number>;
+  const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number) => number>;
   // A linear model cannot multiply: the neighbour's score counts for a text-poor page (a figure
   // described on the page before) but not for a page that has words of its own.
   const [product, neighbourAt, sparsityAt] = (['neighbour_if_sparse', 'neighbour_bm25', 'page_sparsity'] as const).map((f) => FEATURES.indexOf(f));
   return candidates.map((p, i) => {
     const features = Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f])));
     features[product] = features[neighbourAt] * features[sparsityAt];
-    return { page: p, features, chunks: bestChunks.get(p) ?? [] };
+    const unanimous = [...textLegs, rr.visual].every((leg) => leg.get(p) === 1);
+    return { page: p, features, chunks: bestChunks.get(p) ?? [], unanimous };
   });
 }
 

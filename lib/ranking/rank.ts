@@ -41,8 +41,13 @@ export async function withRankingModel<T>(model: LinearModel, fn: () => Promise<
   }
 }
 
+/**
+ * The candidates in the model's order, except that a page every text leg ranks first stays first
+ * (do no harm): the model learned from 100 questions over one library and must not overrule three
+ * retrievers that agree. Under CV this guard never cost a question (docs/eval.md, 2026-11-27).
+ */
 export function rankPages(index: LibraryIndex, input: RankingInput, model: LinearModel = current): RankedPage[] {
-  return candidateFeatures(index, input)
+  const ranked = candidateFeatures(index, input)
     .map((c) => {
       const p = index.pages[c.page];
       return {
@@ -50,7 +55,9 @@ export function rankPages(index: LibraryIndex, input: RankingInput, model: Linea
         page: p.number,
         score: score(model, c.features),
         chunks: c.chunks.map(({ chunk, score: s }) => ({ chunk: index.chunks[chunk], score: s })),
+        unanimous: c.unanimous,
       };
     })
-    .sort((a, b) => b.score - a.score || a.manualId.localeCompare(b.manualId) || a.page - b.page);
+    .sort((a, b) => Number(b.unanimous) - Number(a.unanimous) || b.score - a.score || a.manualId.localeCompare(b.manualId) || a.page - b.page);
+  return ranked.map(({ unanimous: _, ...page }) => page);
 }
