@@ -1,8 +1,9 @@
 /**
- * Page ranking: the candidate pages of a question (./features.ts) ordered by the learned linear
- * model (./model.ts). The model in use is the one trained on every public question set
- * (./weights.json, written by `npm run eval -- --train`); the eval's cross-validation swaps in a
- * model trained without the manual under test (`withRankingModel`).
+ * Page ranking: the candidate pages of a question (./features.ts) ordered by the learned model
+ * (./model.ts), a page that every leg ranks first kept first. The model in use is the one trained
+ * on every public question set (./weights.json, written by `npm run eval -- --train`); the eval's
+ * cross-validation swaps in a model trained without the manual or question set under test
+ * (`withRankingModel`).
  */
 import { candidateFeatures, FEATURES, type RankingInput } from './features';
 import type { CorpusChunk, LibraryIndex } from './library-index';
