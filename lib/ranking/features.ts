@@ -1,14 +1,15 @@
 /**
  * Ranking signals of a question against candidate pages. Every signal is a general retrieval
- * method (BM25 at page, passage and heading level and over each manual's identity; query-term
- * coverage; OCR-tolerant trigram matching; the ranks the store's text leg and multi-vector page
- * leg give a page; how many legs rank it first; neighbour pages; how little text a page has),
- * scaled to [0, 1] within the question so one learned weight vector fits every question (./model.ts).
+ * method (BM25 at page, passage, heading and manual level; query-term coverage; OCR-tolerant
+ * trigram matching; the ranks the store's text leg and multi-vector page leg give a page;
+ * neighbour pages; how little text a page has), scaled to [0, 1] within the question so one
+ * learned weight vector fits every question (./model.ts).
  *
  * The store's legs count by rank only, not by score: an embedder other than the one the weights
  * were trained with scores on another scale and spread, and any change that keeps each leg's
- * order leaves the ranking as it was (rank.test.ts). No manual-level BM25 of the whole text: it
- * taught the model which manuals of the training library attract which words (issue 31).
+ * order leaves the ranking as it was (rank.test.ts). Manual-level BM25 reads library-wide
+ * statistics; scaled by the best candidate manual's within the question it stays in [0, 1], and it
+ * was measured in libraries of 7 to 18 manuals, where dropping it cost R@1 (docs/eval.md, issue 31).
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';
@@ -19,6 +20,7 @@ export const FEATURES = [
   'page_bm25_local',
   'chunk_bm25',
   'heading_bm25',
+  'manual_bm25',
   'identity_bm25',
   'page_coverage',
   'chunk_coverage',
@@ -31,7 +33,6 @@ export const FEATURES = [
   'rr_visual',
   'page_sparsity',
   'neighbour_if_sparse',
-  'legs_first',
 ] as const;
 type FeatureName = (typeof FEATURES)[number];
 
@@ -97,6 +98,7 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
   const pageScores = index.pageIndex.scores(q);
   const chunkScores = index.chunkIndex.scores(q);
   const headingScores = index.headingIndex.scores(q);
+  const manualScores = index.manualIndex.scores(q);
   const identityScores = index.identityIndex.scores(q);
 
   // Candidates: best pages by page BM25, pages of the best passages, and the store's legs.
@@ -160,8 +162,8 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     dense: reciprocalRanks(dense),
     visual: reciprocalRanks(visual),
   };
-  // The retrievers: three over text (page BM25, passage BM25, the store's text leg) and the store's multi-vector page leg.
-  const textLegs = [rr.page, rr.chunk, rr.dense];
+  // The four retrievers: page BM25, passage BM25, the store's text leg and its multi-vector page leg.
+  const legs = [rr.page, rr.chunk, rr.dense, rr.visual];
   // Adjacent question-term pairs (stop words dropped) found adjacent on the page: term dependence.
   const bigrams = q.slice(1).map((t, i) => `${q[i]} ${t}`);
   const manualOfPage = (p: number) => index.manualIndexOf.get(index.pages[p].manualId)!;
@@ -181,6 +183,7 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       page_bm25_local: local.index.score(q, local.localOf.get(p)!),
       chunk_bm25: chunks[0]?.score ?? 0,
       heading_bm25: headingScores.get(p) ?? 0,
+      manual_bm25: manualScores.get(m) ?? 0,
       identity_bm25: identityScores.get(m) ?? 0,
       page_coverage: coverage((t) => (index.pageTermSets[p].has(t) ? 1 : 0)),
       chunk_coverage: chunkCoverage,
@@ -195,15 +198,13 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       // figure, drawing and table-of-pictures pages, whose words are on the pages beside them.
       page_sparsity: 1 - Math.min(1, index.pageTermSets[p].size / index.medianPageTerms.get(index.pages[p].manualId)!),
       neighbour_if_sparse: 0, // set below from the scaled neighbour score
-      // How many of the three text legs rank this page first (0, ⅓, ⅔, 1): their agreement.
-      legs_first: textLegs.filter((leg) => leg.get(p) === 1).length / textLegs.length,
     };
   });
   // Scale the lexical scores within the question (by the best candidate's).
   const scale = (name: keyof (typeof raw)[number]) => {
-    // Coverages are already shares of the question, and ranks and agreement already in [0, 1]:
-    // kept absolute, so "covers all of it" or "ranked first" means the same everywhere.
-    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity') || name === 'legs_first') return (v: number) => v;
+    // Coverages are already shares of the question, and reciprocal ranks already in [0, 1]: kept
+    // absolute, so "covers all of it" or "ranked first" means the same everywhere.
+    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity')) return (v: number) => v;
     const max = maxOf(raw.map((r) => r[name]));
     return (v: number) => scaled(v, max);
   };
@@ -214,7 +215,7 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
   return candidates.map((p, i) => {
     const features = Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f])));
     features[product] = features[neighbourAt] * features[sparsityAt];
-    const unanimous = [...textLegs, rr.visual].every((leg) => leg.get(p) === 1);
+    const unanimous = legs.every((leg) => leg.get(p) === 1);
     return { page: p, features, chunks: bestChunks.get(p) ?? [], unanimous };
   });
 }

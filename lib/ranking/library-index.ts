@@ -1,6 +1,7 @@
 /**
  * The in-memory lexical index of a library: every page (text layer + OCR), every chunk (heading +
- * text), every page's headings, and each manual by its identity (title, file name, cover page). Built from the rows the store already holds (no vector-store round trip) and cached
+ * text), every page's headings, and each manual as a whole and by its identity (title, file name,
+ * cover page). Built from the rows the store already holds (no vector-store round trip) and cached
  * by the caller per library version. All ranking signals in ./features.ts read from it.
  */
 import type { Passage } from '../providers/types';
@@ -73,6 +74,7 @@ export class LibraryIndex {
   readonly pageIndex: Bm25Index;
   readonly chunkIndex: Bm25Index;
   readonly headingIndex: Bm25Index;
+  readonly manualIndex: Bm25Index;
   readonly identityIndex: Bm25Index;
   /** Per manual, the words of its identity text (title, file name, cover page). */
   readonly identityWords = new Map<string, Set<string>>();
@@ -103,6 +105,12 @@ export class LibraryIndex {
       this.chunksOfPage.map((list) => terms([...new Set(list.map((i) => this.chunks[i].heading).filter(Boolean))].join('\n'))),
     );
 
+    const manualTerms: string[][] = this.manuals.map(() => []);
+    pageTerms.forEach((t, i) => {
+      const list = manualTerms[this.manualIndexOf.get(this.pages[i].manualId)!];
+      for (const x of t) list.push(x);
+    });
+    this.manualIndex = new Bm25Index(manualTerms);
     this.identityIndex = new Bm25Index(
       this.manuals.map((m) => {
         const coverIndex = this.pageOf(m.id, 1);

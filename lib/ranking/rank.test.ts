@@ -86,7 +86,7 @@ describe('the page ranker', () => {
     const visual = [{ manualId: 'a', page: 3, score: 0.8 }, { manualId: 'a', page: 1, score: 0.2 }];
     const agreeing = { question, visual, dense: [{ manualId: 'a', page: 3, score: 0.9 }, { manualId: 'a', page: 2, score: 0.4 }] };
     // A model that would rather have any other page: it weighs the lexical scores and ranks negatively.
-    const contrary = { features: [...FEATURES], weights: FEATURES.map((f) => (/bm25|coverage|^rr_|legs_first/.test(f) ? -5 : 0)) };
+    const contrary = { features: [...FEATURES], weights: FEATURES.map((f) => (/bm25|coverage|^rr_/.test(f) ? -5 : 0)) };
     const first = (input: Parameters<typeof rankPages>[1]) => rankPages(index, input, contrary)[0];
     expect(first(agreeing)).toMatchObject({ manualId: 'a', page: 3 });
     // When one leg puts another page first, the legs disagree and the model decides.
