@@ -18,7 +18,8 @@ describe('eval arguments', () => {
   });
 
   it('pools several question sets and manual folders; --cv and --train', () => {
-    expect(parseEvalArgs(['--qa', 'a', '--qa', 'b', '--manuals', 'm', '--manuals', 'n', '--cv', '--train'])).toMatchObject({ qa: ['a', 'b'], manuals: ['m', 'n'], cv: true, train: true });
+    expect(parseEvalArgs(['--qa', 'a', '--qa', 'b', '--manuals', 'm', '--manuals', 'n', '--cv', '--train'])).toMatchObject({ qa: ['a', 'b'], manuals: ['m', 'n'], cv: true, train: true, cvScheme: 'manual' });
+    expect(parseEvalArgs(['--qa', 'a', '--manuals', 'm', '--cv', '--cv-scheme', 'set']).cvScheme).toBe('set');
   });
 
   it('parses every option', () => {
@@ -34,6 +35,8 @@ describe('eval arguments', () => {
     bad(['--qa', 'q', '--manuals', 'm', '--k', '0']);
     bad(['--qa', 'q', '--manuals', 'm', '--replay', 'a', '--record', 'b']);
     bad(['--qa', 'q', '--manuals', 'm', '--verbose']);
+    bad(['--qa', 'q', '--manuals', 'm', '--cv', '--cv-scheme', 'question']);
+    bad(['--qa', 'q', '--manuals', 'm', '--cv-scheme', 'set']);
   });
 
   it('--manual and --limit select questions', () => {

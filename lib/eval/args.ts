@@ -1,5 +1,6 @@
 /** Command-line parsing of `npm run eval` and `npm run bench` (node:util parseArgs, strict). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CV_SCHEMES, type CvScheme } from './cv';
 import type { LlmMode } from './llm-mode';
 import { STRATEGIES, type StrategyName } from './report';
 import type { EvalOptions } from './run';
@@ -7,13 +8,15 @@ import type { EvalOptions } from './run';
 export class UsageError extends Error {}
 
 export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--qa FILE --manuals DIR …] [--k 5]
-                      [--strategy ${STRATEGIES.join(',')}] [--cv] [--train]
+                      [--strategy ${STRATEGIES.join(',')}] [--cv [--cv-scheme manual|set]] [--train]
                       [--limit N] [--manual NAME] [--data-dir DIR] [--replay FILE | --record FILE] [--json]
 
   --qa FILE        questions, one JSON object per line (../shared/eval/README.md); repeatable
   --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped); repeatable
   --cv             also report the ranker and the agent under leave-one-manual-out cross-validation:
                    each manual's questions ranked by a model trained on the other manuals' questions
+  --cv-scheme S    the folds of --cv: manual (default), or set: each question set ranked by a model trained
+                   on the other sets, sets that share a manual held out together
   --train          train the page ranker on every answerable question and write lib/ranking/weights.json
   --k N            pages retrieved per question (default 5); Recall@1/3/5 and MRR over the top k
   --strategy LIST  comma-separated, default all: ${STRATEGIES.join(', ')}
@@ -25,8 +28,9 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --json           print one JSON object on stdout (logs go to stderr)`;
 
 /** What runEval takes (less the logger), with the switches settled, and what the script itself does. */
-export interface EvalArgs extends Omit<EvalOptions, 'log' | 'cv' | 'train'> {
+export interface EvalArgs extends Omit<EvalOptions, 'log' | 'cv' | 'cvScheme' | 'train'> {
   cv: boolean;
+  cvScheme: CvScheme;
   train: boolean;
   json: boolean;
   help: boolean;
@@ -62,6 +66,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     qa: { type: 'string', multiple: true },
     manuals: { type: 'string', multiple: true },
     cv: { type: 'boolean', default: false },
+    'cv-scheme': { type: 'string' },
     train: { type: 'boolean', default: false },
     k: { type: 'string' },
     strategy: { type: 'string' },
@@ -77,11 +82,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const help = values.help === true;
   if (!help && (!values.qa?.length || !values.manuals?.length)) throw new UsageError('--qa and --manuals are required');
   if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');
+  const cvScheme = (values['cv-scheme'] ?? 'manual') as CvScheme;
+  if (!CV_SCHEMES.includes(cvScheme)) throw new UsageError(`--cv-scheme must be one of ${CV_SCHEMES.join(', ')}, got "${values['cv-scheme']}"`);
+  if (values['cv-scheme'] !== undefined && values.cv !== true) throw new UsageError('--cv-scheme needs --cv');
   const llm: LlmMode = values.replay ? { kind: 'replay', file: values.replay } : values.record ? { kind: 'record', file: values.record } : { kind: 'offline' };
   return {
     qa: values.qa ?? [],
     manuals: values.manuals ?? [],
     cv: values.cv === true,
+    cvScheme,
     train: values.train === true,
     k: positiveInt('k', values.k, 5)!,
     strategies: parseStrategies(values.strategy ?? values.strategies),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chooseFormPolicy, formCurve, formFolds, formRates, FORM_GRID, NEVER_WITHHOLD, type FormSample } from './form-cv';
 
-const s = (manual: string, answerable: boolean, coverage: number, keywordHit: boolean, quantityMissing = false): FormSample => ({
-  manual,
+const s = (fold: string, answerable: boolean, coverage: number, keywordHit: boolean, quantityMissing = false): FormSample => ({
+  fold,
   answerable,
   evidence: { coverage, quantityMissing },
   keywordHit,
@@ -18,7 +18,7 @@ describe('form policy under cross-validation', () => {
     s('b', true, 0.35, false),
     s('b', true, 0.9, false, true),
     s('b', false, 0.2, false),
-    { manual: 'c', answerable: true, evidence: null, fixed: 'pages', keywordHit: false },
+    { fold: 'c', answerable: true, evidence: null, fixed: 'pages', keywordHit: false },
     s('c', false, 0.75, false),
   ];
 
@@ -40,7 +40,7 @@ describe('form policy under cross-validation', () => {
   it('chooses each fold without its manual, and draws the curve over the fixed grid', () => {
     const folds = formFolds(samples);
     expect([...folds.keys()]).toEqual(['a', 'b', 'c']);
-    expect(folds.get('c')).toEqual(chooseFormPolicy(samples.filter((x) => x.manual !== 'c')));
+    expect(folds.get('c')).toEqual(chooseFormPolicy(samples.filter((x) => x.fold !== 'c')));
     const curve = formCurve(samples);
     expect(curve).toHaveLength(FORM_GRID.length);
     expect(curve[0]).toEqual({ minCoverage: 0, requireAskedQuantity: false, precision: 0.5, coverage: 0.8571, unanswerable_stated: 1 });

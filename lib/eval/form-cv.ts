@@ -8,13 +8,15 @@
  *   - unanswerable stated: the share of unanswerable questions it quotes for.
  * The rule: the policy with the highest coverage whose precision is ≥ MIN_PRECISION; if none
  * reaches it, the most precise policy with coverage ≥ MIN_COVERAGE; if none, the most precise.
- * Under --cv each manual's questions get the policy chosen on every other manual's questions.
+ * Under --cv each fold's questions (a manual's, or a question set's: lib/eval/cv.ts) get the policy
+ * chosen on every other fold's questions.
  */
 import type { AnswerEvidence } from '../answer/decide';
 import { answerForm, type AnswerMode, type FormPolicy } from '../answer/form';
 
 export interface FormSample {
-  manual: string;
+  /** The cross-validation fold the question is held out in (lib/eval/cv.ts foldKeys). */
+  fold: string;
   answerable: boolean;
   /** The evidence of the span the writer quoted; null when it quoted nothing (`fixed` is set). */
   evidence: AnswerEvidence | null;
@@ -79,10 +81,10 @@ export function chooseFormPolicy(samples: readonly FormSample[]): FormPolicy {
   return pick(covering.length ? covering : scored, prec, (r) => r.coverage);
 }
 
-/** Manual → the policy chosen without that manual's questions. */
+/** Fold → the policy chosen without that fold's questions. */
 export function formFolds(samples: readonly FormSample[]): Map<string, FormPolicy> {
-  const manuals = [...new Set(samples.map((s) => s.manual))];
-  return new Map(manuals.map((m) => [m, chooseFormPolicy(samples.filter((s) => s.manual !== m))]));
+  const folds = [...new Set(samples.map((s) => s.fold))];
+  return new Map(folds.map((f) => [f, chooseFormPolicy(samples.filter((s) => s.fold !== f))]));
 }
 
 export interface CurvePoint extends FormPolicy {

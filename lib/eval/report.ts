@@ -17,7 +17,7 @@ export type StrategyName = (typeof STRATEGIES)[number];
 
 /** Strategies that produce an answer text (scored by keywords and refusals). */
 const ANSWERING_STRATEGIES: ReadonlySet<string> = new Set<string>(['agent', 'agent (cv)']);
-/** The report name of a strategy run under leave-one-manual-out cross-validation. */
+/** The report name of a strategy run under cross-validation (--cv, either scheme). */
 export const cvName = (name: StrategyName) => `${name} (cv)`;
 /** Strategies whose ranking depends on the learned model, so --cv runs them per fold. */
 export const LEARNED_STRATEGIES: ReadonlySet<StrategyName> = new Set<StrategyName>(['ranker', 'agent']);
@@ -113,7 +113,7 @@ export interface FormsReport {
   curve: CurvePoint[];
   /** Chosen on every question: what --train writes to lib/answer/form.json. */
   chosen_all: FormPolicy;
-  /** Under --cv: manual → the policy chosen on the other manuals' questions. */
+  /** Under --cv: fold (manual, or question sets) → the policy chosen on the other folds' questions. */
   folds?: Record<string, FormPolicy>;
   /** Questions recorded. */
   n: number;

@@ -11,7 +11,7 @@ import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
 import { isAnswerable, readQa, type QaItem } from './qa';
-import { foldModels, trainAll, trainingRow, type TrainingRow } from './cv';
+import { foldKeys, foldModels, trainAll, trainingRow, type CvScheme, type TrainingRow } from './cv';
 import { chooseFormPolicy, formCurve, formFolds, NEVER_WITHHOLD, type FormSample } from './form-cv';
 import { setFormPolicy, withFormPolicy, type FormPolicy } from '../answer/form';
 import { keywordHit } from './metrics';
@@ -34,8 +34,10 @@ export interface EvalOptions {
   qa: string[];
   /** Folders of PDFs; every one is ingested into one library. */
   manuals: string[];
-  /** Also run the learned strategies under leave-one-manual-out cross-validation. */
+  /** Also run the learned strategies under cross-validation. */
   cv?: boolean;
+  /** The folds of --cv: one per manual (default) or per question set (lib/eval/cv.ts). */
+  cvScheme?: CvScheme;
   /** Train the page ranker on every answerable question and write lib/ranking/weights.json. */
   train?: boolean;
   k: number;
@@ -86,6 +88,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       return qs;
     });
     const questions = selectQuestions(all, opts);
+    const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
     if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
     if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals.join(', ')}`);
@@ -145,7 +148,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       for (const q of questions) {
         const manualId = manualIdOf.get(q.manual);
         if (!manualId || !isAnswerable(q)) continue;
-        rows.push(trainingRow(index, q, manualId, await rankerInput(q.question, ctx)));
+        rows.push(trainingRow(index, foldOf.get(q.id)!, q, manualId, await rankerInput(q.question, ctx)));
       }
       if (opts.train) {
         const model = trainAll(rows);
@@ -156,19 +159,19 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
       if (opts.cv) {
         folds = foldModels(rows);
-        log(`cv: ${folds.size} folds (one per manual with questions)`);
+        log(`cv: ${folds.size} folds (one per ${opts.cvScheme === 'set' ? 'question set, sets sharing a manual together' : 'manual with questions'})`);
       }
     }
 
     // The form policy (--cv, --train): each question's reply, recorded once with the ranker its
     // cross-validated run uses and a policy that quotes whenever it can, then the policy chosen by
     // stated precision and coverage (lib/eval/form-cv.ts).
-    let formByManual = new Map<string, FormPolicy>();
+    let formByFold = new Map<string, FormPolicy>();
     let forms: FormsReport | undefined;
     if ((opts.cv || opts.train) && opts.strategies.includes('agent') && opts.llm.kind === 'offline') {
       const samples: Array<FormSample & { id: string }> = [];
       for (const q of questions) {
-        const fold = opts.cv ? folds.get(q.manual) : undefined;
+        const fold = opts.cv ? folds.get(foldOf.get(q.id)!) : undefined;
         const run = () => withFormPolicy(NEVER_WITHHOLD, () => STRATEGY_FNS.agent(q.question, opts.k, ctx));
         const out = await (fold ? withRankingModel(fold, run) : run()).catch(() => null);
         const a = out?.answer;
@@ -176,7 +179,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const answerable = isAnswerable(q);
         samples.push({
           id: q.id,
-          manual: q.manual,
+          fold: foldOf.get(q.id)!,
           answerable,
           evidence: a.mode === 'answer' ? (a.evidence ?? null) : null,
           ...(a.mode !== 'answer' ? { fixed: a.mode } : {}),
@@ -189,8 +192,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         setFormPolicy(chosen);
         log(`form policy: chosen on ${samples.length} questions (${JSON.stringify(chosen)}); written to ${FORM_FILE}`);
       }
-      if (opts.cv) formByManual = formFolds(samples);
-      forms = { curve: formCurve(samples), chosen_all: chosen, n: samples.length, samples, ...(opts.cv ? { folds: Object.fromEntries(formByManual) } : {}) };
+      if (opts.cv) formByFold = formFolds(samples);
+      forms = { curve: formCurve(samples), chosen_all: chosen, n: samples.length, samples, ...(opts.cv ? { folds: Object.fromEntries(formByFold) } : {}) };
       log(`form policy: chosen on all ${samples.length} questions ${JSON.stringify(chosen)}`);
     }
 
@@ -212,8 +215,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         let error: string | undefined;
         const start = performance.now();
         try {
-          const fold = cv ? folds.get(q.manual) : undefined;
-          const policy = cv ? formByManual.get(q.manual) : undefined;
+          const fold = cv ? folds.get(foldOf.get(q.id)!) : undefined;
+          const policy = cv ? formByFold.get(foldOf.get(q.id)!) : undefined;
           const answer = () => fn(q.question, opts.k, ctx);
           const declining = () => (policy ? withFormPolicy(policy, answer) : answer());
           out = fold ? await withRankingModel(fold, declining) : await declining();
@@ -242,6 +245,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         qa: opts.qa.map((f) => path.resolve(f)),
         manuals: opts.manuals.map((d) => path.resolve(d)),
         cv: opts.cv === true,
+        ...(opts.cv ? { cv_scheme: opts.cvScheme ?? 'manual' } : {}),
         data_dir: scratch ? null : dataDir,
         k: opts.k,
         questions: questions.length,

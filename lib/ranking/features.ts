@@ -1,9 +1,15 @@
 /**
  * Ranking signals of a question against candidate pages. Every signal is a general retrieval
  * method (BM25 at page, passage, heading and manual level; query-term coverage; OCR-tolerant
- * trigram matching; dense and multi-vector similarity from the store; neighbour pages; how little
- * text a page has), scaled to [0, 1] within the question so one learned weight vector fits every
- * question (./model.ts).
+ * trigram matching; the ranks the store's text leg and multi-vector page leg give a page;
+ * neighbour pages; how little text a page has), scaled to [0, 1] within the question so one
+ * learned weight vector fits every question (./model.ts).
+ *
+ * The store's legs count by rank only, not by score: an embedder other than the one the weights
+ * were trained with scores on another scale and spread, and any change that keeps each leg's
+ * order leaves the ranking as it was (rank.test.ts). Manual-level BM25 reads library-wide
+ * statistics; scaled by the best candidate manual's within the question it stays in [0, 1], and it
+ * was measured in libraries of 7 to 18 manuals, where dropping it cost R@1 (docs/eval.md, issue 31).
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';
@@ -19,8 +25,6 @@ export const FEATURES = [
   'page_coverage',
   'chunk_coverage',
   'fuzzy_coverage',
-  'dense',
-  'visual',
   'neighbour_bm25',
   'bigram_coverage',
   'rr_page',
@@ -54,6 +58,8 @@ export interface Candidate {
   features: Float64Array;
   /** The page's chunks (indices) that match the question, best first. */
   chunks: Array<{ chunk: number; score: number }>;
+  /** Every leg ranks this page first: page BM25, passage BM25, the store's text and page legs (./rank.ts keeps it first). */
+  unanimous: boolean;
 }
 
 /** Candidates per source: enough that the right page is almost always among them. */
@@ -156,6 +162,8 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     dense: reciprocalRanks(dense),
     visual: reciprocalRanks(visual),
   };
+  // The four retrievers: page BM25, passage BM25, the store's text leg and its multi-vector page leg.
+  const legs = [rr.page, rr.chunk, rr.dense, rr.visual];
   // Adjacent question-term pairs (stop words dropped) found adjacent on the page: term dependence.
   const bigrams = q.slice(1).map((t, i) => `${q[i]} ${t}`);
   const manualOfPage = (p: number) => index.manualIndexOf.get(index.pages[p].manualId)!;
@@ -180,8 +188,6 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       page_coverage: coverage((t) => (index.pageTermSets[p].has(t) ? 1 : 0)),
       chunk_coverage: chunkCoverage,
       fuzzy_coverage: coverage((t) => fuzzy(t, index.pageTermSets[p])),
-      dense: dense.get(p),
-      visual: visual.get(p),
       neighbour_bm25: neighbour(p),
       bigram_coverage: bigrams.length ? bigrams.filter((b) => index.pageBigrams(p).has(b)).length / bigrams.length : 0,
       rr_page: rr.page.get(p) ?? 0,
@@ -194,25 +200,23 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
       neighbour_if_sparse: 0, // set below from the scaled neighbour score
     };
   });
-  // Scale within the question. Dense and visual scores can be negative: min-max over the leg's
-  // pages, and 0 for a page the leg did not return.
+  // Scale the lexical scores within the question (by the best candidate's).
   const scale = (name: keyof (typeof raw)[number]) => {
-    const values = raw.map((r) => r[name]).filter((v): v is number => v !== undefined);
-    const max = values.length ? Math.max(...values) : 0;
-    const min = values.length ? Math.min(...values) : 0;
-    const leg = name === 'dense' || name === 'visual';
-    // Coverages are already shares of the question: kept absolute, so "covers all of it" means the same everywhere.
-    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity')) return (v: number | undefined) => v ?? 0;
-    return (v: number | undefined) => (v === undefined ? 0 : leg ? (max > min ? 0.1 + (0.9 * (v - min)) / (max - min) : 1) : scaled(v, max));
+    // Coverages are already shares of the question, and reciprocal ranks already in [0, 1]: kept
+    // absolute, so "covers all of it" or "ranked first" means the same everywhere.
+    if (name.endsWith('coverage') || name.startsWith('rr_') || name.endsWith('sparsity')) return (v: number) => v;
+    const max = maxOf(raw.map((r) => r[name]));
+    return (v: number) => scaled(v, max);
   };
-  const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number | undefined) => number>;
+  const scalers = Object.fromEntries(FEATURES.map((f) => [f, scale(f)])) as Record<FeatureName, (v: number) => number>;
   // A linear model cannot multiply: the neighbour's score counts for a text-poor page (a figure
   // described on the page before) but not for a page that has words of its own.
   const [product, neighbourAt, sparsityAt] = (['neighbour_if_sparse', 'neighbour_bm25', 'page_sparsity'] as const).map((f) => FEATURES.indexOf(f));
   return candidates.map((p, i) => {
     const features = Float64Array.from(FEATURES.map((f) => scalers[f](raw[i][f])));
     features[product] = features[neighbourAt] * features[sparsityAt];
-    return { page: p, features, chunks: bestChunks.get(p) ?? [] };
+    const unanimous = legs.every((leg) => leg.get(p) === 1);
+    return { page: p, features, chunks: bestChunks.get(p) ?? [], unanimous };
   });
 }
 

@@ -79,4 +79,37 @@ describe('the page ranker', () => {
     expect(index.termConcentration('fuse', 'a')).toBe(0.5);
     expect(index.termConcentration('nowhere', 'a')).toBe(0);
   });
+
+  it('keeps a page every leg ranks first at the top, whatever the model prefers', () => {
+    const question = 'HX-200 error E07 sensor fault';
+    // The store's text and page legs agree with page and passage BM25 on page 3 of manual a.
+    const visual = [{ manualId: 'a', page: 3, score: 0.8 }, { manualId: 'a', page: 1, score: 0.2 }];
+    const agreeing = { question, visual, dense: [{ manualId: 'a', page: 3, score: 0.9 }, { manualId: 'a', page: 2, score: 0.4 }] };
+    // A model that would rather have any other page: it weighs the lexical scores and ranks negatively.
+    const contrary = { features: [...FEATURES], weights: FEATURES.map((f) => (/bm25|coverage|^rr_/.test(f) ? -5 : 0)) };
+    const first = (input: Parameters<typeof rankPages>[1]) => rankPages(index, input, contrary)[0];
+    expect(first(agreeing)).toMatchObject({ manualId: 'a', page: 3 });
+    // When one leg puts another page first, the legs disagree and the model decides.
+    const disagreeing = { ...agreeing, dense: [{ manualId: 'a', page: 2, score: 0.9 }, { manualId: 'a', page: 3, score: 0.4 }] };
+    expect(first(disagreeing)).not.toMatchObject({ manualId: 'a', page: 3 });
+  });
+
+  it("ranks the same whatever scale the embedder's scores have: the legs count by rank", () => {
+    const question = 'fuse rating of the supply';
+    const dense = [
+      { manualId: 'b', page: 2, score: 0.83 },
+      { manualId: 'a', page: 2, score: 0.79 },
+      { manualId: 'a', page: 3, score: 0.41 },
+    ];
+    const visual = [{ manualId: 'a', page: 1, score: 12.5 }, { manualId: 'b', page: 2, score: 11.0 }];
+    const order = (input: Parameters<typeof rankPages>[1]) => rankPages(index, input).map((p) => [p.manualId, p.page, p.score]);
+    const before = order({ question, dense, visual });
+    // Another embedder: scaled, shifted and bent, but each leg's order kept.
+    const bend = (v: number) => 1000 * v ** 3 - 7;
+    expect(order({ question, dense: dense.map((h) => ({ ...h, score: bend(h.score) })), visual: visual.map((h) => ({ ...h, score: Math.log(h.score) })) })).toEqual(before);
+    // The order is what counts: reversing the text leg changes the features (the test can fail).
+    const reversed = candidateFeatures(index, { question, dense: dense.map((h, i) => ({ ...h, score: i })), visual });
+    const original = candidateFeatures(index, { question, dense, visual });
+    expect(reversed.map((c) => [...c.features])).not.toEqual(original.map((c) => [...c.features]));
+  });
 });
