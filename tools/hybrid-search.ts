@@ -135,6 +135,11 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         rankError = errorMessage(err);
       }
     }
+    // A device the question names puts its manual's pages first (lib/agent/device-context.ts, policy 'first').
+    if (t.preferManualIds?.length) {
+      const preferred = new Set(t.preferManualIds);
+      ranked = [...ranked.filter((p) => preferred.has(p.manualId)), ...ranked.filter((p) => !preferred.has(p.manualId))];
+    }
     // Last stage: a cross-encoder re-reads the best pages' passages with the question, when a model can be had.
     let rerank: string;
     const status = await ctx.reranker();

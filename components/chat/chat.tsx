@@ -7,7 +7,9 @@ import type { CitationTarget, StoredTurn } from '@/lib/chat/view';
 import { useOpenSidebar } from '@/components/sessions/chat-shell';
 import { useSessions } from '@/components/sessions/sessions-context';
 import { Icon } from '../ui/icons';
+import { clearDevice } from '@/actions/sessions';
 import { CitationPreview } from './citation-preview';
+import { DeviceChip } from './device-chip';
 import { Composer, type ComposerHandle } from './composer';
 import { EmptyState, type ProcessingManual } from './empty-state';
 import type { ManualOption } from './scope-picker';
@@ -20,6 +22,8 @@ export interface ChatProps {
   initialTitle: string | null;
   initialTurns: StoredTurn[];
   initialScope: string[] | null;
+  /** The device the chat is about (named by an earlier question), when no scope is picked. */
+  initialDevice: { device: string } | null;
   initialShare: ShareInfo | null;
   /** Ready manuals only: half-ingested ones are never offered. */
   manuals: ManualOption[];
@@ -57,6 +61,20 @@ export function Chat(props: ChatProps) {
   );
 
   const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
+
+  // The device context: as stored, then as each new turn's scope leaves it; the chip clears it.
+  const [device, setDevice] = useState(props.initialDevice?.device ?? null);
+  const lastScope = turns.at(-1)?.events.findLast((e) => e.type === 'scope');
+  useEffect(() => {
+    if (lastScope?.type === 'scope') setDevice(lastScope.device?.device ?? null);
+  }, [lastScope]);
+  const clearContext = useCallback(async () => {
+    const result = await clearDevice({ sessionId });
+    if (result.ok) {
+      setDevice(null);
+      composer.current?.focus();
+    }
+  }, [sessionId]);
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
@@ -145,6 +163,7 @@ export function Chat(props: ChatProps) {
 
       <div className="shrink-0 px-4 pb-4 pt-2">
         <div className="mx-auto w-full max-w-3xl">
+          {device && scope === 'all' && <DeviceChip device={device} onClear={() => void clearContext()} disabled={sending} />}
           <Composer
             ref={composer}
             sending={sending}

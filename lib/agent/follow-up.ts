@@ -14,6 +14,20 @@
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
 
+/**
+ * The history a turn sees: the last few answered turns of the chat, as question and answer
+ * messages (the chat and the eval's multi-turn sessions both build it here).
+ */
+export function historyOf(turns: ReadonlyArray<{ question: string; answer: string; status: string }>, maxTurns = 3): ChatTurn[] {
+  return turns
+    .filter((t) => t.status === 'done' && t.answer.trim())
+    .slice(-maxTurns)
+    .flatMap((t) => [
+      { role: 'user' as const, content: t.question },
+      { role: 'assistant' as const, content: t.answer },
+    ]);
+}
+
 /** Words naming one device: in the identity of at most this share of the manuals. */
 const DEVICE_WORD_SHARE = 1 / 3;
 
