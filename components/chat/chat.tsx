@@ -62,19 +62,21 @@ export function Chat(props: ChatProps) {
 
   const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
 
-  // The device context: as stored, then as each new turn's scope leaves it; the chip clears it.
-  const [device, setDevice] = useState(props.initialDevice?.device ?? null);
-  const lastScope = turns.at(-1)?.events.findLast((e) => e.type === 'scope');
-  useEffect(() => {
-    if (lastScope?.type === 'scope') setDevice(lastScope.device?.device ?? null);
-  }, [lastScope]);
+  // The device context: as stored, then as the latest new turn's scope leaves it, unless the chip was cleared since.
+  const storedTurns = useMemo(() => new Set(props.initialTurns.map((t) => t.id)), [props.initialTurns]);
+  const last = turns.at(-1);
+  const liveScope = last && !storedTurns.has(last.id) ? last.events.findLast((e) => e.type === 'scope') : undefined;
+  const source = liveScope ?? 'stored';
+  const [cleared, setCleared] = useState<typeof source | null>(null);
+  const named = liveScope?.type === 'scope' ? (liveScope.device?.device ?? null) : (props.initialDevice?.device ?? null);
+  const device = cleared === source ? null : named;
   const clearContext = useCallback(async () => {
     const result = await clearDevice({ sessionId });
     if (result.ok) {
-      setDevice(null);
+      setCleared(source);
       composer.current?.focus();
     }
-  }, [sessionId]);
+  }, [sessionId, source]);
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);

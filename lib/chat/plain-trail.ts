@@ -21,7 +21,7 @@ function plainAction(tool: string, running = false): string {
 }
 
 export interface PlainStep {
-  kind: 'search' | 'problem' | 'answer';
+  kind: 'scope' | 'search' | 'problem' | 'answer';
   text: string;
   /** Pages found by this step, "manual title" → page numbers (ascending). */
   pages?: Array<{ manualTitle: string; pages: number[] }>;
@@ -43,7 +43,9 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
   const steps: PlainStep[] = [];
   let tool: string | null = null;
   for (const e of events) {
-    if (e.type === 'decision') {
+    // Which manuals were searched and why (a named device, the chat's device, the user's pick).
+    if (e.type === 'scope') steps.push({ kind: 'scope', text: e.reason.charAt(0).toUpperCase() + e.reason.slice(1) });
+    else if (e.type === 'decision') {
       tool = e.tool;
       if (e.tool === 'text_response') steps.push({ kind: 'answer', text: plainAction(e.tool) });
     } else if (e.type === 'result') {
