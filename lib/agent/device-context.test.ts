@@ -3,10 +3,10 @@ import { chooseScope, withNamedDevicePolicy, type DeviceContext } from './device
 
 const titles: Record<string, string> = { hx200: 'Acme HX-200 Press Controller', hx300: 'Acme HX-300 Press Controller', dp832: 'Brill DP832 Power Supply' };
 const titleOf = (id: string) => titles[id];
-const none = { manualIds: [], words: [], written: [] };
-const hx200 = { manualIds: ['hx200'], words: ['hx-200'], written: ['HX-200'] };
-const dp832 = { manualIds: ['dp832'], words: ['dp832'], written: ['DP832'] };
-const acme = { manualIds: ['hx200', 'hx300'], words: ['acme'], written: ['Acme'] };
+const none = { manualIds: [], ambiguous: false, words: [], written: [] };
+const hx200 = { manualIds: ['hx200'], ambiguous: false, words: ['hx-200'], written: ['HX-200'] };
+const dp832 = { manualIds: ['dp832'], ambiguous: false, words: ['dp832'], written: ['DP832'] };
+const acme = { manualIds: ['hx200', 'hx300'], ambiguous: true, words: ['acme'], written: ['Acme'] };
 const context: DeviceContext = { manualIds: ['hx200'], device: 'HX-200', turn: 1 };
 
 describe('the scope of a turn', () => {
@@ -34,6 +34,13 @@ describe('the scope of a turn', () => {
     expect(open.reason).toMatch(/"Acme" is ambiguous \(it matches "Acme HX-200 Press Controller" and "Acme HX-300 Press Controller"\)/);
     const kept = chooseScope({ picked: undefined, named: acme, context, turn: 2, titleOf });
     expect(kept).toMatchObject({ manualIds: ['hx200'], context, ambiguous: ['hx200', 'hx300'] });
+  });
+
+  it('searches every copy of one manual a name matches (the same device): no ambiguity', () => {
+    const copies = { manualIds: ['hx200', 'hx200-copy'], ambiguous: false, words: ['hx-200'], written: ['HX-200'] };
+    const scope = chooseScope({ picked: undefined, named: copies, context: null, turn: 1, titleOf: (id) => titleOf(id.replace('-copy', '')) });
+    expect(scope).toMatchObject({ manualIds: ['hx200', 'hx200-copy'], context: { manualIds: ['hx200', 'hx200-copy'], device: 'HX-200' } });
+    expect(scope.reason).toContain('(2 copies)');
   });
 
   it('searches every manual when nothing is named and there is no context', () => {

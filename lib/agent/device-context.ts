@@ -5,7 +5,7 @@
  *   3. else the chat's device context: the device an earlier question named, until the user clears
  *      it or a question names another device (then the context moves to that one);
  *   4. else every manual.
- * A name two manuals match equally ("Pixhawk" with two Pixhawk standards) is ambiguous: nothing is
+ * A name two manuals match equally ("Acme" with two Acme controllers) is ambiguous: nothing is
  * filtered and the trail says so; a context among those manuals stays (it already told them apart).
  *
  * The named manual is searched alone ('scope'): measured under leave-one-manual-out CV against
@@ -17,7 +17,7 @@ import type { NamedDevice } from '@/lib/ranking/named-device';
 /** The device a chat is about, as stored with the chat. */
 export interface DeviceContext {
   manualIds: string[];
-  /** Its name, as the chip shows it ("NanoVNA"). */
+  /** Its name, as the chip shows it ("HX-200"). */
   device: string;
   /** The question (1-based, in the chat) that named it. */
   turn: number;
@@ -72,22 +72,22 @@ const sameManuals = (a: readonly string[], b: readonly string[]) => a.length ===
 
 /** The scope of a turn (see the header). */
 export function chooseScope({ picked, named, context, turn, titleOf }: ScopeInput): TurnScope {
-  const one = named.manualIds.length === 1 ? named.manualIds[0] : undefined;
-  const ambiguous = named.manualIds.length > 1 ? named.manualIds : undefined;
+  const one = named.manualIds.length && !named.ambiguous ? named.manualIds : undefined;
+  const ambiguous = named.ambiguous ? named.manualIds : undefined;
   const kept = context ?? null;
   const searched = (ids: string[], why: string, next: DeviceContext | null, extra: Partial<TurnScope> = {}): TurnScope => {
-    const what = ids.length === 1 ? `"${titleOf(ids[0])}"` : `${ids.length} manuals`;
+    const what = new Set(ids.map(titleOf)).size === 1 ? `"${titleOf(ids[0])}"${ids.length > 1 ? ` (${ids.length} copies)` : ''}` : `${ids.length} manuals`;
     if (policy === 'first' && !picked?.length) return { manualIds: undefined, preferManualIds: ids, reason: `${what} first: ${why}`, context: next, ...extra };
     return { manualIds: ids, reason: `searched ${what}: ${why}`, context: next, ...extra };
   };
   if (picked?.length) {
-    if (one && picked.length > 1 && policy !== 'off') return searched([one], `named in this question, among the manuals you picked`, kept);
+    if (one && !sameManuals(one, picked) && policy !== 'off') return searched(one, `named in this question, among the manuals you picked`, kept);
     return searched(picked, 'the manuals you picked', kept);
   }
   if (policy === 'off') return { manualIds: undefined, reason: 'searched every manual', context: kept };
   if (one) {
-    const next = context && sameManuals(context.manualIds, [one]) ? context : { manualIds: [one], device: named.written.join(' ') || titleOf(one), turn };
-    return searched([one], namedIn(next, turn), next);
+    const next = context && sameManuals(context.manualIds, one) ? context : { manualIds: one, device: named.written.join(' ') || titleOf(one[0]), turn };
+    return searched(one, namedIn(next, turn), next);
   }
   if (ambiguous) {
     const names = listed(ambiguous.map((id) => `"${titleOf(id)}"`));

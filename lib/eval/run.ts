@@ -146,7 +146,10 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     const namesDevice = new Map<string, boolean>();
     {
       const index = await libraryIndex();
-      for (const q of questions) namesDevice.set(q.id, namedDevice(q.question, index).manualIds.length === 1);
+      for (const q of questions) {
+        const named = namedDevice(q.question, index);
+        namesDevice.set(q.id, named.manualIds.length > 0 && !named.ambiguous);
+      }
     }
     const firstTurn = new Set([...new Map(questions.filter((q) => q.session !== undefined).reverse().map((q) => [q.session, q.id])).values()]);
     const devicePolicy = opts.namedDevice ?? 'scope';

@@ -25,6 +25,17 @@ describe('the device a question names', () => {
     expect(named('What does the Kappa analyzer run from?')).toEqual(['vna10', 'vna20']);
   });
 
+  it('names every copy of one manual (the same title under another file name) without ambiguity', () => {
+    const copy = { id: 'hx200b', title: 'Acme HX-200 Press Controller', fileName: 'acme-hx200-copy.pdf' };
+    const withCopy = new LibraryIndex({
+      manuals: [...DEVICE_CORPUS.manuals, copy],
+      pages: [...DEVICE_CORPUS.pages, ...DEVICE_CORPUS.pages.filter((p) => p.manualId === 'hx200').map((p) => ({ ...p, manualId: copy.id }))],
+      chunks: DEVICE_CORPUS.chunks,
+    });
+    expect(namedDevice('What fuse does the HX-200 need?', withCopy)).toMatchObject({ manualIds: ['hx200', 'hx200b'], ambiguous: false });
+    expect(namedDevice('Which fuse does the Acme controller take?', index)).toMatchObject({ ambiguous: true });
+  });
+
   it('still names a manual when a sibling page lists its model', () => {
     // The power supply's page says "Acme HX-200" too; the HX-200's own title and pages still hold most of it.
     expect(named('Fuse of the HX-200?')).toEqual(['hx200']);

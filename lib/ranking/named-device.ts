@@ -1,29 +1,32 @@
 /**
- * The device a question names: "How do I calibrate the NanoVNA?" names the manual whose title,
- * file name or cover designations say "NanoVNA". One manual named → its pages
+ * The device a question names: "How do I calibrate the Kappa VNA-10?" names the manual whose
+ * title, file name or cover designations say "VNA-10". One manual named → its pages
  * come first (the agent searches it alone, lib/agent/device-context.ts); two or more named equally
- * ("Pixhawk", when two Pixhawk standards share the library) → ambiguous, and nothing is filtered.
+ * ("Acme", when two Acme controllers share the library) → ambiguous, and nothing is filtered.
  *
  * A word names a set of manuals when
- *   - the question writes it as a name (a capital or a digit: "NanoVNA", "DLC32"; not "board"), and
+ *   - the question writes it as a name (a capital or a digit: "Zentro", "HX-200"; not "board"), and
  *   - it is one of their name words: a word of the title or the file name, or a designation
- *     (letters and digits, "F405", "ESP32-POE-ISO") of the cover page — or a part of such a word
- *     ("hantek" of "openhantek6022"). Running headers were tried and left out: a protocol's
+ *     (letters and digits, "QX-40", "HX-200A") of the cover page — or a part of such a word
+ *     ("zentro" of "zentroqx40"). Running headers were tried and left out: a protocol's
  *     "ERR" on most of its pages named it in a question about another device's error, and
  *   - most of the places that hold it are those manuals' (their pages, and their name itself): a
- *     title's "motor" or "board" is on every kind of manual's pages; "NanoVNA" is on the NanoVNA
+ *     title's "motor" or "board" is on every kind of manual's pages; "VNA-10" is on the VNA-10
  *     guide's, and
  *   - at most a third of the library's manuals have it (the follow-up reading's device share).
- * The named manual is the one most of the question's naming words point to; a tie is ambiguous,
- * so siblings ("LibreVNA" / "NanoVNA", "Pixhawk FMUv6X" / "Pixhawk connector") never swap: a
+ * The named manual is the one most of the question's naming words point to; a tie is ambiguous
+ * (unless the tied manuals are copies of one manual, the same title under other file names),
+ * so siblings ("Kappa VNA-10" / "Kappa VNA-20", "Acme HX-200" / "Acme HX-300") never swap: a
  * word shared by both counts for both, and only a word of one decides.
  */
 import { distinctTerms, isStopword, words } from '../text/analyze';
 import type { LibraryIndex } from './library-index';
 
 export interface NamedDevice {
-  /** The named manuals: none, one (named), or several (ambiguous). */
+  /** The named manuals: none, one device's (copies of its manual share the title), or several devices' (ambiguous). */
   manualIds: string[];
+  /** The manuals named are of different devices (different titles): nothing is filtered. */
+  ambiguous: boolean;
   /** The question's words that name them. */
   words: string[];
   /** The question's tokens holding those words, as it writes them ("NanoVNA-H"). */
@@ -34,7 +37,7 @@ export interface NamedDevice {
 const NAME_CONCENTRATION = 0.5;
 /** …and they belong to at most this share of the manuals (lib/agent/follow-up.ts's device share). */
 const DEVICE_WORD_SHARE = 1 / 3;
-/** A part of a compound name word counts from this length ("hantek" of "openhantek6022"; not "pro"). */
+/** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "pro"). */
 const MIN_PART = 4;
 
 /** Edition markers and bare small numbers name no device ("v2", "rev", "2.0", "12"). */
@@ -61,7 +64,7 @@ function nameWords(index: LibraryIndex): Map<string, Set<string>> {
 /**
  * The share of the places holding a word that are those manuals': their pages holding it, plus
  * their name itself (a title counts as one place), so a designation a sibling's page also lists
- * ("DS-009" under the other standard's related standards) still belongs to the manual it names.
+ * ("HX-200" in a power supply's list of loads) still belongs to the manual it names.
  * The best of the word's terms.
  */
 function nameShare(index: LibraryIndex, terms: readonly string[], manuals: readonly string[]): number {
@@ -90,7 +93,7 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   const limit = Math.max(1, index.manuals.length * DEVICE_WORD_SHARE);
   const votes = new Map<string, number>();
   const naming: string[] = [];
-  // A name is written as one: a capital or a digit ("NanoVNA", "DLC32"); "board" or "big" is prose,
+  // A name is written as one: a capital or a digit ("Zentro", "HX-200"); "board" or "big" is prose,
   // and so is a sentence's first word with only its first letter capitalised ("Board …").
   const asName = (t: string, i: number) => /\d/.test(t) || /\p{Lu}/u.test(i === 0 ? t.slice(1) : t);
   const tokens = question.trim().split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(asName);
@@ -106,5 +109,8 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   }
   const top = Math.max(0, ...votes.values());
   const written = tokens.filter((t) => words(t).some((w) => naming.includes(w)));
-  return { manualIds: [...votes].filter(([, v]) => v === top).map(([id]) => id).sort(), words: naming, written: [...new Set(written)] };
+  const manualIds = [...votes].filter(([, v]) => v === top).map(([id]) => id).sort();
+  // Copies of one manual (the same title, another file) are one device's manuals, not an ambiguity.
+  const titles = new Set(manualIds.map((id) => index.manuals[index.manualIndexOf.get(id)!].title.trim().toLowerCase()));
+  return { manualIds, ambiguous: titles.size > 1, words: naming, written: [...new Set(written)] };
 }
