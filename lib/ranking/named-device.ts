@@ -7,7 +7,7 @@
  * A word names a set of manuals when
  *   - the question writes it as a name (a capital or a digit: "Zentro", "HX-200"; not "board"), and
  *   - it is one of their name words: a word of the title or the file name, or a designation
- *     (letters and digits, "QX-40", "HX-200A") of the cover page — or a part of such a word
+ *     (letters and digits, "QX-40", "HX-300") of the cover page — or a part of such a word
  *     ("zentro" of "zentroqx40"). Running headers were tried and left out: a protocol's
  *     "ERR" on most of its pages named it in a question about another device's error, and
  *   - most of the places that hold it are those manuals' (their pages, and their name itself): a
