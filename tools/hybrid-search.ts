@@ -14,6 +14,7 @@ import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
+import { NAME_CONCENTRATION } from '@/lib/ranking/named-device';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -239,7 +240,7 @@ function topicTermsOf(index: LibraryIndex, manualIds: string[], questionWords: s
   const out: Record<string, string[]> = {};
   for (const id of manualIds) {
     const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
-    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > 0.5);
+    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > NAME_CONCENTRATION);
     if (ts.length) out[id] = ts;
   }
   return out;

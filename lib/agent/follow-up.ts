@@ -11,6 +11,7 @@
  * the old one, and the search would find it again. The previous question is itself read as a
  * follow-up first, so a chain of them keeps its subject.
  */
+import { DEVICE_WORD_SHARE } from '@/lib/ranking/named-device';
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
 
@@ -28,10 +29,7 @@ export function historyOf(turns: ReadonlyArray<{ question: string; answer: strin
     ]);
 }
 
-/** Words naming one device: in the identity of at most this share of the manuals. */
-const DEVICE_WORD_SHARE = 1 / 3;
-
-/** The question's words that name a device of the library. */
+/** The question's words that name a device of the library: in the identity of at most DEVICE_WORD_SHARE of the manuals. */
 export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const n = identities.size;
   const out: string[] = [];

@@ -33,10 +33,10 @@ export interface NamedDevice {
   written: string[];
 }
 
-/** Words naming a device's manuals: most of the library's pages holding them are in those manuals. */
-const NAME_CONCENTRATION = 0.5;
-/** …and they belong to at most this share of the manuals (lib/agent/follow-up.ts's device share). */
-const DEVICE_WORD_SHARE = 1 / 3;
+/** Words naming a device's manuals: most of the places holding them are those manuals' (the answer's device terms too). */
+export const NAME_CONCENTRATION = 0.5;
+/** …and they belong to at most this share of the manuals (the follow-up reading's device words too). */
+export const DEVICE_WORD_SHARE = 1 / 3;
 /** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "pro"). */
 const MIN_PART = 4;
 
