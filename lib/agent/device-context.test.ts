@@ -9,36 +9,39 @@ const dp832 = { manualIds: ['dp832'], ambiguous: false, words: ['dp832'], writte
 const acme = { manualIds: ['hx200', 'hx300'], ambiguous: true, words: ['acme'], written: ['Acme'] };
 const context: DeviceContext = { manualIds: ['hx200'], device: 'HX-200', turn: 1 };
 
+// The rules below under the 'scope' policy (the named manuals searched alone); the default puts their pages first instead.
+const scoped = <T>(fn: () => T) => withNamedDevicePolicy('scope', async () => fn());
+
 describe('the scope of a turn', () => {
-  it('is the device the first question names, which becomes the chat context', () => {
-    const scope = chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf });
+  it('is the device the first question names, which becomes the chat context', async () => {
+    const scope = await scoped(() => chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf }));
     expect(scope).toMatchObject({ manualIds: ['hx200'], context: { manualIds: ['hx200'], device: 'HX-200', turn: 1 } });
     expect(scope.reason).toBe('searched "Acme HX-200 Press Controller": named in this question ("HX-200")');
   });
 
-  it('keeps the context for a follow-up that names no device, and says where it came from', () => {
-    const scope = chooseScope({ picked: undefined, named: none, context, turn: 2, titleOf });
+  it('keeps the context for a follow-up that names no device, and says where it came from', async () => {
+    const scope = await scoped(() => chooseScope({ picked: undefined, named: none, context, turn: 2, titleOf }));
     expect(scope).toMatchObject({ manualIds: ['hx200'], context });
     expect(scope.reason).toContain('named in your first question ("HX-200")');
   });
 
-  it('moves the context to another device a question names', () => {
-    const scope = chooseScope({ picked: undefined, named: dp832, context, turn: 3, titleOf });
+  it('moves the context to another device a question names', async () => {
+    const scope = await scoped(() => chooseScope({ picked: undefined, named: dp832, context, turn: 3, titleOf }));
     expect(scope).toMatchObject({ manualIds: ['dp832'], context: { manualIds: ['dp832'], device: 'DP832', turn: 3 } });
     expect(chooseScope({ picked: undefined, named: none, context: scope.context, turn: 4, titleOf }).reason).toContain('named in question 3');
   });
 
-  it('searches everything for an ambiguous name and says so, unless the context is one of its manuals', () => {
-    const open = chooseScope({ picked: undefined, named: acme, context: null, turn: 1, titleOf });
+  it('searches everything for an ambiguous name and says so, unless the context is one of its manuals', async () => {
+    const open = await scoped(() => chooseScope({ picked: undefined, named: acme, context: null, turn: 1, titleOf }));
     expect(open).toMatchObject({ manualIds: undefined, context: null, ambiguous: ['hx200', 'hx300'] });
     expect(open.reason).toMatch(/"Acme" is ambiguous \(it matches "Acme HX-200 Press Controller" and "Acme HX-300 Press Controller"\)/);
-    const kept = chooseScope({ picked: undefined, named: acme, context, turn: 2, titleOf });
+    const kept = await scoped(() => chooseScope({ picked: undefined, named: acme, context, turn: 2, titleOf }));
     expect(kept).toMatchObject({ manualIds: ['hx200'], context, ambiguous: ['hx200', 'hx300'] });
   });
 
-  it('searches every copy of one manual a name matches (the same device): no ambiguity', () => {
+  it('searches every copy of one manual a name matches (the same device): no ambiguity', async () => {
     const copies = { manualIds: ['hx200', 'hx200-copy'], ambiguous: false, words: ['hx-200'], written: ['HX-200'] };
-    const scope = chooseScope({ picked: undefined, named: copies, context: null, turn: 1, titleOf: (id) => titleOf(id.replace('-copy', '')) });
+    const scope = await scoped(() => chooseScope({ picked: undefined, named: copies, context: null, turn: 1, titleOf: (id) => titleOf(id.replace('-copy', '')) }));
     expect(scope).toMatchObject({ manualIds: ['hx200', 'hx200-copy'], context: { manualIds: ['hx200', 'hx200-copy'], device: 'HX-200' } });
     expect(scope.reason).toContain('(2 copies)');
   });
@@ -52,11 +55,14 @@ describe('the scope of a turn', () => {
     expect(chooseScope({ picked: ['hx200', 'dp832'], named: dp832, context: null, turn: 1, titleOf })).toMatchObject({ manualIds: ['dp832'], context: null });
   });
 
-  it('under the other policies: the named pages first in the final ranking, or nothing', async () => {
-    const first = await withNamedDevicePolicy('first', async () => chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf }));
-    expect(first).toMatchObject({ manualIds: undefined, preferManualIds: ['hx200'] });
+  it('by default puts the named device’s pages first and searches every manual; off filters nothing', async () => {
+    const first = chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf });
+    expect(first).toMatchObject({ manualIds: undefined, preferManualIds: ['hx200'], context: { manualIds: ['hx200'], device: 'HX-200', turn: 1 } });
+    expect(first.reason).toBe('searched every manual, "Acme HX-200 Press Controller" first: named in this question ("HX-200")');
+    expect(chooseScope({ picked: undefined, named: none, context, turn: 2, titleOf })).toMatchObject({ manualIds: undefined, preferManualIds: ['hx200'], context });
+    // A picked scope is still a filter.
+    expect(chooseScope({ picked: ['hx200', 'dp832'], named: dp832, context: null, turn: 1, titleOf })).toMatchObject({ manualIds: ['dp832'] });
     const off = await withNamedDevicePolicy('off', async () => chooseScope({ picked: undefined, named: hx200, context, turn: 2, titleOf }));
     expect(off).toMatchObject({ manualIds: undefined, reason: 'searched every manual' });
-    expect(chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf }).manualIds).toEqual(['hx200']);
   });
 });

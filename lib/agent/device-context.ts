@@ -8,9 +8,12 @@
  * A name two manuals match equally ("Acme" with two Acme controllers) is ambiguous: nothing is
  * filtered and the trail says so; a context among those manuals stays (it already told them apart).
  *
- * The named manual is searched alone ('scope'): measured under leave-one-manual-out CV against
- * putting its pages first in the final ranking ('first') and against no filter ('off'), see
- * docs/eval.md (2026-11-27). The eval switches the policy with withNamedDevicePolicy.
+ * The named device's pages come first in the final ranking ('first'; hybrid_search puts them ahead
+ * of the rest): measured under leave-one-manual-out CV against searching its manuals alone
+ * ('scope') and against no filter ('off'), see docs/eval.md (2026-11-27): 'first' is never below
+ * 'off' on any public set, 'scope' is (the ranker's features, scaled within the candidates, lose
+ * the library's other manuals as a contrast). Both keep another device's page from rank 1. A scope
+ * the user picked is a filter. The eval switches the policy with withNamedDevicePolicy.
  */
 import type { NamedDevice } from '@/lib/ranking/named-device';
 
@@ -25,7 +28,7 @@ export interface DeviceContext {
 
 export type NamedDevicePolicy = 'scope' | 'first' | 'off';
 
-let policy: NamedDevicePolicy = 'scope';
+let policy: NamedDevicePolicy = 'first';
 
 /** Runs `fn` with another named-device policy (the eval's comparison). */
 export async function withNamedDevicePolicy<T>(next: NamedDevicePolicy, fn: () => Promise<T>): Promise<T> {
@@ -77,7 +80,7 @@ export function chooseScope({ picked, named, context, turn, titleOf }: ScopeInpu
   const kept = context ?? null;
   const searched = (ids: string[], why: string, next: DeviceContext | null, extra: Partial<TurnScope> = {}): TurnScope => {
     const what = new Set(ids.map(titleOf)).size === 1 ? `"${titleOf(ids[0])}"${ids.length > 1 ? ` (${ids.length} copies)` : ''}` : `${ids.length} manuals`;
-    if (policy === 'first' && !picked?.length) return { manualIds: undefined, preferManualIds: ids, reason: `${what} first: ${why}`, context: next, ...extra };
+    if (policy === 'first' && !picked?.length) return { manualIds: undefined, preferManualIds: ids, reason: `searched every manual, ${what} first: ${why}`, context: next, ...extra };
     return { manualIds: ids, reason: `searched ${what}: ${why}`, context: next, ...extra };
   };
   if (picked?.length) {

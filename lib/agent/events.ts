@@ -70,7 +70,10 @@ export type AgentEvent = Timed<
   | {
       /** Which manuals the turn searches and why (./device-context.ts); `device` is the chat's device context after it. */
       type: 'scope';
+      /** The search filter; null = every manual. */
       manualIds: string[] | null;
+      /** Manuals whose pages the ranking puts first (a named device, the chat's device). */
+      first?: string[];
       reason: string;
       device: DeviceContext | null;
       /** The manuals an ambiguous device name matched. */

@@ -266,7 +266,10 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   }
 
   yield ev({ type: 'turn_start', question: asked, manualIds: tree.manualIds ?? null, budget: tree.budget, decider: deciderKind });
-  if (scope) yield ev({ type: 'scope', manualIds: scope.manualIds ?? null, reason: scope.reason, device: scope.context, ...(scope.ambiguous ? { ambiguous: scope.ambiguous } : {}) });
+  if (scope) {
+    const { manualIds, preferManualIds, reason, context, ambiguous } = scope;
+    yield ev({ type: 'scope', manualIds: manualIds ?? null, ...(preferManualIds ? { first: preferManualIds } : {}), reason, device: context, ...(ambiguous ? { ambiguous } : {}) });
+  }
   if (question !== asked) yield ev({ type: 'status', tool: 'agent', message: `Read as a follow-up: ${question}` });
 
   try {

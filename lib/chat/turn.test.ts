@@ -179,12 +179,14 @@ describe('a chat turn', () => {
 
     const first = await askHere('What current does the PX-200 motor draw at full load?');
     expect(seen[0].device).toBeNull();
-    expect(scopeOf(first)).toMatchObject({ manualIds: ['px-200'], device: { manualIds: ['px-200'], device: 'PX-200', turn: 1 } });
+    expect(scopeOf(first)).toMatchObject({ manualIds: null, first: ['px-200'], device: { manualIds: ['px-200'], device: 'PX-200', turn: 1 } });
     expect((await getOwnedSession(sessionId, 'alice'))?.device).toEqual({ manualIds: ['px-200'], device: 'PX-200', turn: 1 });
 
     const second = await askHere('How often should the inlet strainer be cleaned?');
     expect(seen[1]).toMatchObject({ device: { manualIds: ['px-200'], turn: 1 }, turn: 2 });
-    expect(scopeOf(second)).toMatchObject({ manualIds: ['px-200'], reason: expect.stringContaining('named in your first question') });
+    expect(scopeOf(second)).toMatchObject({ first: ['px-200'], reason: expect.stringContaining('named in your first question') });
+    const found = eventsOfMessage(second).find((e) => e.type === 'result');
+    expect(found?.type === 'result' && found.hits[0].manualId).toBe('px-200');
 
     await clearChatDevice('alice', sessionId);
     expect((await getOwnedSession(sessionId, 'alice'))?.device).toBeNull();

@@ -17,10 +17,10 @@ describe('eval arguments', () => {
     });
   });
 
-  it('--named-device chooses what the agent does with a named device (scope by default)', () => {
+  it('--named-device chooses what the agent does with a named device (its pages first by default)', () => {
     const base = ['--qa', 'q.jsonl', '--manuals', 'm'];
-    expect(parseEvalArgs(base).namedDevice).toBe('scope');
-    expect(parseEvalArgs([...base, '--named-device', 'first']).namedDevice).toBe('first');
+    expect(parseEvalArgs(base).namedDevice).toBe('first');
+    expect(parseEvalArgs([...base, '--named-device', 'scope']).namedDevice).toBe('scope');
     expect(parseEvalArgs([...base, '--named-device', 'off']).namedDevice).toBe('off');
     expect(() => parseEvalArgs([...base, '--named-device', 'always'])).toThrow(UsageError);
   });

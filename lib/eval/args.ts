@@ -25,8 +25,9 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --replay FILE    answer LLM calls from a recording (no key needed); use the same --data-dir as the recording
   --record FILE    use the configured LLM and record every call to FILE
   --json           print one JSON object on stdout (logs go to stderr)
-  --named-device P what the agent does with a device the question names: scope (search its manual
-                   alone, the default), first (its pages first in the final ranking) or off
+  --named-device P what the agent does with a device the question names (or the chat's device):
+                   first (its pages first in the final ranking, the default), scope (search its
+                   manuals alone) or off
 
   Questions with "session" and "turn" are asked in turn order as one chat (device context, follow-ups).`;
 
@@ -84,7 +85,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     help: { type: 'boolean', short: 'h', default: false },
   });
   const help = values.help === true;
-  const named = values['named-device'] ?? 'scope';
+  const named = values['named-device'] ?? 'first';
   if (!(NAMED_DEVICE_POLICIES as readonly string[]).includes(named)) throw new UsageError(`--named-device must be one of ${NAMED_DEVICE_POLICIES.join(', ')}, got "${named}"`);
   if (!help && (!values.qa?.length || !values.manuals?.length)) throw new UsageError('--qa and --manuals are required');
   if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');

@@ -8,6 +8,7 @@ import { LibraryIndex } from '@/lib/ranking/library-index';
 import { DEVICE_CORPUS } from '@/lib/ranking/testing/devices';
 import { textResponse } from '@/tools/text-response';
 import { TOOL } from '@/lib/agent/contract';
+import { withNamedDevicePolicy } from '@/lib/agent';
 import { BaselineIndex } from './baseline';
 import type { PageRef } from './metrics';
 import { inAskingOrder, parseQa } from './qa';
@@ -42,13 +43,16 @@ describe('multi-turn questions', () => {
 
 describe('a session asked as one chat', () => {
   const index = new LibraryIndex(DEVICE_CORPUS);
-  // A search that honours the turn's scope and, unscoped, puts the HX-300's page first (a wrong device).
+  // A search that honours the turn's filter and first manuals (as hybrid_search does) and otherwise
+  // puts the HX-300's page first (a wrong device).
   const order = ['hx300', 'hx200', 'dp832', 'vna10', 'vna20', 'qx40'];
   const search = () =>
     scriptedTool({
       name: TOOL.hybrid,
       run: (_call, t) => {
-        const passages = order
+        const first = (id: string) => (t.preferManualIds?.includes(id) ? 0 : 1);
+        const passages = [...order]
+          .sort((a, b) => first(a) - first(b))
           .filter((id) => !t.manualIds?.length || t.manualIds.includes(id))
           .map((id) => chunk(DEVICE_CORPUS.chunks.find((c) => c.manualId === id)!.text, { manualId: id, page: 2, heading: 'Specifications' }));
         return [resultOf(passages)];
@@ -80,7 +84,12 @@ describe('a session asked as one chat', () => {
     const one = await STRATEGY_FNS.agent(first.question, 5, c, chat);
     expect(chat.device).toMatchObject({ manualIds: ['hx200'], device: 'Acme HX-200', turn: 1 });
     const two = await STRATEGY_FNS.agent(followUp.question, 5, c, chat);
-    expect(two.pages.every((p) => p.manualId === 'hx200')).toBe(true);
+    expect(two.pages[0].manualId).toBe('hx200');
+    // Searched alone under the 'scope' policy: only its pages.
+    const scopedChat: EvalChat = { turns: [], device: null };
+    await withNamedDevicePolicy('scope', () => STRATEGY_FNS.agent(first.question, 5, c, scopedChat));
+    const alone = await withNamedDevicePolicy('scope', () => STRATEGY_FNS.agent(followUp.question, 5, c, scopedChat));
+    expect(alone.pages.every((p) => p.manualId === 'hx200')).toBe(true);
     expect(chat.turns.map((t) => t.question)).toEqual([first.question, followUp.question]);
 
     const results = [score(first, one, false), score(followUp, two, true)];

@@ -47,7 +47,7 @@ export interface EvalOptions {
   manual?: string;
   /** Reuse (and fill) this DATA_DIR; default: a scratch folder removed at the end. */
   dataDir?: string;
-  /** What the agent does with a device the question names (lib/agent/device-context.ts); default 'scope'. */
+  /** What the agent does with a device the question names (lib/agent/device-context.ts); default 'first'. */
   namedDevice?: NamedDevicePolicy;
   llm: LlmMode;
   log: Log;
@@ -152,7 +152,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
     const firstTurn = new Set([...new Map(questions.filter((q) => q.session !== undefined).reverse().map((q) => [q.session, q.id])).values()]);
-    const devicePolicy = opts.namedDevice ?? 'scope';
+    const devicePolicy = opts.namedDevice ?? 'first';
 
     // Training rows for the page ranker (--cv, --train): candidates and features per answerable question.
     let folds = new Map<string, LinearModel>();
