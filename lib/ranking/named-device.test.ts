@@ -33,6 +33,13 @@ describe('the device a question names', () => {
       chunks: DEVICE_CORPUS.chunks,
     });
     expect(namedDevice('What fuse does the HX-200 need?', withCopy)).toMatchObject({ manualIds: ['hx200', 'hx200b'], ambiguous: false });
+    // A library of copies of one manual is one device: its name still names it.
+    const copiesOnly = new LibraryIndex({
+      manuals: [DEVICE_CORPUS.manuals[0], copy, { ...copy, id: 'hx200c', fileName: 'acme-hx200-third.pdf' }],
+      pages: ['hx200', 'hx200b', 'hx200c'].flatMap((id) => DEVICE_CORPUS.pages.filter((p) => p.manualId === 'hx200').map((p) => ({ ...p, manualId: id }))),
+      chunks: [],
+    });
+    expect(namedDevice('What fuse does the HX-200 need?', copiesOnly)).toMatchObject({ manualIds: ['hx200', 'hx200b', 'hx200c'], ambiguous: false });
     expect(namedDevice('Which fuse does the Acme controller take?', index)).toMatchObject({ ambiguous: true });
   });
 

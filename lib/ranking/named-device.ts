@@ -13,7 +13,8 @@
  *   - most of the places that hold it are those manuals' (their pages, and their name itself): a
  *     title's "motor" or "board" is on every kind of manual's pages; "VNA-10" is on the VNA-10
  *     guide's, and
- *   - at most a third of the library's manuals have it (the follow-up reading's device share).
+ *   - at most a third of the library's devices have it (the follow-up reading's device share;
+ *     copies of one manual, the same title under other file names, are one device).
  * The named manual is the one most of the question's naming words point to; a tie is ambiguous
  * (unless the tied manuals are copies of one manual, the same title under other file names),
  * so siblings ("Kappa VNA-10" / "Kappa VNA-20", "Acme HX-200" / "Acme HX-300") never swap: a
@@ -90,7 +91,9 @@ const partOf = (word: string, name: string) => word === name || (word.length >= 
 export function namedDevice(question: string, index: LibraryIndex, within?: readonly string[]): NamedDevice {
   const names = nameWords(index);
   const scope = within?.length ? new Set(within) : null;
-  const limit = Math.max(1, index.manuals.length * DEVICE_WORD_SHARE);
+  // Devices, not files: copies of one manual (the same title) count once.
+  const device = (id: string) => index.manuals[index.manualIndexOf.get(id)!].title.trim().toLowerCase();
+  const limit = Math.max(1, new Set(index.manuals.map((m) => device(m.id))).size * DEVICE_WORD_SHARE);
   const votes = new Map<string, number>();
   const naming: string[] = [];
   // A name is written as one: a capital or a digit ("Zentro", "HX-200"); "board" or "big" is prose,
@@ -100,7 +103,7 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   for (const w of new Set(tokens.flatMap((t) => words(t)))) {
     if (isStopword(w) || w.length < 2 || EDITION.test(w)) continue;
     const manuals = [...names].filter(([, set]) => set.has(w) || [...set].some((n) => partOf(w, n))).map(([id]) => id);
-    if (manuals.length === 0 || manuals.length > limit) continue;
+    if (manuals.length === 0 || new Set(manuals.map(device)).size > limit) continue;
     if (nameShare(index, distinctTerms(w), manuals) <= NAME_CONCENTRATION) continue;
     const inScope = scope ? manuals.filter((id) => scope.has(id)) : manuals;
     if (inScope.length === 0) continue;
@@ -111,6 +114,5 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   const written = tokens.filter((t) => words(t).some((w) => naming.includes(w)));
   const manualIds = [...votes].filter(([, v]) => v === top).map(([id]) => id).sort();
   // Copies of one manual (the same title, another file) are one device's manuals, not an ambiguity.
-  const titles = new Set(manualIds.map((id) => index.manuals[index.manualIndexOf.get(id)!].title.trim().toLowerCase()));
-  return { manualIds, ambiguous: titles.size > 1, words: naming, written: [...new Set(written)] };
+  return { manualIds, ambiguous: new Set(manualIds.map(device)).size > 1, words: naming, written: [...new Set(written)] };
 }
