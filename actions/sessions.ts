@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { currentOwnerId } from '@/lib/auth/owner';
 import { asAction, parseInput, type ActionResult } from '@/lib/chat/errors';
 import { ID_PATTERN } from '@/lib/chat/protocol';
-import { deleteChat, listChatSessions, renameChat, type SessionSummary } from '@/lib/chat/service';
+import { clearChatDevice, deleteChat, listChatSessions, renameChat, type SessionSummary } from '@/lib/chat/service';
 
 const renameSchema = z.object({ sessionId: z.string().regex(ID_PATTERN), title: z.string().trim().min(1).max(120) });
 
@@ -32,5 +32,14 @@ export async function findSession(input: z.input<typeof sessionSchema>): Promise
     const { sessionId } = parseInput(sessionSchema, input);
     const sessions = await listChatSessions(await currentOwnerId());
     return sessions.find((s) => s.id === sessionId) ?? null;
+  });
+}
+
+/** Clears the device the chat is about (the chip above the input): later questions search every manual. */
+export async function clearDevice(input: z.input<typeof sessionSchema>): Promise<ActionResult> {
+  return asAction(async () => {
+    const { sessionId } = parseInput(sessionSchema, input);
+    await clearChatDevice(await currentOwnerId(), sessionId);
+    return undefined;
   });
 }

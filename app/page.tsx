@@ -21,6 +21,7 @@ export default async function NewChatPage() {
         initialTitle={null}
         initialTurns={[]}
         initialScope={null}
+        initialDevice={null}
         initialShare={null}
         {...library}
       />

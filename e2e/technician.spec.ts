@@ -78,7 +78,7 @@ for (const vp of VIEWPORTS) {
       // It opens into plain steps; the technical detail is one more click away.
       await toggle.click();
       await expect(turn.getByTestId('trail-step').first()).toBeVisible();
-      await expect(turn.getByTestId('trail-step').filter({ hasText: /Searched|Looked|Read/ }).first()).toContainText('page');
+      await expect(turn.locator('[data-testid="trail-step"][data-kind="search"]').filter({ hasText: /Searched|Looked|Read/ }).first()).toContainText('page');
       await expect(turn.getByTestId('trail-technical')).toBeHidden();
       expect(await turn.innerText()).not.toMatch(ENGINEER_WORDS);
       await turn.getByTestId('trail-details-toggle').click();

@@ -14,6 +14,7 @@ import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { matchTerms, words } from '@/lib/text/analyze';
+import { NAME_CONCENTRATION } from '@/lib/ranking/named-device';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -135,6 +136,11 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         rankError = errorMessage(err);
       }
     }
+    // A device the question names puts its manual's pages first (lib/agent/device-context.ts, policy 'first').
+    if (t.preferManualIds?.length) {
+      const preferred = new Set(t.preferManualIds);
+      ranked = [...ranked.filter((p) => preferred.has(p.manualId)), ...ranked.filter((p) => !preferred.has(p.manualId))];
+    }
     // Last stage: a cross-encoder re-reads the best pages' passages with the question, when a model can be had.
     let rerank: string;
     const status = await ctx.reranker();
@@ -235,7 +241,7 @@ function topicTermsOf(index: LibraryIndex, manualIds: string[], questionWords: s
   const out: Record<string, string[]> = {};
   for (const id of manualIds) {
     const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
-    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > 0.5 && index.namesDevice(t, id));
+    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > NAME_CONCENTRATION && index.namesDevice(t, id));
     if (ts.length) out[id] = ts;
   }
   return out;

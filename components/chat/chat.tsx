@@ -7,7 +7,9 @@ import type { CitationTarget, StoredTurn } from '@/lib/chat/view';
 import { useOpenSidebar } from '@/components/sessions/chat-shell';
 import { useSessions } from '@/components/sessions/sessions-context';
 import { Icon } from '../ui/icons';
+import { clearDevice } from '@/actions/sessions';
 import { CitationPreview } from './citation-preview';
+import { DeviceChip } from './device-chip';
 import { Composer, type ComposerHandle } from './composer';
 import { EmptyState, type ProcessingManual } from './empty-state';
 import type { ManualOption } from './scope-picker';
@@ -20,6 +22,8 @@ export interface ChatProps {
   initialTitle: string | null;
   initialTurns: StoredTurn[];
   initialScope: string[] | null;
+  /** The device the chat is about (named by an earlier question), when no scope is picked. */
+  initialDevice: { device: string } | null;
   initialShare: ShareInfo | null;
   /** Searchable manuals: ready, or still processing with their ready pages (marked so). */
   manuals: ManualOption[];
@@ -57,6 +61,22 @@ export function Chat(props: ChatProps) {
   );
 
   const { turns, sending, send, retry, stop, rate } = useManualChat({ sessionId, initialTurns: props.initialTurns, onStarted });
+
+  // The device context: as stored, then as the latest new turn's scope leaves it, unless the chip was cleared since.
+  const storedTurns = useMemo(() => new Set(props.initialTurns.map((t) => t.id)), [props.initialTurns]);
+  const last = turns.at(-1);
+  const liveScope = last && !storedTurns.has(last.id) ? last.events.findLast((e) => e.type === 'scope') : undefined;
+  const source = liveScope ?? 'stored';
+  const [cleared, setCleared] = useState<typeof source | null>(null);
+  const named = liveScope?.type === 'scope' ? (liveScope.device?.device ?? null) : (props.initialDevice?.device ?? null);
+  const device = cleared === source ? null : named;
+  const clearContext = useCallback(async () => {
+    const result = await clearDevice({ sessionId });
+    if (result.ok) {
+      setCleared(source);
+      composer.current?.focus();
+    }
+  }, [sessionId, source]);
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
@@ -145,6 +165,7 @@ export function Chat(props: ChatProps) {
 
       <div className="shrink-0 px-4 pb-4 pt-2">
         <div className="mx-auto w-full max-w-3xl">
+          {device && scope === 'all' && <DeviceChip device={device} onClear={() => void clearContext()} disabled={sending} />}
           <Composer
             ref={composer}
             sending={sending}

@@ -54,7 +54,7 @@ export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: n
           {steps.map((step, i) => (
             <li key={i} data-testid="trail-step" data-kind={step.kind} className={`flex items-start gap-2 ${step.kind === 'problem' ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-700 dark:text-zinc-300'}`}>
               <span className="mt-[3px] flex h-3.5 w-3.5 shrink-0 items-center justify-center">
-                {icon(step.kind === 'problem' ? 'alert' : step.kind === 'answer' ? 'file' : 'search')}
+                {icon(step.kind === 'problem' ? 'alert' : step.kind === 'answer' ? 'file' : step.kind === 'scope' ? 'book' : 'search')}
               </span>
               <div className="min-w-0">
                 {step.text}
@@ -144,6 +144,12 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
         </Row>
       );
     }
+    case 'scope':
+      return (
+        <Row icon={icon('book')} t={e.t} testId="trail-scope" type={e.type}>
+          {e.reason.charAt(0).toUpperCase() + e.reason.slice(1)}
+        </Row>
+      );
     case 'skill':
       return (
         <Row icon={icon('sparkle')} t={e.t} testId="trail-skill" type={e.type}>

@@ -138,6 +138,8 @@ export interface TreeData {
   history: ChatTurn[];
   /** Manual scope of the turn; undefined = every manual. */
   manualIds?: string[];
+  /** Manuals whose pages the final ranking puts first (a named device, policy 'first' of ./device-context.ts). */
+  preferManualIds?: string[];
   environment: Environment;
   errors: ToolErrorRecord[];
   /** 0-based index of the decision being made. */

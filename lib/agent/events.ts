@@ -6,8 +6,9 @@
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, Source, TopicTerms } from './contract';
+import type { DeviceContext } from './device-context';
 
-export type { DeciderKind, EventHit };
+export type { DeciderKind, DeviceContext, EventHit };
 
 /** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
 export type EventSource = Source;
@@ -67,6 +68,18 @@ export type AgentEvent = Timed<
       manualIds: string[] | null;
       budget: number;
       decider: 'rules' | 'llm';
+    }
+  | {
+      /** Which manuals the turn searches and why (./device-context.ts); `device` is the chat's device context after it. */
+      type: 'scope';
+      /** The search filter; null = every manual. */
+      manualIds: string[] | null;
+      /** Manuals whose pages the ranking puts first (a named device, the chat's device). */
+      first?: string[];
+      reason: string;
+      device: DeviceContext | null;
+      /** The manuals an ambiguous device name matched. */
+      ambiguous?: string[];
     }
   | { type: 'skill'; name: string; score: number; tools: string[]; description: string }
   | {

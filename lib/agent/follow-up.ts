@@ -11,13 +11,25 @@
  * the old one, and the search would find it again. The previous question is itself read as a
  * follow-up first, so a chain of them keeps its subject.
  */
+import { DEVICE_WORD_SHARE } from '@/lib/ranking/named-device';
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
 
-/** Words naming one device: in the identity of at most this share of the manuals. */
-const DEVICE_WORD_SHARE = 1 / 3;
+/**
+ * The history a turn sees: the last few answered turns of the chat, as question and answer
+ * messages (the chat and the eval's multi-turn sessions both build it here).
+ */
+export function historyOf(turns: ReadonlyArray<{ question: string; answer: string; status: string }>, maxTurns = 3): ChatTurn[] {
+  return turns
+    .filter((t) => t.status === 'done' && t.answer.trim())
+    .slice(-maxTurns)
+    .flatMap((t) => [
+      { role: 'user' as const, content: t.question },
+      { role: 'assistant' as const, content: t.answer },
+    ]);
+}
 
-/** The question's words that name a device of the library. */
+/** The question's words that name a device of the library: in the identity of at most DEVICE_WORD_SHARE of the manuals. */
 export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const n = identities.size;
   const out: string[] = [];

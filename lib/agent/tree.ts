@@ -8,7 +8,10 @@ import type { LanguageModelUsage } from 'ai';
 import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
 import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
+import { namedDevice } from '@/lib/ranking/named-device';
+import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { resolveFollowUp } from './follow-up';
+import { chooseScope, type DeviceContext, type TurnScope } from './device-context';
 import { checkAnswer, withUnverifiedValues } from './answer-check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
 import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
@@ -47,8 +50,12 @@ export interface RunTurnInput {
   /** The tools the turn may use (tools/index.ts's defaultTools in the app); one must be the end tool. */
   tools: readonly AnyTool[];
   history?: ChatTurn[];
-  /** Manual scope; omitted or empty = every manual. */
+  /** Manual scope; omitted, empty or the whole library = every manual (then a named device or the chat's device context narrows it). */
   manualIds?: string[];
+  /** The chat's device context before this turn (./device-context.ts). */
+  device?: DeviceContext | null;
+  /** This question's number in the chat (1 = first); default: the user turns of `history` + 1. */
+  turn?: number;
   signal?: AbortSignal;
   /** Models, storage and settings of the turn (lib/agent-services.ts builds them). */
   services: AgentServices;
@@ -77,7 +84,9 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const endTool = tools.find((t) => t.end);
   const asked = input.question.trim();
   // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
-  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, await manualIdentities(input.services)) : asked;
+  const index = await input.services.libraryIndex().catch(() => null);
+  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, index?.identityWords ?? new Map()) : asked;
+  const scope = turnScope(asked, input, index);
   const deciderKind = opts.decider ?? input.services.decider;
   const decider: Decider =
     deciderKind === 'llm' ? createLlmDecider({ fastPathConfidence: opts.fastPathConfidence ?? DEFAULT_FAST_PATH_CONFIDENCE }) : rulesDecider;
@@ -85,7 +94,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const tree: TreeData = {
     question,
     history: input.history ?? [],
-    manualIds: input.manualIds?.length ? [...input.manualIds] : undefined,
+    manualIds: scope?.manualIds ?? (input.manualIds?.length ? [...input.manualIds] : undefined),
+    ...(scope?.preferManualIds ? { preferManualIds: scope.preferManualIds } : {}),
     environment: new Environment(),
     errors: [],
     iteration: 0,
@@ -269,6 +279,10 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     budget: tree.budget,
     decider: deciderKind,
   });
+  if (scope) {
+    const { manualIds, preferManualIds, reason, context, ambiguous } = scope;
+    yield ev({ type: 'scope', manualIds: manualIds ?? null, ...(preferManualIds ? { first: preferManualIds } : {}), reason, device: context, ...(ambiguous ? { ambiguous } : {}) });
+  }
 
   try {
     if (!endTool) throw new Error('the tool registry has no end tool (text_response)');
@@ -395,9 +409,20 @@ function toEventHit(h: RefHit): EventHit {
   };
 }
 
-/** Each ready manual's identity words (title, file name, cover page); none when the library cannot be read. */
-async function manualIdentities(services: AgentServices): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
-  return services.libraryIndex()
-    .then((index) => index.identityWords)
-    .catch(() => new Map());
+/**
+ * The turn's scope: the user's pick, the device the question names, or the chat's device context
+ * (./device-context.ts); undefined when the library cannot be read (the given scope stands).
+ */
+function turnScope(question: string, input: RunTurnInput, index: LibraryIndex | null): TurnScope | undefined {
+  if (!index) return undefined;
+  const library = index.manuals.map((m) => m.id);
+  const picked = input.manualIds?.length && !library.every((id) => input.manualIds!.includes(id)) ? input.manualIds : undefined;
+  const titles = new Map(index.manuals.map((m) => [m.id, m.title || m.fileName]));
+  return chooseScope({
+    picked,
+    named: namedDevice(question, index, picked),
+    context: input.device,
+    turn: input.turn ?? (input.history ?? []).filter((t) => t.role === 'user').length + 1,
+    titleOf: (id) => titles.get(id) ?? id,
+  });
 }

@@ -23,8 +23,8 @@ function plainAction(tool: string, running = false): string {
 }
 
 export interface PlainStep {
-  /** `question`: the question as it was searched, when it was read as a follow-up. */
-  kind: 'question' | 'search' | 'problem' | 'answer';
+  /** `question`: the question as it was searched, when it was read as a follow-up; `scope`: which manuals were searched and why. */
+  kind: 'question' | 'scope' | 'search' | 'problem' | 'answer';
   text: string;
   /** Pages found by this step, "manual title" → page numbers (ascending). */
   pages?: Array<{ manualTitle: string; pages: number[] }>;
@@ -48,6 +48,9 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
   for (const e of events) {
     if (e.type === 'turn_start' && e.resolved) {
       steps.push({ kind: 'question', text: `Read as a follow-up: ${e.resolved}` });
+    } else if (e.type === 'scope') {
+      // Which manuals were searched and why (a named device, the chat's device, the user's pick).
+      steps.push({ kind: 'scope', text: e.reason.charAt(0).toUpperCase() + e.reason.slice(1) });
     } else if (e.type === 'decision') {
       tool = e.tool;
       if (e.tool === 'text_response') steps.push({ kind: 'answer', text: plainAction(e.tool) });

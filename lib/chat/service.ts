@@ -6,9 +6,11 @@
 import 'server-only';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AgentEvent } from '@/lib/agent/events';
+import type { ChatDevice } from '@/lib/store/schema';
 import { getChunk, getManual, getPage } from '@/lib/store/manuals';
 import {
   activeShareFor,
+  clearSessionDevice,
   createSessionWithMessages,
   createShare,
   deleteSession,
@@ -49,7 +51,7 @@ export interface ShareInfo {
 }
 
 export interface ChatData {
-  session: SessionSummary & { scope: string[] | null };
+  session: SessionSummary & { scope: string[] | null; device: ChatDevice | null };
   turns: StoredTurn[];
   share: ShareInfo | null;
 }
@@ -110,7 +112,7 @@ export async function loadChat(sessionId: string, ownerId: string | null): Promi
   );
   const share = await activeShareFor(session.id, session.ownerId);
   return {
-    session: { ...summary(session), scope: session.scope ?? null },
+    session: { ...summary(session), scope: session.scope ?? null, device: session.device ?? null },
     turns: rows.map((r) => storedTurn(r, ratings.get(r.id) ?? null)),
     share: share ? shareInfo(share) : null,
   };
@@ -122,6 +124,12 @@ export async function renameChat(ownerId: string | null, sessionId: string, titl
   await requireSession(sessionId, ownerId);
   await renameSession(sessionId, ownerId!, clean);
   return summary((await getOwnedSession(sessionId, ownerId))!);
+}
+
+/** Forgets the device the chat is about (the user cleared the chip): later questions search every manual again. */
+export async function clearChatDevice(ownerId: string | null, sessionId: string): Promise<void> {
+  await requireSession(sessionId, ownerId);
+  await clearSessionDevice(sessionId, ownerId!);
 }
 
 export async function deleteChat(ownerId: string | null, sessionId: string): Promise<void> {

@@ -7,14 +7,14 @@ import { readUIMessageStream } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runTurn, type RunTurnInput } from '@/lib/agent';
 import { agentServices } from '@/lib/services/agent-services';
-import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
+import { fixtureLibraryIndex, openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { closeDb } from '@/lib/store/db';
 import { getOwnedSession, listMessages } from '@/lib/store/sessions';
 import { uniqueId } from '@/lib/store/testing/ids';
 import { ChatError } from './errors';
 import { eventsOfMessage, storedToMessages, turnFromMessages, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
 import { isSessionBusy } from './registry';
-import { cancelAnswer, loadChat } from './service';
+import { cancelAnswer, clearChatDevice, loadChat } from './service';
 import { prepareTurn, streamTurn, type AskInput } from './turn';
 import { setFormPolicy } from '@/lib/answer/form';
 
@@ -161,6 +161,38 @@ describe('a chat turn', () => {
     expect(seen[1].history?.[0]).toEqual({ role: 'user', content: 'What supply voltage does the board take?' });
     expect(seen[1].history?.[1].content).toContain('12 to 24 V DC');
     expect((await getOwnedSession(sessionId, 'alice'))?.scope).toEqual(['cb-9', 'not-ready']);
+  });
+
+  it('keeps the device the first question names for the next, stores it with the chat and forgets it when cleared', async () => {
+    const sessionId = newId();
+    const seen: RunTurnInput[] = [];
+    const index = fixtureLibraryIndex();
+    const run = (input: RunTurnInput) => {
+      seen.push(input);
+      return runTurn({ ...input, services: agentServices({ ...fx.deps, libraryIndex: async () => index }) });
+    };
+    const askHere = async (question: string) => {
+      const turn = await prepareTurn({ scope: 'all', ownerId: 'alice', sessionId, question }, { searchableManualIds: READY });
+      return messageOf(await readChunks(streamTurn(turn, undefined, { run })));
+    };
+    const scopeOf = (message: ChatUIMessage) => eventsOfMessage(message).find((e) => e.type === 'scope');
+
+    const first = await askHere('What current does the PX-200 motor draw at full load?');
+    expect(seen[0].device).toBeNull();
+    expect(scopeOf(first)).toMatchObject({ manualIds: null, first: ['px-200'], device: { manualIds: ['px-200'], device: 'PX-200', turn: 1 } });
+    expect((await getOwnedSession(sessionId, 'alice'))?.device).toEqual({ manualIds: ['px-200'], device: 'PX-200', turn: 1 });
+
+    const second = await askHere('How often should the inlet strainer be cleaned?');
+    expect(seen[1]).toMatchObject({ device: { manualIds: ['px-200'], turn: 1 }, turn: 2 });
+    expect(scopeOf(second)).toMatchObject({ first: ['px-200'], reason: expect.stringContaining('named in your first question') });
+    const found = eventsOfMessage(second).find((e) => e.type === 'result');
+    expect(found?.type === 'result' && found.hits[0].manualId).toBe('px-200');
+
+    await clearChatDevice('alice', sessionId);
+    expect((await getOwnedSession(sessionId, 'alice'))?.device).toBeNull();
+    const third = await askHere('How often should the inlet strainer be cleaned?');
+    expect(seen[2].device).toBeNull();
+    expect(scopeOf(third)).toMatchObject({ manualIds: null, device: null });
   });
 
   it('refuses another owner, unready scopes and an empty library before anything is stored', async () => {

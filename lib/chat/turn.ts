@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { createUIMessageStream } from 'ai';
 import { sleep } from '@/lib/runtime/abort';
 import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '@/lib/runtime/disk-space';
-import { runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
+import { historyOf, runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { agentServices } from '@/lib/services/agent-services';
 import { runtimeFlag } from '@/lib/config';
 import { searchableManualIds } from '@/lib/store/manuals';
@@ -33,7 +33,7 @@ import {
 import { ChatError } from './errors';
 import { TurnChunkEncoder, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
 import { activeTurn, isSessionBusy, registerTurn, settleStoppedTurns, unregisterTurn, type ActiveTurn } from './registry';
-import { applyEvent, emptyTurn, historyOf, titleFromQuestion, type TurnView } from './view';
+import { applyEvent, emptyTurn, titleFromQuestion, type TurnView } from './view';
 
 export interface AskInput {
   ownerId: string;
@@ -55,6 +55,8 @@ export interface PreparedTurn {
   replaced?: string;
   manualIds: string[];
   history: NonNullable<RunTurnInput['history']>;
+  /** This question's number in the chat (1 = first): the device context says which question named it. */
+  turnNumber: number;
   active: ActiveTurn;
   debugDelayMs: number;
 }
@@ -116,6 +118,7 @@ export async function prepareTurn(input: AskInput, deps: { searchableManualIds?:
     replaced,
     manualIds,
     history: historyOf(prior.map((m) => ({ question: m.question, answer: m.answer, status: m.status }))),
+    turnNumber: prior.length + 1,
     active,
     debugDelayMs: runtimeFlag('MC_E2E') ? (input.debugDelayMs ?? 0) : 0,
   };
@@ -202,8 +205,13 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
   send({ type: 'start', messageId: message.id, messageMetadata: { createdAt: message.createdAt.getTime() } });
   const started = { sessionId: session.id, messageId: message.id, title: session.title, createdSession: turn.createdSession };
   send({ type: 'data-session', data: turn.replaced ? { ...started, replaced: turn.replaced } : started, transient: true });
+  // The chat's device context (lib/agent/device-context.ts): read at the start, stored when the turn moves it.
+  let device = session.device ?? null;
+  const deviceBefore = JSON.stringify(device);
   try {
-    for await (const event of run({ tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, signal, services: agentServices() })) {
+    const input = { tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, device, turn: turn.turnNumber, signal, services: agentServices() };
+    for await (const event of run(input)) {
+      if (event.type === 'scope') device = event.device;
       view = applyEvent(view, event);
       emit(event);
       if (event.type === 'response_delta') saveSoon();
@@ -226,7 +234,7 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
     if (view.status === 'running') view = { ...view, status: signal.aborted ? 'cancelled' : 'failed' };
     await save();
     unregisterTurn(message.id);
-    await touchSession(session.id).catch(() => undefined);
+    await touchSession(session.id, JSON.stringify(device) === deviceBefore ? {} : { device }).catch(() => undefined);
     // A turn that ended without its own end marker (the loop broke) still tells the client how.
     if (!view.events.some((e) => e.type === 'done')) emit({ type: 'done', status: view.status === 'running' ? 'failed' : view.status, t: 0 });
     send({ type: 'finish', messageMetadata: { status: view.status } });

@@ -1,3 +1,4 @@
+import { historyOf } from '@/lib/agent';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
 import { eventsOfMessage, storedToMessages } from './protocol';
@@ -9,7 +10,6 @@ import {
   fellBackToExtractive,
   fromStored,
   hitTargets,
-  historyOf,
   markQuestionWords,
   shownAnswer,
   titleFromQuestion,

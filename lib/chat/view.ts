@@ -147,17 +147,6 @@ export function errorEvents(turn: Pick<TurnView, 'events'>): Array<EventOf<'erro
   return turn.events.filter((e): e is EventOf<'error'> => e.type === 'error');
 }
 
-/** Conversation history for the next turn: the last finished question/answer pairs. */
-export function historyOf(turns: Array<Pick<StoredTurn, 'question' | 'answer' | 'status'>>, maxTurns = 3) {
-  return turns
-    .filter((t) => t.status === 'done' && t.answer.trim())
-    .slice(-maxTurns)
-    .flatMap((t) => [
-      { role: 'user' as const, content: t.question },
-      { role: 'assistant' as const, content: t.answer },
-    ]);
-}
-
 /** A session title from its first question: one line, at most ~60 characters, cut at a word. */
 export function titleFromQuestion(question: string, maxChars = 60): string {
   const line = question.replace(/\s+/g, ' ').trim();

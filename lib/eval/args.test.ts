@@ -17,6 +17,14 @@ describe('eval arguments', () => {
     });
   });
 
+  it('--named-device chooses what the agent does with a named device (its pages first by default)', () => {
+    const base = ['--qa', 'q.jsonl', '--manuals', 'm'];
+    expect(parseEvalArgs(base).namedDevice).toBe('first');
+    expect(parseEvalArgs([...base, '--named-device', 'scope']).namedDevice).toBe('scope');
+    expect(parseEvalArgs([...base, '--named-device', 'off']).namedDevice).toBe('off');
+    expect(() => parseEvalArgs([...base, '--named-device', 'always'])).toThrow(UsageError);
+  });
+
   it('pools several question sets and manual folders; --cv and --train', () => {
     expect(parseEvalArgs(['--qa', 'a', '--qa', 'b', '--manuals', 'm', '--manuals', 'n', '--cv', '--train'])).toMatchObject({ qa: ['a', 'b'], manuals: ['m', 'n'], cv: true, train: true, cvScheme: 'manual' });
     expect(parseEvalArgs(['--qa', 'a', '--manuals', 'm', '--cv', '--cv-scheme', 'set']).cvScheme).toBe('set');

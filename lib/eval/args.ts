@@ -1,6 +1,7 @@
 /** Command-line parsing of `npm run eval` and `npm run bench` (node:util parseArgs, strict). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CV_SCHEMES, type CvScheme } from './cv';
+import type { NamedDevicePolicy } from '../agent';
 import type { LlmMode } from './llm-mode';
 import { STRATEGIES, type StrategyName } from './report';
 import type { EvalOptions } from './run';
@@ -10,6 +11,7 @@ export class UsageError extends Error {}
 export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--qa FILE --manuals DIR …] [--k 5]
                       [--strategy ${STRATEGIES.join(',')}] [--cv [--cv-scheme manual|set]] [--train]
                       [--limit N] [--manual NAME] [--data-dir DIR] [--replay FILE | --record FILE] [--json]
+                      [--named-device scope|first|off]
 
   --qa FILE        questions, one JSON object per line (../shared/eval/README.md); repeatable
   --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped); repeatable
@@ -25,7 +27,14 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --data-dir DIR   use (and keep) this DATA_DIR, e.g. /tmp/mc-eval; default: a scratch folder
   --replay FILE    answer LLM calls from a recording (no key needed); use the same --data-dir as the recording
   --record FILE    use the configured LLM and record every call to FILE
-  --json           print one JSON object on stdout (logs go to stderr)`;
+  --json           print one JSON object on stdout (logs go to stderr)
+  --named-device P what the agent does with a device the question names (or the chat's device):
+                   first (its pages first in the final ranking, the default), scope (search its
+                   manuals alone) or off
+
+  Questions with "session" and "turn" are asked in turn order as one chat (device context, follow-ups).`;
+
+const NAMED_DEVICE_POLICIES: readonly NamedDevicePolicy[] = ['scope', 'first', 'off'];
 
 /** What runEval takes (less the logger), with the switches settled, and what the script itself does. */
 export interface EvalArgs extends Omit<EvalOptions, 'log' | 'cv' | 'cvScheme' | 'train'> {
@@ -77,9 +86,12 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     replay: { type: 'string' },
     record: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'named-device': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   const help = values.help === true;
+  const named = values['named-device'] ?? 'first';
+  if (!(NAMED_DEVICE_POLICIES as readonly string[]).includes(named)) throw new UsageError(`--named-device must be one of ${NAMED_DEVICE_POLICIES.join(', ')}, got "${named}"`);
   if (!help && (!values.qa?.length || !values.manuals?.length)) throw new UsageError('--qa and --manuals are required');
   if (values.replay && values.record) throw new UsageError('use only one of --replay and --record');
   const cvScheme = (values['cv-scheme'] ?? 'manual') as CvScheme;
@@ -97,6 +109,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     limit: positiveInt('limit', values.limit),
     manual: values.manual,
     dataDir: values['data-dir'],
+    namedDevice: named as NamedDevicePolicy,
     llm,
     json: values.json === true,
     help,

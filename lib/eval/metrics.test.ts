@@ -13,6 +13,7 @@ import {
   rankPages,
   reciprocalRank,
   saysNotInManuals,
+  wrongDeviceAt1,
 } from './metrics';
 
 describe('chunk hits → ranked unique pages', () => {
@@ -115,5 +116,14 @@ describe('latency percentiles', () => {
     expect(percentile([10, 20, 30, 40, 50, 60, 70, 80, 90, 100], 95)).toBeCloseTo(95.5, 10);
     expect(percentile([3, 1, 2], 0)).toBe(1);
     expect(latencySummary([12.345, 40, 8])).toEqual({ p50: 12.3, p95: 37.2 });
+  });
+});
+
+describe('wrong device at rank 1', () => {
+  it('is a first page from another manual than the question’s; nothing retrieved is not', () => {
+    expect(wrongDeviceAt1([{ manualId: 'b', page: 3 }, { manualId: 'a', page: 2 }], 'a')).toBe(true);
+    expect(wrongDeviceAt1([{ manualId: 'a', page: 9 }, { manualId: 'b', page: 2 }], 'a')).toBe(false);
+    expect(wrongDeviceAt1([], 'a')).toBe(false);
+    expect(wrongDeviceAt1([{ manualId: 'a', page: 1 }], null)).toBe(true);
   });
 });

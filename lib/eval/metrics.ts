@@ -39,6 +39,15 @@ export function firstRelevantRank(ranked: readonly PageRef[], manualId: string |
   return i < 0 ? null : i + 1;
 }
 
+/**
+ * Wrong device at rank 1: the first retrieved page is from another manual than the question's
+ * (issue 31). Nothing retrieved is no wrong device; an answerable question of a manual not in the
+ * library (manualId null) has every page from another manual.
+ */
+export function wrongDeviceAt1(ranked: readonly PageRef[], manualId: string | null | undefined): boolean {
+  return ranked.length > 0 && ranked[0].manualId !== manualId;
+}
+
 export const hitAtK = (rank: number | null, k: number): boolean => rank !== null && rank <= k;
 
 export const reciprocalRank = (rank: number | null): number => (rank === null ? 0 : 1 / rank);

@@ -2,6 +2,8 @@
  * The eval question format (../shared/eval/README.md): one JSON object per line,
  *   {"id", "manual", "question", "answer_keywords": [...], "pages": [...], "kind"}
  * Pages are 1-based PDF page indices; unanswerable questions have no pages and no keywords.
+ * A multi-turn set adds "session" (a string) and "turn" (1, 2, …): a session's questions are asked
+ * in turn order as one chat (lib/eval/run.ts), so a follow-up meets the earlier turns.
  */
 import fs from 'node:fs';
 import { z } from 'zod';
@@ -15,6 +17,8 @@ const questionSchema = z.object({
   pages: z.array(z.number().int().positive()).default([]),
   // Unknown kinds are kept (grouped under their own name) rather than rejected.
   kind: z.string().min(1),
+  session: z.string().min(1).optional(),
+  turn: z.number().int().positive().optional(),
 });
 
 export type QaItem = z.output<typeof questionSchema>;
@@ -34,6 +38,7 @@ export function parseQa(text: string, source = 'qa'): QaItem[] {
       throw new Error(`${where}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`);
     }
     if (seen.has(parsed.data.id)) throw new Error(`${where}: duplicate id ${parsed.data.id}`);
+    if (parsed.data.turn !== undefined && parsed.data.session === undefined) throw new Error(`${where}: turn without a session`);
     seen.add(parsed.data.id);
     out.push(parsed.data);
   }
@@ -42,4 +47,28 @@ export function parseQa(text: string, source = 'qa'): QaItem[] {
 
 export function readQa(file: string): QaItem[] {
   return parseQa(fs.readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * The questions in the order they are asked: a session's turns together, at its first question's
+ * place, by turn number (a turn number used twice in one session is an error); the rest as listed.
+ */
+export function inAskingOrder(questions: readonly QaItem[]): QaItem[] {
+  const sessions = new Map<string, QaItem[]>();
+  const out: Array<QaItem | QaItem[]> = [];
+  for (const q of questions) {
+    if (q.session === undefined) out.push(q);
+    else if (sessions.has(q.session)) sessions.get(q.session)!.push(q);
+    else {
+      const list = [q];
+      sessions.set(q.session, list);
+      out.push(list);
+    }
+  }
+  for (const [session, list] of sessions) {
+    list.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
+    const dup = list.find((q, i) => i > 0 && q.turn !== undefined && q.turn === list[i - 1].turn);
+    if (dup) throw new Error(`session ${session}: turn ${dup.turn} is given twice`);
+  }
+  return out.flat();
 }

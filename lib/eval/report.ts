@@ -4,7 +4,10 @@
  *
  *   {"strategies": {"<name>": {"overall": M, "by_kind": {"<kind>": M}, "by_manual": {"<file>": M}}}}
  *   M = {"n", "recall@1", "recall@3", "recall@5", "mrr", "keyword_hit_rate", "refusal_rate",
- *        "latency_ms": {"p50", "p95"}, ...extras}
+ *        "latency_ms": {"p50", "p95"}, "wrong_device@1", "named": {"n", "wrong_device"},
+ *        "followups_unnamed": {"n", "wrong_device", "recall@1", "recall@5", "mrr"}, ...extras}
+ * wrong_device@1: answerable questions whose rank-1 page is another manual's; named: those that name
+ * their device; followups_unnamed: later turns of multi-turn sessions that name no device.
  * A rate is null where it does not apply: retrieval metrics without answerable questions, answer
  * metrics for strategies that do not answer, refusal_rate without unanswerable questions.
  */
@@ -60,6 +63,12 @@ export interface QuestionResult {
   answer?: AnswerResult;
   ms: number;
   error?: string;
+  /** Answerable: the rank-1 page is from another manual than the question's. */
+  wrongDevice?: boolean;
+  /** The question names a device (lib/ranking/named-device.ts recognises one manual). */
+  namesDevice?: boolean;
+  /** A later turn of a multi-turn session. */
+  followUp?: boolean;
 }
 
 interface Metrics {
@@ -88,6 +97,12 @@ interface Metrics {
   /** Answering strategies: of the answerable questions answered in the `pages` form, the share whose expected page is among the (at most 3) shown. */
   'pages_recall@3'?: number | null;
   errors: number;
+  /** Share of the answerable questions whose rank-1 page is from another manual. */
+  'wrong_device@1': number | null;
+  /** Answerable questions that name their device, and how many of them got another manual's page first. */
+  named: { n: number; wrong_device: number };
+  /** Answerable later turns of multi-turn sessions that name no device, and how many got another manual's page first. */
+  followups_unnamed: { n: number; wrong_device: number; 'recall@1': number | null; 'recall@5': number | null; mrr: number | null };
   [extra: `recall@${number}`]: number | null;
 }
 
@@ -140,6 +155,9 @@ function summarize(results: readonly QuestionResult[], opts: { k: number; answer
     n_answerable: answerable.length,
     n_unanswerable: unanswerable.length,
     errors: results.filter((r) => r.error).length,
+    'wrong_device@1': round(mean(answerable.map((r) => r.wrongDevice === true))),
+    named: { n: answerable.filter((r) => r.namesDevice).length, wrong_device: answerable.filter((r) => r.namesDevice && r.wrongDevice).length },
+    followups_unnamed: followUps(answerable.filter((r) => r.followUp && !r.namesDevice)),
   };
   if (![1, 3, 5].includes(opts.k)) m[`recall@${opts.k}`] = recall(opts.k);
   if (opts.answers) {
@@ -150,6 +168,17 @@ function summarize(results: readonly QuestionResult[], opts: { k: number; answer
     Object.assign(m, formMetrics(results));
   }
   return m;
+}
+
+/** Retrieval figures of the follow-ups that name no device: what a user meets in a chat. */
+function followUps(rs: readonly QuestionResult[]): Metrics['followups_unnamed'] {
+  return {
+    n: rs.length,
+    wrong_device: rs.filter((r) => r.wrongDevice).length,
+    'recall@1': round(mean(rs.map((r) => hitAtK(r.rank, 1)))),
+    'recall@5': round(mean(rs.map((r) => hitAtK(r.rank, 5)))),
+    mrr: round(mean(rs.map((r) => reciprocalRank(r.rank)))),
+  };
 }
 
 /** The three forms' figures (issue 30) over one group of an answering strategy's results. */
@@ -212,7 +241,7 @@ export function bestStrategy(report: Pick<EvalReport, 'strategies'>): string | n
 const fmt = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 const fmtMs = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
-const COLUMNS = ['strategy', 'group', 'n', 'R@1', 'R@3', 'R@5', 'MRR', 'kw hit', 'refusal', 'decl prec', 'wrong decl', 'unverif', 'p50 ms', 'p95 ms'];
+const COLUMNS = ['strategy', 'group', 'n', 'R@1', 'R@3', 'R@5', 'MRR', 'wrong dev@1', 'named wrong', 'follow-up wrong', 'kw hit', 'refusal', 'decl prec', 'wrong decl', 'unverif', 'p50 ms', 'p95 ms'];
 
 function row(strategy: string, group: string, m: Metrics): string[] {
   return [
@@ -223,6 +252,9 @@ function row(strategy: string, group: string, m: Metrics): string[] {
     fmt(m['recall@3']),
     fmt(m['recall@5']),
     fmt(m.mrr),
+    fmt(m['wrong_device@1']),
+    m.named ? `${m.named.wrong_device}/${m.named.n}` : '—',
+    m.followups_unnamed?.n ? `${m.followups_unnamed.wrong_device}/${m.followups_unnamed.n}` : '—',
     fmt(m.keyword_hit_rate),
     fmt(m.refusal_rate),
     fmt(m.decline_precision),

@@ -10,7 +10,9 @@ import { BaselineIndex } from './baseline';
 import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
-import { isAnswerable, readQa, type QaItem } from './qa';
+import { inAskingOrder, isAnswerable, readQa, type QaItem } from './qa';
+import { withNamedDevicePolicy, type NamedDevicePolicy } from '../agent';
+import { namedDevice } from '../ranking/named-device';
 import { foldKeys, foldModels, trainAll, trainingRow, type CvScheme, type TrainingRow } from './cv';
 import { chooseFormPolicy, formCurve, formFolds, NEVER_WITHHOLD, type FormSample } from './form-cv';
 import { setFormPolicy, withFormPolicy, type FormPolicy } from '../answer/form';
@@ -20,7 +22,7 @@ import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
 import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type FormsReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
-import { rankerInput, STRATEGY_FNS, type StrategyContext, type StrategyOutput } from './strategies';
+import { rankerInput, STRATEGY_FNS, type EvalChat, type StrategyContext, type StrategyOutput } from './strategies';
 
 /** Where --train writes the shipped ranker weights and form policy. */
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
@@ -47,6 +49,8 @@ export interface EvalOptions {
   manual?: string;
   /** Reuse (and fill) this DATA_DIR; default: a scratch folder removed at the end. */
   dataDir?: string;
+  /** What the agent does with a device the question names (lib/agent/device-context.ts); default 'first'. */
+  namedDevice?: NamedDevicePolicy;
   llm: LlmMode;
   log: Log;
 }
@@ -87,7 +91,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       for (const q of qs) setOf.set(q.id, setName(f));
       return qs;
     });
-    const questions = selectQuestions(all, opts);
+    // A multi-turn session's turns are asked in order, as one chat.
+    const questions = inAskingOrder(selectQuestions(all, opts));
     const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
     if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
@@ -140,6 +145,18 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       log(`agent: decider ${setup.describe.decider}, LLM ${setup.describe.llm ?? 'none (extractive answers)'}, VLM ${setup.describe.vlm ?? 'none'}`);
     }
 
+    // Which questions name their device, and which are later turns of a session (the report's wrong-device groups).
+    const namesDevice = new Map<string, boolean>();
+    {
+      const index = await libraryIndex();
+      for (const q of questions) {
+        const named = namedDevice(q.question, index);
+        namesDevice.set(q.id, named.manualIds.length > 0 && !named.ambiguous);
+      }
+    }
+    const firstTurn = new Set([...new Map(questions.filter((q) => q.session !== undefined).reverse().map((q) => [q.session, q.id])).values()]);
+    const devicePolicy = opts.namedDevice ?? 'first';
+
     // Training rows for the page ranker (--cv, --train): candidates and features per answerable question.
     let folds = new Map<string, LinearModel>();
     if (opts.cv || opts.train) {
@@ -172,7 +189,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       const samples: Array<FormSample & { id: string }> = [];
       for (const q of questions) {
         const fold = opts.cv ? folds.get(foldOf.get(q.id)!) : undefined;
-        const run = () => withFormPolicy(NEVER_WITHHOLD, () => STRATEGY_FNS.agent(q.question, opts.k, ctx));
+        const run = () => withFormPolicy(NEVER_WITHHOLD, () => withNamedDevicePolicy(devicePolicy, () => STRATEGY_FNS.agent(q.question, opts.k, ctx)));
         const out = await (fold ? withRankingModel(fold, run) : run()).catch(() => null);
         const a = out?.answer;
         if (!a?.mode) continue;
@@ -208,8 +225,12 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       // Not for the agent: under --record/--replay it would add a call to the recording.
       if (name !== 'agent') await fn(questions[0].question, opts.k, ctx).catch(() => undefined);
       const results: QuestionResult[] = [];
+      const chats = new Map<string, EvalChat>();
       const t0 = performance.now();
       for (const q of questions) {
+        let chat: EvalChat | undefined;
+        if (q.session !== undefined && !chats.has(q.session)) chats.set(q.session, { turns: [], device: null });
+        if (q.session !== undefined) chat = chats.get(q.session);
         const manualId = manualIdOf.get(q.manual) ?? null;
         let out: StrategyOutput | null = null;
         let error: string | undefined;
@@ -217,7 +238,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         try {
           const fold = cv ? folds.get(foldOf.get(q.id)!) : undefined;
           const policy = cv ? formByFold.get(foldOf.get(q.id)!) : undefined;
-          const answer = () => fn(q.question, opts.k, ctx);
+          const answer = () => withNamedDevicePolicy(devicePolicy, () => fn(q.question, opts.k, ctx, chat));
           const declining = () => (policy ? withFormPolicy(policy, answer) : answer());
           out = fold ? await withRankingModel(fold, declining) : await declining();
         } catch (err) {
@@ -225,7 +246,16 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         }
         const ms = performance.now() - start;
         let deepPages: PageRef[] | undefined;
-        const scored = scoreQuestion(q, out, { k: opts.k, manualId, nameOf, ms, error, set: setOf.get(q.id) });
+        const scored = scoreQuestion(q, out, {
+          k: opts.k,
+          manualId,
+          nameOf,
+          ms,
+          error,
+          set: setOf.get(q.id),
+          namesDevice: namesDevice.get(q.id),
+          followUp: q.session !== undefined && !firstTurn.has(q.id),
+        });
         if (scored.answerable && scored.rank === null && out && name !== 'agent' && !cv) {
           // Untimed: how far down was the expected page?
           deepPages = (await fn(q.question, DIAGNOSTIC_DEPTH, ctx).catch(() => null))?.pages;
@@ -246,6 +276,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         manuals: opts.manuals.map((d) => path.resolve(d)),
         cv: opts.cv === true,
         ...(opts.cv ? { cv_scheme: opts.cvScheme ?? 'manual' } : {}),
+        named_device: devicePolicy,
         data_dir: scratch ? null : dataDir,
         k: opts.k,
         questions: questions.length,

@@ -1,5 +1,5 @@
 /** One question's outcome under one strategy → a scored QuestionResult (pure). */
-import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, type PageRef } from './metrics';
+import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, wrongDeviceAt1, type PageRef } from './metrics';
 import { isAnswerable, type QaItem } from './qa';
 import type { QuestionResult } from './report';
 import type { StrategyOutput } from './strategies';
@@ -17,6 +17,10 @@ export interface ScoreOptions {
   error?: string;
   /** The question set (its qa file) the question came from. */
   set?: string;
+  /** The question names a device (lib/ranking/named-device.ts recognises one manual in it). */
+  namesDevice?: boolean;
+  /** A later turn of a multi-turn session. */
+  followUp?: boolean;
 }
 
 export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: ScoreOptions): QuestionResult {
@@ -32,6 +36,9 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
     top: pages.slice(0, Math.max(opts.k, 5)).map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`),
     ms: Math.round(opts.ms * 10) / 10,
     ...(opts.set ? { set: opts.set } : {}),
+    ...(answerable ? { wrongDevice: wrongDeviceAt1(pages, opts.manualId) } : {}),
+    ...(opts.namesDevice !== undefined ? { namesDevice: opts.namesDevice } : {}),
+    ...(opts.followUp ? { followUp: true } : {}),
   };
   if (answerable && rank === null) {
     result.rankAny = firstRelevantRank(opts.deepPages ?? pages, opts.manualId, q.pages);

@@ -13,7 +13,7 @@
  */
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
-import { runTurn, type AnyTool, type RunTurnOptions } from '../agent';
+import { historyOf, runTurn, type AnyTool, type DeviceContext, type RunTurnOptions } from '../agent';
 import { agentServices, type AgentDeps } from '../services/agent-services';
 import type { AnswerEvidence } from '../answer/decide';
 import type { AnswerMode } from '../answer/form';
@@ -46,7 +46,16 @@ export interface StrategyOutput {
   answer?: { text: string; declined: boolean; path: string[]; status: string; unverifiedValues?: number; evidence?: AnswerEvidence; mode?: AnswerMode; shownPages?: PageRef[] };
 }
 
-export type Strategy = (question: string, depth: number, ctx: StrategyContext) => Promise<StrategyOutput>;
+/**
+ * A chat the eval asks a multi-turn session in: what the app keeps between turns (the answered
+ * turns and the device context). The agent reads it and adds its turn; other strategies ignore it.
+ */
+export interface EvalChat {
+  turns: Array<{ question: string; answer: string; status: string }>;
+  device: DeviceContext | null;
+}
+
+export type Strategy = (question: string, depth: number, ctx: StrategyContext, chat?: EvalChat) => Promise<StrategyOutput>;
 
 /** Most chunks asked for while looking for `depth` unique pages. */
 const MAX_CHUNK_CANDIDATES = 1000;
@@ -103,7 +112,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
   },
 
   // The agent decides its own depth (tool limits); every page it retrieved counts, in event order.
-  agent: async (question, _depth, ctx) => {
+  agent: async (question, _depth, ctx, chat) => {
     const hits: PageRef[] = [];
     let answer: StrategyOutput['answer'] = { text: '', declined: false, path: [], status: 'failed' };
     let text = '';
@@ -114,8 +123,10 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let mode: AnswerMode | undefined;
     let shownPages: PageRef[] | undefined;
     const errors: string[] = [];
-    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions })) {
+    const inChat = chat ? { history: historyOf(chat.turns), device: chat.device, turn: chat.turns.length + 1 } : {};
+    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions, ...inChat })) {
       if (e.type === 'result') hits.push(...e.hits);
+      else if (e.type === 'scope' && chat) chat.device = e.device;
       else if (e.type === 'response') {
         text = e.text;
         declined = e.declined === true;
@@ -127,6 +138,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
       else if (e.type === 'check') unverifiedValues = e.values?.unverified.length ?? 0;
       else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}), ...(mode ? { mode } : {}), ...(shownPages ? { shownPages } : {}) };
     }
+    chat?.turns.push({ question, answer: text, status: answer.status });
     if (answer.status === 'failed' && !text) throw new Error(`the turn failed${errors.length ? `: ${errors.join('; ')}` : ''}`);
     return { pages: rankPages(hits), answer };
   },

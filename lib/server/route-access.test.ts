@@ -104,6 +104,7 @@ const ACTIONS: Record<string, Access> = {
   'actions/sessions.ts#renameSession': 'actor',
   'actions/sessions.ts#deleteSession': 'actor',
   'actions/sessions.ts#findSession': 'actor',
+  'actions/sessions.ts#clearDevice': 'actor',
   'actions/share.ts#shareSession': 'actor',
   'actions/share.ts#updateShare': 'actor',
   'actions/share.ts#revokeShare': 'actor',

@@ -14,6 +14,13 @@ const createdAt = () => ts('created_at').notNull().default(sql`now()`);
 /** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
 const cascadeTo = (name: string, parent: () => AnyPgColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 
+/** A chat's device context as stored: the manuals of the device a question named, its name as written, the question's number. */
+export interface ChatDevice {
+  manualIds: string[];
+  device: string;
+  turn: number;
+}
+
 export const manuals = pgTable(
   'manuals',
   {
@@ -90,6 +97,8 @@ export const sessions = pgTable(
     ownerId: text('owner_id').notNull(),
     title: text('title').notNull().default('New chat'),
     scope: jsonb('scope').$type<string[] | null>(),
+    /** The device the chat is about when no scope is picked (lib/agent/device-context.ts), JSON; null = none. */
+    device: jsonb('device').$type<ChatDevice | null>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at'),
   },

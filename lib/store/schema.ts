@@ -14,6 +14,13 @@ const createdAt = () =>
 /** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
 const cascadeTo = (name: string, parent: () => AnySQLiteColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 
+/** A chat's device context as stored: the manuals of the device a question named, its name as written, the question's number. */
+export interface ChatDevice {
+  manualIds: string[];
+  device: string;
+  turn: number;
+}
+
 export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
 /** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
@@ -118,6 +125,8 @@ export const sessions = sqliteTable(
     title: text('title').notNull().default('New chat'),
     /** Manual ids the chat is scoped to, JSON; null = all manuals. */
     scope: text('scope', { mode: 'json' }).$type<string[] | null>(),
+    /** The device the chat is about when no scope is picked (lib/agent/device-context.ts), JSON; null = none. */
+    device: text('device', { mode: 'json' }).$type<ChatDevice | null>(),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },

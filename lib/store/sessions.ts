@@ -68,13 +68,24 @@ export async function deleteSession(id: string, ownerId: string): Promise<boolea
   return rows.length > 0;
 }
 
-/** Records activity at `now` (sidebar order) and, when given, the manual scope of the chat. */
-export async function touchSession(id: string, patch: { scope?: string[] | null } = {}, now = new Date()): Promise<void> {
+/** Records activity at `now` (sidebar order) and, when given, the manual scope and the device context of the chat. */
+export async function touchSession(id: string, patch: { scope?: string[] | null; device?: SessionRow['device'] } = {}, now = new Date()): Promise<void> {
   const db = await getDb();
   await db
     .update(sessions)
-    .set({ updatedAt: now, ...('scope' in patch ? { scope: patch.scope } : {}) })
+    .set({ updatedAt: now, ...('scope' in patch ? { scope: patch.scope } : {}), ...('device' in patch ? { device: patch.device } : {}) })
     .where(eq(sessions.id, id));
+}
+
+/** Clears the chat's device context (the user removed the chip); false when the chat is not the owner's. */
+export async function clearSessionDevice(id: string, ownerId: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(sessions)
+    .set({ device: null })
+    .where(and(eq(sessions.id, id), eq(sessions.ownerId, ownerId)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
 }
 
 // ───────────────────────────── messages ─────────────────────────────

@@ -43,6 +43,7 @@ export default async function ChatPage({ params }: Props) {
         initialTitle={chat.session.title}
         initialTurns={chat.turns}
         initialScope={chat.session.scope}
+        initialDevice={chat.session.device}
         initialShare={chat.share}
         {...library}
       />
