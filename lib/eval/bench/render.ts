@@ -9,7 +9,7 @@ export function renderBench(r: BenchReport): string {
   const m = r.machine;
   out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_avg_1m_at_start} at start`, '');
   out.push(`ingest (${r.ingest.source ?? ''}):`);
-  out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}`);
+  out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}${r.ingest.ocr_engine_ratio == null ? '' : `   OCR ÷ bare engine ${r.ingest.ocr_engine_ratio}`}`);
   for (const f of r.ingest.files ?? []) out.push(`  ${f.role.padEnd(8)} ${f.file}: ${f.pages} pages (${f.ocrPages} OCR), ${(f.ms / 1000).toFixed(1)} s ${f.timings ? JSON.stringify(f.timings) : ''}`);
   const sizes = Object.keys(r.search[SEARCH_TOOLS[0]] ?? {});
   if (sizes.length) {
