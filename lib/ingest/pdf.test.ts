@@ -210,8 +210,9 @@ describe('extraction against generated ground truth', () => {
     expect(scan.hasTextLayer).toBe(false);
     expect(scan.textChars).toBe(0);
     expect(scan.lines).toEqual([]);
-    expect(scan.images).toHaveLength(1);
-    expect(scan.images[0].bbox).toEqual({ x: 0, y: 0, w: PAGE_W, h: PAGE_H });
+    // OCR reads such a page whole: its image regions are not looked for, so its scan is decoded
+    // once (when drawn for the engine) instead of a second time for the operator list.
+    expect(scan.images).toEqual([]);
   });
 });
 
