@@ -216,6 +216,26 @@ describe('extraction against generated ground truth', () => {
   });
 });
 
+describe('long documents', () => {
+  it('reads the same pages after pdf.js was reopened (past 200 visited pages)', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 230; n++) pdf.addPage([300, 200]).drawText(`HX-200 service page ${n}`, { x: 20, y: 150, size: 12, font });
+    const doc = await openPdf(await pdf.save());
+    try {
+      const first = await doc.extractPage(1);
+      for (let n = 2; n <= 220; n++) await doc.extractPage(n);
+      await doc.cleanup(); // 220 pages visited: the document is opened anew
+      expect(doc.numPages).toBe(230);
+      expect(await doc.extractPage(1)).toEqual(first);
+      expect((await doc.extractPage(230)).text).toBe('HX-200 service page 230');
+      expect((await doc.renderPageRaw(225, { scale: 1 })).width).toBe(300);
+    } finally {
+      await doc.close();
+    }
+  });
+});
+
 describe('coordinates on rotated and cropped pages', () => {
   /** Share of dark pixels inside `bbox` of a page rendered at `scale`. */
   async function inkIn(doc: PdfDoc, n: number, bbox: { x: number; y: number; w: number; h: number }) {

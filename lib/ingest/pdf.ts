@@ -88,7 +88,7 @@ export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Pro
   validatePdfBytes(bytes, opts);
   const maxPages = opts.maxPages ?? getConfig().upload.maxPages;
   const pdfjs = await loadPdfjs();
-  // pdf.js may take ownership of the memory it gets: each open is handed its own copy.
+  // Kept for re-opening (REOPEN_AFTER_PAGES); each open gets a copy of its own.
   const source = new Uint8Array(bytes);
   const load = async (): Promise<PdfjsHandle> => {
     const task = pdfjs.getDocument({
