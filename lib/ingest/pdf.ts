@@ -109,20 +109,26 @@ export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Pro
     }
   };
   let handle = await load();
+  const reopen = async () => {
+    await handle.task.destroy();
+    handle = await load();
+  };
   try {
-    const { doc } = handle;
-    if (doc.numPages < 1) throw ingestErrors.corrupt('document has no pages');
-    if (doc.numPages > maxPages) throw ingestErrors.tooManyPages(doc.numPages, maxPages);
+    const numPages = handle.doc.numPages;
+    if (numPages < 1) throw ingestErrors.corrupt('document has no pages');
+    if (numPages > maxPages) throw ingestErrors.tooManyPages(numPages, maxPages);
+    const meta = await handle.doc.getMetadata().catch(() => null);
     // Page dictionaries are cheap to load; touching each one now reports a truncated or damaged
-    // page tree at upload time instead of halfway through ingestion.
-    for (let n = 1; n <= doc.numPages; n++) await doc.getPage(n);
-    const meta = await doc.getMetadata().catch(() => null);
-    throwIfBombed();
-    if (doc.numPages > REOPEN_AFTER_PAGES) {
-      // The check above visited every page: start reading from a document that holds none.
-      await handle.task.destroy();
-      handle = await load();
+    // page tree at upload time instead of halfway through ingestion. Visited pages stay in
+    // pdf.js, so a long document is checked REOPEN_AFTER_PAGES at a time (all 2,000 pages of the
+    // generated manual at once held ~400 MB of heap that the first pages read then sat on).
+    for (let n = 1; n <= numPages; n++) {
+      await handle.doc.getPage(n);
+      if (n % REOPEN_AFTER_PAGES === 0) await reopen();
     }
+    throwIfBombed();
+    // Reading starts from a document that holds no page.
+    if (numPages > REOPEN_AFTER_PAGES && numPages % REOPEN_AFTER_PAGES !== 0) await reopen();
     return new PdfJsDoc(handle, load, pdfjs, infoOf(meta?.info));
   } catch (err) {
     await handle.task.destroy().catch(() => {});
