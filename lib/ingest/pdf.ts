@@ -21,6 +21,11 @@ export interface OpenPdfOptions {
   maxBytes?: number;
   /** Defaults to getConfig().upload.maxPages; Infinity disables the check. */
   maxPages?: number;
+  /**
+   * Visit every page at open to find a damaged page tree (default true). The upload's inspection
+   * does it; the ingest, reading a file that passed it, skips the walk and its transient memory.
+   */
+  checkPageTree?: boolean;
 }
 
 export interface PageContent extends PageLayout {
@@ -122,13 +127,15 @@ export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Pro
     // page tree at upload time instead of halfway through ingestion. Visited pages stay in
     // pdf.js, so a long document is checked REOPEN_AFTER_PAGES at a time (all 2,000 pages of the
     // generated manual at once held ~400 MB of heap that the first pages read then sat on).
-    for (let n = 1; n <= numPages; n++) {
-      await handle.doc.getPage(n);
-      if (n % REOPEN_AFTER_PAGES === 0) await reopen();
+    if (opts.checkPageTree ?? true) {
+      for (let n = 1; n <= numPages; n++) {
+        await handle.doc.getPage(n);
+        if (n % REOPEN_AFTER_PAGES === 0) await reopen();
+      }
+      // Reading starts from a document that holds no page.
+      if (numPages > REOPEN_AFTER_PAGES && numPages % REOPEN_AFTER_PAGES !== 0) await reopen();
     }
     throwIfBombed();
-    // Reading starts from a document that holds no page.
-    if (numPages > REOPEN_AFTER_PAGES && numPages % REOPEN_AFTER_PAGES !== 0) await reopen();
     return new PdfJsDoc(handle, load, pdfjs, infoOf(meta?.info));
   } catch (err) {
     await handle.task.destroy().catch(() => {});
