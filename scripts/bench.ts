@@ -5,7 +5,7 @@
  * (a synthetic corpus grown from real chunks in a scratch LanceDB), time from submit to the first
  * streamed event and to the answer through the running server on loopback, and peak RSS.
  * --json prints one object:
- *   {"ingest": {"text_pages_per_s", "ocr_pages_per_s", "ocr_engine", "ocr_pages_per_s_tesseract_js",
+ *   {"ingest": {"text_pages_per_s", "ocr_pages_per_s", "ocr_engine", "ocr_pages_per_s_tesseract_js", "ocr_engine_ratio", "ocr_bare_engine",
  *    "large": {"pages", "pages_per_s", "worker_rss_mb"}}, "search": {"<tool>": {"<chunks>": {"p50_ms", "p95_ms"}}},
  *    "first_event_ms": {"p50", "p95"}, "answer_ms": {"p50", "p95"}, "rss_mb", ...extras}
  */

@@ -13,6 +13,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/runtime/disk-space';
+import { LEAN_MALLOC_ENV } from '../lib/runtime/process-memory';
 import { isLoopbackHost } from '../lib/config/network';
 import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
 import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/config';
@@ -114,11 +115,8 @@ function main() {
     spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
       cwd: root,
       stdio: 'inherit',
-      // Two malloc arenas: the native libraries' many threads (LanceDB, libsql, sharp) otherwise each
-      // grow an arena of their own, and the server's RSS kept climbing under load. Blocks over 128 kB
-      // are mapped on their own and freed memory is trimmed, so glibc hands it back: the load test's
-      // server RSS climbed to 549–728 MB without these and to 440 MB with them (docs/benchmarks.md).
-      env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
+      // glibc hands freed native memory back (LEAN_MALLOC_ENV says why and what it saved).
+      env: { ...LEAN_MALLOC_ENV, ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
     }),
   );
 }

@@ -10,7 +10,7 @@ import { createNativeTesseractEngine, findTesseract, parseTsv } from './ocr-nati
 import { planOcr } from './ocr-page';
 import { ocrPage } from './testing/pages';
 import { openPdf } from './pdf';
-import { toPpm } from './render';
+import { toPam } from './render';
 import { wordF1 } from './testing/word-f1';
 
 const binary = findTesseract();
@@ -108,7 +108,7 @@ describe.runIf(binary)('native tesseract engine', () => {
     const doc = await openPdf(await scan());
     const raw = await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 });
     await doc.close();
-    expect((await engine.recognize(toPpm(raw), { mode: 'block', dpi: 216 })).text).toContain('Error 1240');
+    expect((await engine.recognize(toPam(raw), { mode: 'block', dpi: 216 })).text).toContain('Error 1240');
   });
 
   it('stops a recognition when its signal aborts', async () => {
@@ -116,7 +116,7 @@ describe.runIf(binary)('native tesseract engine', () => {
     const raw = await doc.renderRegionRaw(1, { x: 0, y: 0, w: 500, h: 300 }, { scale: 3 });
     await doc.close();
     const ac = new AbortController();
-    const p = engine.recognize(toPpm(raw), { signal: ac.signal });
+    const p = engine.recognize(toPam(raw), { signal: ac.signal });
     ac.abort(new Error('cancelled by test'));
     await expect(p).rejects.toThrow(/cancelled by test/);
   });

@@ -2,7 +2,7 @@
  * OCR with the `tesseract` binary (Debian's `tesseract-ocr`, Homebrew's `tesseract`) when it is on
  * PATH: one process per image, as many at once as there are cores, each held to one thread
  * (OMP_THREAD_LIMIT=1: tesseract's OpenMP threads only fight each other on a busy machine). The
- * image goes in on stdin (the binary PPM the pipeline renders: no encoding), TSV comes out on
+ * image goes in on stdin (the PAM the pipeline renders: raw pixels, no encoding), TSV comes out on
  * stdout and is parsed into the same word + box shape as the tesseract.js engine.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -15,6 +15,7 @@ import { type BBox, boxOfPoints } from './geometry';
 import type { OcrEngine, OcrLine, OcrOptions, OcrResult, OcrWord } from './ocr';
 import { meanConfidence } from './ocr-confidence';
 import { packageRoot } from './pdfjs';
+import { pamLayout } from './render';
 
 interface PaddleLine {
   text: string;
@@ -63,12 +64,10 @@ interface Rgba {
   height: number;
 }
 
-/** The image as RGBA pixels (PPM, as the pipeline sends it, or any format sharp reads). */
+/** The image as RGBA pixels (PAM, as the pipeline sends it, or any format sharp reads). */
 async function toRgba(image: Buffer): Promise<Rgba> {
-  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(image.subarray(0, 40).toString('latin1'));
-  const input = header
-    ? sharp(image.subarray(header[0].length), { raw: { width: Number(header[1]), height: Number(header[2]), channels: 3 } })
-    : sharp(image);
+  const pam = pamLayout(image);
+  const input = pam ? sharp(image.subarray(pam.offset), { raw: { width: pam.width, height: pam.height, channels: 4 } }) : sharp(image);
   const { data, info } = await input.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

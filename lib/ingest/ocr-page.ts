@@ -10,7 +10,7 @@ import { type TextLine, layoutPage } from './layout';
 import type { OcrEngine, OcrMode, OcrOptions, OcrResult } from './ocr';
 import { type ManualLanguage, readInItsLanguage } from './ocr-language';
 import type { PageContent, PdfDoc } from './pdf';
-import { type RawImage, toPpm } from './render';
+import { type RawImage, toPam } from './render';
 
 export interface OcrTarget {
   bbox: BBox;
@@ -209,7 +209,7 @@ export function startPageOcr(
       // Figure regions of text pages: what the text layer already says there is not read again.
       if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
       else if (target.mode === 'page') wholePage = raw;
-      return { image: toPpm(raw), scale: raw.scale, t };
+      return { image: toPam(raw), scale: raw.scale, t };
     });
     previous = drawn.catch(() => {});
     return drawn;
@@ -289,7 +289,8 @@ function maskBoxes(raw: RawImage, region: BBox, boxes: readonly BBox[], padPx = 
 }
 
 function recognizeCached(engine: OcrEngine, image: Buffer, opts: OcrOptions, cache?: Map<string, Promise<OcrResult>>): Promise<OcrResult> {
-  if (!cache) return engine.recognize(image, opts);
+  // A whole scanned page is not repeated pixel for pixel: hashing its ~17 MB would only cost the JS thread.
+  if (!cache || opts.mode === 'page') return engine.recognize(image, opts);
   const key = `${engine.id}|${opts.mode}|${Math.round(opts.dpi ?? 0)}|${(opts.languages ?? []).join('+')}|${createHash('sha1').update(image).digest('hex')}`;
   let hit = cache.get(key);
   if (!hit) {

@@ -9,7 +9,7 @@ import { type OcrEngine, bundledEnglishModelDir, createTesseractEngine, defaultO
 import { normalizeLabel, ocrLinesToPage, planOcr, withOcrLines } from './ocr-page';
 import { ocrPage } from './testing/pages';
 import { type PageContent, openPdf } from './pdf';
-import { encodePng, toPpm } from './render';
+import { encodePng, toPam } from './render';
 
 const W = 500, H = 300;
 const LINES = [
@@ -94,7 +94,7 @@ describe('tesseract engine (offline)', () => {
     const doc = await openPdf(scanBytes);
     const raw = await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 });
     await doc.close();
-    const fromPpm = await engine.recognize(toPpm(raw), { mode: 'sparse', dpi: 216 });
+    const fromPpm = await engine.recognize(toPam(raw), { mode: 'sparse', dpi: 216 });
     const fromPng = await engine.recognize(await encodePng(raw), { mode: 'sparse', dpi: 216 });
     expect(fromPpm.text).toContain('Error 1240');
     expect(fromPpm.words.map((w) => [w.text, w.bbox])).toEqual(fromPng.words.map((w) => [w.text, w.bbox]));

@@ -60,7 +60,7 @@ export interface OcrEngine {
   readonly languages: readonly string[];
   /** How many images it recognises at once. */
   readonly concurrency: number;
-  /** `image`: an encoded image (PNG, JPEG, or the binary PPM the pipeline sends: no decoding cost). */
+  /** `image`: an encoded image (PNG, JPEG, or the PAM of raw pixels the pipeline sends: no decoding cost). */
   recognize(image: Buffer, opts?: OcrOptions): Promise<OcrResult>;
   /**
    * The writing system of the text in an image (tesseract's OSD names: Latin, Cyrillic, Han,

@@ -11,6 +11,7 @@ import type { OcrEngine, OcrOptions, OcrResult } from './ocr';
 import { PagePass } from './page-pass';
 import { pageImagePath, pageThumbPath } from './paths';
 import { openPdf } from './pdf';
+import { pamLayout } from './render';
 
 const W = 400, H = 500;
 const FIG = { x: 50, y: 100, w: 300, h: 200 }; // top-left page coordinates
@@ -81,10 +82,10 @@ function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; hold
   return { engine, calls, release };
 }
 
-/** Reads a binary PPM back as { width, height, rgb }. */
-function readPpm(buf: Buffer) {
-  const m = /^P6\n(\d+) (\d+)\n255\n/.exec(buf.subarray(0, 40).toString('latin1'))!;
-  return { width: Number(m[1]), height: Number(m[2]), rgb: buf.subarray(m[0].length) };
+/** Reads the PAM the engine was sent back as { width, height, rgba }. */
+function readPam(buf: Buffer) {
+  const layout = pamLayout(buf)!;
+  return { width: layout.width, height: layout.height, rgba: buf.subarray(layout.offset) };
 }
 
 async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: number; searchable?: number[] }, manualId: string, opts: { figuresDuringPass?: boolean } = {}) {
@@ -184,10 +185,10 @@ describe('PagePass', () => {
     const { parsed } = await runPass(await figurePdf(1, { captioned: true }), engine, state, 'pass-masked');
     const caption = parsed[0].lines.find((l) => l.text === CAPTION.text)!;
     expect(caption).toBeDefined();
-    const img = readPpm(calls[0].image);
+    const img = readPam(calls[0].image);
     const scale = img.width / FIG.w;
     // Every pixel under the caption's box is white; the figure around it is not.
-    const at = (x: number, y: number) => img.rgb[(Math.round((y - FIG.y) * scale) * img.width + Math.round((x - FIG.x) * scale)) * 3];
+    const at = (x: number, y: number) => img.rgba[(Math.round((y - FIG.y) * scale) * img.width + Math.round((x - FIG.x) * scale)) * 4];
     const b = caption.bbox;
     for (let x = b.x + 1; x < b.x + b.w - 1; x += 3) for (let y = b.y + 1; y < b.y + b.h - 1; y += 2) expect(at(x, y)).toBe(255);
     expect(at(FIG.x + 20, FIG.y + 100)).toBeLessThan(250);

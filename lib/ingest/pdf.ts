@@ -21,6 +21,11 @@ export interface OpenPdfOptions {
   maxBytes?: number;
   /** Defaults to getConfig().upload.maxPages; Infinity disables the check. */
   maxPages?: number;
+  /**
+   * Visit every page at open to find a damaged page tree (default true). The upload's inspection
+   * does it; the ingest, reading a file that passed it, skips the walk and its transient memory.
+   */
+  checkPageTree?: boolean;
 }
 
 export interface PageContent extends PageLayout {
@@ -72,38 +77,68 @@ function validatePdfBytes(bytes: Uint8Array, opts: { maxBytes?: number } = {}): 
   if (findPdfHeader(bytes) < 0) throw ingestErrors.notPdf(describeNonPdf(bytes));
 }
 
+/**
+ * pdf.js keeps every page it has visited for the life of the document, on both of its sides:
+ * the page proxies, each page's dictionary and resources, and the parsed objects behind them
+ * (~0.2 MB a page on the generated 2,000-page manual, never freed by cleanup()). Past this many
+ * pages visited, cleanup() and the open itself start over from a fresh pdf.js document, so a long
+ * manual is read with bounded memory; re-opening parses the cross-reference table again (tens of
+ * milliseconds), nothing page by page.
+ */
+const REOPEN_AFTER_PAGES = 200;
+
+type PdfjsHandle = { doc: PDFDocumentProxy; task: { destroy(): Promise<void> } };
+
 export async function openPdf(bytes: Uint8Array, opts: OpenPdfOptions = {}): Promise<PdfDoc> {
   validatePdfBytes(bytes, opts);
   const maxPages = opts.maxPages ?? getConfig().upload.maxPages;
   const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument({
-    // pdf.js refuses Node Buffers and may take ownership of the memory it gets: hand it a copy.
-    data: new Uint8Array(bytes),
-    password: opts.password,
-    ...pdfjsAssets(),
-    useSystemFonts: false,
-    isEvalSupported: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
-  let doc: PDFDocumentProxy;
+  // Kept for re-opening (REOPEN_AFTER_PAGES); each open gets a copy of its own.
+  const source = new Uint8Array(bytes);
+  const load = async (): Promise<PdfjsHandle> => {
+    const task = pdfjs.getDocument({
+      // pdf.js refuses Node Buffers and may take ownership of the memory it gets: hand it a copy.
+      data: new Uint8Array(source),
+      password: opts.password,
+      ...pdfjsAssets(),
+      useSystemFonts: false,
+      isEvalSupported: false,
+      verbosity: pdfjs.VerbosityLevel.ERRORS,
+    });
+    try {
+      return { doc: await task.promise, task };
+    } catch (err) {
+      await task.destroy().catch(() => {});
+      throwIfBombed(); // an object stream past its cap fails the open: say why
+      throw mapOpenError(pdfjs, err, opts.password);
+    }
+  };
+  let handle = await load();
+  const reopen = async () => {
+    await handle.task.destroy();
+    handle = await load();
+  };
   try {
-    doc = await task.promise;
-  } catch (err) {
-    await task.destroy().catch(() => {});
-    throwIfBombed(); // an object stream past its cap fails the open: say why
-    throw mapOpenError(pdfjs, err, opts.password);
-  }
-  try {
-    if (doc.numPages < 1) throw ingestErrors.corrupt('document has no pages');
-    if (doc.numPages > maxPages) throw ingestErrors.tooManyPages(doc.numPages, maxPages);
+    const numPages = handle.doc.numPages;
+    if (numPages < 1) throw ingestErrors.corrupt('document has no pages');
+    if (numPages > maxPages) throw ingestErrors.tooManyPages(numPages, maxPages);
+    const meta = await handle.doc.getMetadata().catch(() => null);
     // Page dictionaries are cheap to load; touching each one now reports a truncated or damaged
-    // page tree at upload time instead of halfway through ingestion.
-    for (let n = 1; n <= doc.numPages; n++) await doc.getPage(n);
-    const meta = await doc.getMetadata().catch(() => null);
+    // page tree at upload time instead of halfway through ingestion. Visited pages stay in
+    // pdf.js, so a long document is checked REOPEN_AFTER_PAGES at a time (all 2,000 pages of the
+    // generated manual at once held ~400 MB of heap that the first pages read then sat on).
+    if (opts.checkPageTree ?? true) {
+      for (let n = 1; n <= numPages; n++) {
+        await handle.doc.getPage(n);
+        if (n % REOPEN_AFTER_PAGES === 0) await reopen();
+      }
+      // Reading starts from a document that holds no page.
+      if (numPages > REOPEN_AFTER_PAGES && numPages % REOPEN_AFTER_PAGES !== 0) await reopen();
+    }
     throwIfBombed();
-    return new PdfJsDoc(doc, task, pdfjs, infoOf(meta?.info));
+    return new PdfJsDoc(handle, load, pdfjs, infoOf(meta?.info));
   } catch (err) {
-    await task.destroy().catch(() => {});
+    await handle.task.destroy().catch(() => {});
     throwIfBombed();
     if (err instanceof IngestError) throw err;
     throw ingestErrors.corrupt(errMessage(err), err);
@@ -131,19 +166,26 @@ function infoOf(raw: unknown): PdfInfo {
 class PdfJsDoc implements PdfDoc {
   readonly numPages: number;
   readonly fingerprint: string;
+  private doc: PDFDocumentProxy;
+  private task: { destroy(): Promise<void> };
+  /** Pages visited since the pdf.js document was (re)opened. */
+  private readonly visited = new Set<number>();
 
   constructor(
-    private readonly doc: PDFDocumentProxy,
-    private readonly task: { destroy(): Promise<void> },
+    handle: PdfjsHandle,
+    private readonly reload: () => Promise<PdfjsHandle>,
     private readonly pdfjs: Awaited<ReturnType<typeof loadPdfjs>>,
     readonly info: PdfInfo,
   ) {
-    this.numPages = doc.numPages;
-    this.fingerprint = doc.fingerprints[0] ?? '';
+    this.doc = handle.doc;
+    this.task = handle.task;
+    this.numPages = handle.doc.numPages;
+    this.fingerprint = handle.doc.fingerprints[0] ?? '';
   }
 
   private async page(n: number): Promise<PDFPageProxy> {
     if (!Number.isInteger(n) || n < 1 || n > this.numPages) throw new RangeError(`page ${n} is outside 1…${this.numPages}`);
+    this.visited.add(n);
     try {
       return await this.doc.getPage(n);
     } catch (err) {
@@ -169,18 +211,25 @@ class PdfJsDoc implements PdfDoc {
         return { items: [], styles: {}, lang: null } as TextContent;
       });
       // The operator list gives the image placements and also loads the fonts, whose real names
-      // ("Arial,Bold") are the only reliable bold signal.
-      const opList = await page.getOperatorList().catch((err: unknown) => {
-        warnings.push(`drawing operators unreadable: ${errMessage(err)}`);
-        return { fnArray: [], argsArray: [] };
-      });
+      // ("Arial,Bold") are the only reliable bold signal. Building it decodes every image on the
+      // page, so a page with (almost) no text layer goes without: it is read whole by OCR (no
+      // image regions needed), and its scan is decoded once, when it is drawn for the engine.
+      const opListOf = () =>
+        page.getOperatorList().catch((err: unknown) => {
+          warnings.push(`drawing operators unreadable: ${errMessage(err)}`);
+          return { fnArray: [], argsArray: [] };
+        });
+      const rawChars = text.items.reduce((k, item) => k + ('str' in item ? item.str.replace(/\s/g, '').length : 0), 0);
+      const opList = rawChars >= MIN_TEXT_LAYER_CHARS ? await opListOf() : null;
       // pdf.js draws what it decoded before a stream passed its cap; the job fails instead.
       throwIfBombed();
       const spans = textSpans(text, viewport.transform, (id) => fontNameOf(page, id));
       const lines = buildLines(spans, viewport.width);
       const layout = layoutPage(n, viewport.width, viewport.height, lines);
-      const images = findImageRegions(this.pdfjs.OPS, opList, viewport.transform, viewport);
       const textChars = spans.reduce((k, s) => k + s.text.replace(/\s/g, '').length, 0);
+      const ops = opList ?? (textChars >= MIN_TEXT_LAYER_CHARS ? await opListOf() : null);
+      throwIfBombed();
+      const images = ops ? findImageRegions(this.pdfjs.OPS, ops, viewport.transform, viewport) : [];
       return {
         ...layout,
         images,
@@ -231,7 +280,16 @@ class PdfJsDoc implements PdfDoc {
   async cleanup() {
     // Fonts and page caches of the whole document (heap grows with the pages visited otherwise).
     // Only safe with no render in flight: the caller guarantees it.
-    await this.doc.cleanup();
+    if (this.visited.size < REOPEN_AFTER_PAGES) {
+      await this.doc.cleanup();
+      return;
+    }
+    // What cleanup() keeps (every visited page, on both sides of pdf.js) goes with the old document.
+    const fresh = await this.reload();
+    await this.task.destroy().catch(() => {});
+    this.doc = fresh.doc;
+    this.task = fresh.task;
+    this.visited.clear();
   }
 
   async close() {

@@ -234,7 +234,7 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     const store = (opened ??= await getVectorStore());
     current = 'parsing';
     const bytes = new Uint8Array(await fs.promises.readFile(manualSourcePath(manualId)));
-    const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity });
+    const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity, checkPageTree: false });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount, searchablePages: 0, figureLabels: 'pending' });
     const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()), signal, languages: getConfig().ocr.languages });

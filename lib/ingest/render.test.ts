@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedManuals, sharedManual } from '../../test/shared-manuals';
 import { type PdfDoc, openPdf } from './pdf';
-import { PAGE_SCALE, encodePageImages, makeThumbnail, toPpm } from './render';
+import { PAGE_SCALE, encodePageImages, makeThumbnail, pamLayout, toPam } from './render';
 import { inkFraction } from './testing/pages';
 import { PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
 
@@ -89,12 +89,14 @@ describe('raw renders', () => {
     expect((await encodePageImages(a)).png.length).toBeGreaterThan(0);
   });
 
-  it('toPpm writes a binary PPM of the RGB channels', () => {
+  it('toPam puts the RGBA pixels behind a PAM header that pamLayout reads back', () => {
     const raw = { data: Buffer.from([1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255]), width: 2, height: 2, scale: 1 };
-    const ppm = toPpm(raw);
-    const header = 'P6\n2 2\n255\n';
-    expect(ppm.subarray(0, header.length).toString('latin1')).toBe(header);
-    expect([...ppm.subarray(header.length)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const pam = toPam(raw);
+    const layout = pamLayout(pam)!;
+    expect(layout).toMatchObject({ width: 2, height: 2 });
+    expect(pam.subarray(0, layout.offset).toString('latin1')).toMatch(/^P7\n[\s\S]*TUPLTYPE RGB_ALPHA\nENDHDR\n$/);
+    expect([...pam.subarray(layout.offset)]).toEqual([...raw.data]);
+    expect(pamLayout(Buffer.from('P6\n2 2\n255\n'))).toBeNull();
   });
 });
 

@@ -15,7 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { getConfig } from '../config';
-import { type ProcessMemory, rssOfPid } from '../runtime/process-memory';
+import { LEAN_MALLOC_ENV, type ProcessMemory, rssOfPid } from '../runtime/process-memory';
 import { failHeldJob } from '../store/jobs';
 import { discardPartialOutput } from './partial-output';
 
@@ -61,7 +61,7 @@ export function startIngestWorker(): void {
     const { heapMb, maxRssMb } = getConfig().ingestWorker;
     const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
       cwd: root,
-      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      env: { ...LEAN_MALLOC_ENV, ...process.env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     s.child = child;

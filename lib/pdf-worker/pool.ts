@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { IngestError } from '../ingest/errors';
-import { rssOfPid } from '../runtime/process-memory';
+import { LEAN_MALLOC_ENV, rssOfPid } from '../runtime/process-memory';
 import { getConfig } from '../config';
 import type { BBox } from '../ingest/geometry';
 import type { ValueTarget } from '../ingest/word-boxes';
@@ -58,7 +58,7 @@ function launch(): Worker {
   const { heapMb } = getConfig().pdfWorker;
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, ...workerArgs()], {
     cwd: process.cwd(),
-    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+    env: { ...LEAN_MALLOC_ENV, ...process.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const w: Worker = { child };

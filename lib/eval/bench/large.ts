@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LEAN_MALLOC_ENV } from '../../runtime/process-memory';
 import { generateLargeManual } from '../../sample/large';
 import type { Log } from '../ingest';
 import { availabilityOf, type AvailabilityFigures } from './availability';
@@ -30,7 +31,8 @@ export async function measureLargeIngest(opts: { root: string; dir: string; page
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(opts.root, 'lib', 'eval', 'bench', 'large-child.ts'), file], {
       cwd: opts.root,
-      env: { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' },
+      // The allocator settings the app's ingest worker runs with (worker-client.ts): its memory is the figure.
+      env: { ...LEAN_MALLOC_ENV, ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

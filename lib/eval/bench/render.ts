@@ -10,7 +10,7 @@ export function renderBench(r: BenchReport): string {
   const m = r.machine;
   out.push(`machine: ${m.cpu}, ${m.nproc} cores, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_avg_1m_at_start} at start`, '');
   out.push(`ingest (${r.ingest.source ?? ''}):`);
-  out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}`);
+  out.push(`  text pages/s ${v(r.ingest.text_pages_per_s)}   OCR pages/s ${v(r.ingest.ocr_pages_per_s)}${r.ingest.ocr_engine_ratio == null ? '' : `   OCR ÷ bare engine ${r.ingest.ocr_engine_ratio}`}`);
   const avail = (label: string, a: Partial<AvailabilityFigures> | undefined) =>
     a && out.push(`  ${label}: first page searchable ${v(a.time_to_first_searchable_ms, ' ms')}, text searchable ${v(a.time_to_searchable_pages_per_s)} pages/s, complete ${v(a.complete_pages_per_s)} pages/s`);
   avail('text manuals', r.ingest.text_availability);
