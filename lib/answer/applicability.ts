@@ -49,7 +49,7 @@ interface Mentions {
 
 /**
  * The words a search looks up in the library for the checks below: a query's designations
- * ("CL57T", "E05"), and the model of a maker + model that reads as a value ("Fluke 87V"). Any of
+ * ("QX-40C", "E05"), and the model of a maker + model that reads as a value ("Wendel 87V"). Any of
  * them may be a variant the library lists others of; only a maker + model no manual mentions is
  * an unknown device (a code or pin the library never writes is not a device).
  */

@@ -54,7 +54,7 @@ export function modelCore(word: string): string {
 
 /**
  * A designation's stem and variant suffix ("qx-40c" → qx40 + c; "3015be" → 3015 + be), or
- * undefined without one. A suffix is 1–3 letters: a longer run is words ("cl57r-closed-loop" of a
+ * undefined without one. A suffix is 1–3 letters: a longer run is words ("qx40a-service-manual" of a
  * file name), not a variant.
  */
 export function variantOf(word: string): { stem: string; suffix: string } | undefined {
