@@ -76,8 +76,9 @@ describe('LLM provider faults during a turn', () => {
     const { events } = await turn(client(fetch, 5_000));
     const response = expectDoneWithAnswer(events);
     expect(response.text).toContain('6.8 A');
-    // The answer was streamed by the model (its first delta), not written extractively.
-    expect(eventsOf(events, 'response_delta')[0].delta).toBe('The full-load current is ');
+    // The answer was streamed by the model (its first delta), not written extractively; its
+    // trailing space waits for the next delta, in case a citation marker follows it.
+    expect(eventsOf(events, 'response_delta')[0].delta).toBe('The full-load current is');
     expect(eventsOf(events, 'status').some((s) => FALLBACK.test(s.message))).toBe(false);
     expect(calls.length).toBeGreaterThanOrEqual(2);
   });
