@@ -3,13 +3,11 @@
  * question with that qualifier, the trail shows the question as it was read, and the answer quotes
  * channel 3's page, not channel 1's. The manual is generated here: one page per channel.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { linesPdf, type PdfLine } from '../lib/ingest/testing/lines-pdf';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';
+import { tempPdf } from './sample-pdf';
 
 const DEVICE = 'Acme PS-3 Bench Supply';
 /** Channel → its output current limit, each on a page of its own (pages 2, 3, 4). */
@@ -20,36 +18,19 @@ const LIMITS = [
 ] as const;
 
 async function channelManual(): Promise<{ path: string; fileName: string }> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(`${DEVICE} Manual`);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const pages: Array<Array<[string, number, boolean]>> = [
+  const pages: PdfLine[][] = [
     [
       [DEVICE, 22, true],
       ['Operating manual', 15, false],
     ],
-    ...LIMITS.map(([channel, limit]): Array<[string, number, boolean]> => [
+    ...LIMITS.map(([channel, limit]): PdfLine[] => [
       [`Channel ${channel} output`, 15, true],
       [`Channel ${channel} delivers a maximum output current of ${limit}.`, 10, false],
       [`Set the voltage of channel ${channel} with its own knob before you enable the output.`, 10, false],
     ]),
   ];
-  for (const lines of pages) {
-    const page = doc.addPage([595, 842]);
-    // Below the header band: lines repeated at the top of most pages are running headers.
-    let y = 700;
-    for (const [text, size, isBold] of lines) {
-      page.drawText(text, { x: 56, y, size, font: isBold ? bold : regular });
-      y -= size * 2.2;
-    }
-  }
-  const fileName = `acme-ps3-channels-${Date.now().toString(36)}.pdf`;
-  const dir = path.join(os.tmpdir(), 'mc-e2e-sample');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, fileName);
-  fs.writeFileSync(file, await doc.save());
-  return { path: file, fileName };
+  // Below the header band: lines repeated at the top of most pages are running headers.
+  return tempPdf(await linesPdf(`${DEVICE} Manual`, pages, 700), 'acme-ps3-channels');
 }
 
 test('"and channel 3?" after a channel 1 question is read as channel 3 and cites its page', async ({ page }) => {

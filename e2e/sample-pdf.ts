@@ -19,3 +19,13 @@ export async function uniqueSamplePdf(tag: string): Promise<{ path: string; file
   fs.writeFileSync(file, Buffer.concat([fs.readFileSync(await samplePdfPath()), Buffer.from(`\n% ${fileName}\n`)]));
   return { path: file, fileName };
 }
+
+/** Writes a generated PDF where the browser can upload it from, under a unique file name. */
+export function tempPdf(bytes: Uint8Array, stem: string): { path: string; fileName: string } {
+  const fileName = `${stem}-${Date.now().toString(36)}.pdf`;
+  const dir = path.join(os.tmpdir(), 'mc-e2e-sample');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, fileName);
+  fs.writeFileSync(file, bytes);
+  return { path: file, fileName };
+}

@@ -4,23 +4,17 @@
  * show them intact (no strikethrough), cite [1]..[n] with one chip per source, and label each
  * source by its section heading.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { linesPdf, type PdfLine } from '../lib/ingest/testing/lines-pdf';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';
+import { tempPdf } from './sample-pdf';
 
 /** A two-page manual of an invented Acme pump whose limits table writes ranges with "~". */
 async function rangeManual(): Promise<{ path: string; fileName: string }> {
-  const doc = await PDFDocument.create();
-  doc.setTitle('Acme HX-90 Coolant Pump Manual');
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   // A cover page first, as manuals have: the cover names the device, so its words are the
   // manual's identity, not the asked content. Each limit is a sentence of its own.
-  const pages: Array<Array<[string, number, boolean]>> = [
+  const pages: PdfLine[][] = [
     [
       ['Acme HX-90 Coolant Pump', 22, true],
       ['Operating manual', 15, false],
@@ -44,20 +38,7 @@ async function rangeManual(): Promise<{ path: string; fileName: string }> {
       ['Earth the frame before switching on.', 10, false],
     ],
   ];
-  for (const lines of pages) {
-    const page = doc.addPage([595, 842]);
-    let y = 780;
-    for (const [text, size, isBold] of lines) {
-      page.drawText(text, { x: 56, y, size, font: isBold ? bold : regular });
-      y -= size * 2.2;
-    }
-  }
-  const fileName = `acme-hx90-ranges-${Date.now().toString(36)}.pdf`;
-  const dir = path.join(os.tmpdir(), 'mc-e2e-sample');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, fileName);
-  fs.writeFileSync(file, await doc.save());
-  return { path: file, fileName };
+  return tempPdf(await linesPdf('Acme HX-90 Coolant Pump Manual', pages), 'acme-hx90-ranges');
 }
 
 test('a quoted "~" range is shown intact, cited [1]..[n] under its section heading', async ({ page }) => {

@@ -4,7 +4,6 @@
  * content, so a question about them is answered from it, not declined (issue 30). Real ingest,
  * real index, the offline loop.
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { collectTurn, eventsOf } from '@/lib/agent/testing/turn';
@@ -12,17 +11,15 @@ import { agentServices } from '@/lib/services/agent-services';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { acceptUpload } from '@/lib/manuals/service';
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
+import { linesPdf } from '@/lib/ingest/testing/lines-pdf';
 
 async function* bytesOf(data: Uint8Array) {
   yield data;
 }
 
-async function datasheet(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle('Acme HX-90 Coolant Pump Datasheet');
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const pages: Array<Array<[string, number, boolean]>> = [
+/** The device's name and its operating limits on page 1, with no cover page before it. */
+function datasheet(): Promise<Uint8Array> {
+  return linesPdf('Acme HX-90 Coolant Pump Datasheet', [
     [
       ['Acme HX-90 Coolant Pump', 22, true],
       ['Operating limits', 15, true],
@@ -35,16 +32,7 @@ async function datasheet(): Promise<Uint8Array> {
       ['Clean the strainer of the coolant pump every month and replace its seal once a year.', 10, false],
       ['Connect the motor cable to terminals U, V and W.', 10, false],
     ],
-  ];
-  for (const lines of pages) {
-    const page = doc.addPage([595, 842]);
-    let y = 780;
-    for (const [text, size, isBold] of lines) {
-      page.drawText(text, { x: 56, y, size, font: isBold ? bold : regular });
-      y -= size * 2.2;
-    }
-  }
-  return doc.save();
+  ]);
 }
 
 let manualId: string;
