@@ -62,7 +62,7 @@ test.describe('answers', () => {
     await chat.askInNewChat(SPEC_QUESTION);
     await chat.ask('And the maximum current draw?');
     await chat.expectLastTurn('done');
-    await expect(chat.lastTurn()).toContainText('Read as a follow-up: And the maximum current draw? (hx-200');
+    await expect(chat.lastTurn()).toContainText(`Read as a follow-up: And the maximum current draw? — continuing “${SPEC_QUESTION}”`);
     await expect(chat.answer()).not.toHaveText(/^The manuals do not say/);
   });
 

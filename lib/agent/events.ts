@@ -63,7 +63,7 @@ export type AgentEvent = Timed<
   | {
       type: 'turn_start';
       question: string;
-      /** The question as searched and answered, when it was read as a follow-up of the previous turn. */
+      /** How the question was read, when it was read as a follow-up of the previous turn (lib/agent/follow-up.ts `shown`). */
       resolved?: string;
       manualIds: string[] | null;
       budget: number;

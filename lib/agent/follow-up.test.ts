@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from './contract';
 import { deviceWords, resolveFollowUp } from './follow-up';
+
+const searched = (q: string, h: readonly ChatTurn[], ids: ReadonlyMap<string, ReadonlySet<string>>) => resolveFollowUp(q, h, ids).search;
 
 const identities = new Map([
   ['dp800', new Set(['dp800', 'series', 'programmable', 'linear', 'dc', 'power', 'supply', 'user', 'guide', 'dp832'])],
@@ -19,11 +22,11 @@ describe('follow-up questions', () => {
       { role: 'user' as const, content: 'How do I set series mode on the DP832?' },
       { role: 'assistant' as const, content: 'Press Utility, then Series [1].' },
     ];
-    expect(resolveFollowUp("and what's the max current then?", history, identities)).toBe("and what's the max current then? (series dp832 set mode)");
+    expect(searched("and what's the max current then?", history, identities)).toBe("and what's the max current then? (series dp832 set mode)");
     // a question that names a device stands alone
-    expect(resolveFollowUp('What current does the SKR Mini E3 bed output give?', history, identities)).toBe('What current does the SKR Mini E3 bed output give?');
+    expect(searched('What current does the SKR Mini E3 bed output give?', history, identities)).toBe('What current does the SKR Mini E3 bed output give?');
     // a first question has nothing to follow
-    expect(resolveFollowUp("and what's the max current then?", [], identities)).toBe("and what's the max current then?");
+    expect(searched("and what's the max current then?", [], identities)).toBe("and what's the max current then?");
   });
 });
 
@@ -39,20 +42,27 @@ describe('a follow-up that swaps a qualifier', () => {
 
   it('is the previous question with the qualifier of the same kind replaced', () => {
     const history = asked('What is the maximum current of output 1 on the HX-200?');
-    expect(resolveFollowUp('and output 3?', history, hx)).toBe('What is the maximum current of output 3 on the HX-200?');
-    expect(resolveFollowUp('And what about Output 2?', history, hx)).toBe('What is the maximum current of Output 2 on the HX-200?');
-    expect(resolveFollowUp('What about J4?', asked('Which cable goes to J3 on the HX-200?'), hx)).toBe('Which cable goes to J4 on the HX-200?');
+    expect(searched('and output 3?', history, hx)).toBe('What is the maximum current of output 3 on the HX-200?');
+    expect(searched('And what about Output 2?', history, hx)).toBe('What is the maximum current of Output 2 on the HX-200?');
+    expect(searched('What about J4?', asked('Which cable goes to J3 on the HX-200?'), hx)).toBe('Which cable goes to J4 on the HX-200?');
   });
 
   it('appends the previous subject, without the replaced qualifier, when it asks more', () => {
     const history = asked('What is the maximum current of output 1 on the HX-200?');
-    expect(resolveFollowUp('and the ripple of output 3?', history, hx)).toBe('and the ripple of output 3? (hx-200 maximum current)');
+    expect(searched('and the ripple of output 3?', history, hx)).toBe('and the ripple of output 3? (hx-200 maximum current)');
     // a qualifier of another kind is appended to, not swapped
-    expect(resolveFollowUp('and at step 3?', history, hx)).toBe('and at step 3? (hx-200 maximum current output 1)');
+    expect(searched('and at step 3?', history, hx)).toBe('and at step 3? (hx-200 maximum current output 1)');
+  });
+
+  it('shows the reader a sentence: the swapped question, or the earlier question it continues', () => {
+    const history = asked('What is the maximum current of output 1 on the HX-200?');
+    expect(resolveFollowUp('and output 3?', history, hx).shown).toBe('What is the maximum current of output 3 on the HX-200?');
+    expect(resolveFollowUp('and the ripple of output 3?', history, hx).shown).toBe('and the ripple of output 3? — continuing “What is the maximum current of output 1 on the HX-200?”');
+    expect(resolveFollowUp('What is the ripple on the QX-40?', history, hx)).toEqual({ search: 'What is the ripple on the QX-40?', shown: 'What is the ripple on the QX-40?' });
   });
 
   it('keeps the subject along a chain of follow-ups', () => {
     const history = [...asked('What is the maximum current of output 1 on the HX-200?'), ...asked('and output 3?')];
-    expect(resolveFollowUp('and output 2?', history, hx)).toBe('What is the maximum current of output 2 on the HX-200?');
+    expect(searched('and output 2?', history, hx)).toBe('What is the maximum current of output 2 on the HX-200?');
   });
 });

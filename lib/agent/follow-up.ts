@@ -81,25 +81,34 @@ function swapQualifiers(question: string, previous: string): { swapped: string; 
   return spans.length ? { swapped, spans } : undefined;
 }
 
+/** A follow-up as read: the text searched, and how the trail words it for the reader. */
+export interface FollowUpReading {
+  search: string;
+  /** The swapped question as it reads, or the follow-up with the earlier question it continues. */
+  shown: string;
+}
+
 /**
  * The question to search for: the question itself, or — for a follow-up — the previous question
  * with the follow-up's qualifiers swapped in when that is all it asks, else the question with the
- * previous question's device words and the content words it does not repeat, in parentheses.
+ * previous question's device words and the content words it does not repeat, in parentheses. The
+ * parenthesised words are for the search; the reader is shown the earlier question instead.
  */
-export function resolveFollowUp(question: string, history: readonly ChatTurn[], identities: ReadonlyMap<string, ReadonlySet<string>>): string {
+export function resolveFollowUp(question: string, history: readonly ChatTurn[], identities: ReadonlyMap<string, ReadonlySet<string>>): FollowUpReading {
+  const same = { search: question, shown: question };
   const at = history.findLastIndex((t) => t.role === 'user');
-  if (at < 0 || identities.size === 0 || deviceWords(question, identities).length > 0) return question;
-  let previous = resolveFollowUp(history[at].content, history.slice(0, at), identities);
+  if (at < 0 || identities.size === 0 || deviceWords(question, identities).length > 0) return same;
+  let previous = resolveFollowUp(history[at].content, history.slice(0, at), identities).search;
   const swap = swapQualifiers(question, previous);
   if (swap) {
     // Nothing asked beyond the qualifiers: the previous question, qualifiers swapped.
     const known = new Set([...distinctTerms(previous), ...distinctTerms(swap.spans.join(' '))]);
-    if (distinctTerms(question).every((t) => known.has(t))) return swap.swapped;
+    if (distinctTerms(question).every((t) => known.has(t))) return { search: swap.swapped, shown: swap.swapped };
     previous = swap.swapped;
   }
   const device = deviceWords(previous, identities);
-  if (device.length === 0) return question;
+  if (device.length === 0) return same;
   const asked = new Set(distinctTerms(question));
   const topic = words(previous).filter((w) => !isStopword(w) && !device.includes(w) && distinctTerms(w).every((t) => !asked.has(t)));
-  return `${question} (${[...new Set([...device, ...topic])].join(' ')})`;
+  return { search: `${question} (${[...new Set([...device, ...topic])].join(' ')})`, shown: `${question} — continuing “${history[at].content.trim()}”` };
 }

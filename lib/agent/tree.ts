@@ -85,7 +85,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const asked = input.question.trim();
   // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
   const index = await input.services.libraryIndex().catch(() => null);
-  const question = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, index?.identityWords ?? new Map()) : asked;
+  const followUp = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, index?.identityWords ?? new Map()) : undefined;
+  const question = followUp?.search ?? asked;
   const scope = turnScope(asked, input, index);
   const deciderKind = opts.decider ?? input.services.decider;
   const decider: Decider =
@@ -274,7 +275,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   yield ev({
     type: 'turn_start',
     question: asked,
-    ...(question !== asked ? { resolved: question } : {}),
+    ...(followUp && followUp.search !== asked ? { resolved: followUp.shown } : {}),
     manualIds: tree.manualIds ?? null,
     budget: tree.budget,
     decider: deciderKind,
