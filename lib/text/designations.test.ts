@@ -20,6 +20,21 @@ describe('maker + model mentions', () => {
   });
 });
 
+describe('a device named by its model alone', () => {
+  it('is a hyphenated model between a determiner and a noun', () => {
+    expect(modelMentions('Which pin resets a QX-40B board?')).toEqual([{ text: 'QX-40B', model: 'qx-40b' }]);
+    expect(modelMentions('Where is the fuse on the HX-200 controller?')).toEqual([{ text: 'HX-200', model: 'hx-200' }]);
+  });
+
+  it('leaves codes, pins and values alone', () => {
+    expect(modelMentions('What does the E05 error mean?')).toEqual([]);
+    expect(modelMentions('Which wire goes to the SW6 switch?')).toEqual([]);
+    expect(modelMentions('Is the 3-pin connector keyed?')).toEqual([]);
+    expect(modelMentions('Which cable goes to the HX-200?')).toEqual([]);
+    expect(modelMentions('Can a one-click preset be undone?')).toEqual([]);
+  });
+});
+
 describe('a model that reads as a value', () => {
   it('is a model right after a maker written as a name', () => {
     expect(modelMentions('How do I zero a Zentro 48V bench meter?')).toEqual([{ text: 'Zentro 48V', model: '48v' }]);

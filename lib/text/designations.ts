@@ -24,6 +24,10 @@ const MAKER = /^\p{Lu}[\p{L}-]+$/u;
 /** A maker's name written as a name ("Fluke", "Acme"), not an acronym ("DC", "RMS"). */
 const NAME = /^\p{Lu}\p{Ll}[\p{L}-]*$/u;
 const SENTENCE_END = /[.!?:;]["')\]]*$/u;
+/** English determiners before a noun phrase. */
+const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those)$/i;
+/** Hyphen-joined parts of letters and digits, the first with a letter ('QX-40B', 'AB12-CD3'; not '3-pin'). */
+const HYPHENATED_MODEL = /^(?=.*\d)[\p{L}\d]*\p{L}[\p{L}\d]*(?:-[\p{L}\d]+)+$/u;
 const trimToken = (t: string) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 const tokensOf = (text: string) => text.split(/\s+/).map(trimToken).filter(Boolean);
 
@@ -90,6 +94,16 @@ export function modelMentions(question: string): ModelMention[] {
     if (!word && designationShaped(model) && NAME.test(maker) && !isStopword(maker.toLowerCase()) && !SENTENCE_END.test(raw[i - 2]) && !SENTENCE_END.test(raw[i - 1]))
       word = words(model)[0];
     if (word) out.push({ text: `${maker} ${model}`, model: word });
+  }
+  // A device named by its hyphenated model alone, as a thing ("a QX-40B board", "the HX-200
+  // controller"): a determiner, then the model, then a word. A bare code or pin ("the SW6
+  // switch", "an E05 error") has no hyphenated parts and stays a code.
+  for (let i = 1; i + 1 < raw.length; i++) {
+    const [before, model, after] = [trimToken(raw[i - 1]), trimToken(raw[i]), trimToken(raw[i + 1])];
+    if (!DETERMINER.test(before) || !HYPHENATED_MODEL.test(model) || SENTENCE_END.test(raw[i])) continue;
+    if (!/^\p{Ll}{3,}$/u.test(after) || isStopword(after)) continue;
+    const word = designationWord(model);
+    if (word && !out.some((m) => m.model === word)) out.push({ text: model, model: word });
   }
   return out;
 }
