@@ -22,7 +22,6 @@ test.describe('chat', () => {
     const seen = await chat.trailRecord();
     expect(seen.maxWhileRunning, 'trail events shown before the answer finished').toBeGreaterThanOrEqual(2);
     expect(seen.firstEventMs, 'first trail row').not.toBeNull();
-    expect(seen.firstEventMs!).toBeLessThan(5_000);
 
     // The URL becomes the session's; the sidebar lists it under the question as title.
     const id = await chat.chatId();
@@ -48,9 +47,11 @@ test.describe('chat', () => {
     await expect(chat.preview()).toBeHidden();
 
     // Feedback is stored (survives the reload below).
+    // The button shows the rating at once; the reload must wait for the server action that stores it.
+    const stored = page.waitForResponse((r) => r.request().method() === 'POST' && !!r.request().headers()['next-action'] && !!r.request().postData()?.includes('"rating":1'));
     await chat.lastTurn().getByTestId('feedback-up').click();
     await expect(chat.lastTurn().getByTestId('feedback-up')).toHaveAttribute('aria-pressed', 'true');
-    await page.waitForTimeout(300);
+    expect((await stored).ok()).toBe(true);
 
     const answerText = await answer.innerText();
     const trailCount = await chat.trailEvents(chat.lastTurn()).count();

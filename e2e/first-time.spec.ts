@@ -28,23 +28,23 @@ test.beforeAll(async () => {
     detached: true, // its own process group: stopped as a whole below
     stdio: 'ignore',
   });
-  const deadline = Date.now() + 280_000;
-  for (;;) {
-    const ok = await fetch(`${BASE}/api/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the first-run server on port ${PORT} did not start`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const started = server;
+  await expect
+    .poll(() => (started.exitCode !== null ? 'exited' : fetch(`${BASE}/api/health`).then((r) => (r.ok ? 'up' : 'down'), () => 'down')), {
+      timeout: 280_000,
+      message: `the first-run server on port ${PORT} did not start`,
+    })
+    .toMatch(/^(up|exited)$/);
+  expect(started.exitCode, `the first-run server on port ${PORT} exited`).toBeNull();
 });
 
 test.afterAll(async () => {
-  if (server?.pid) {
+  if (server?.pid && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((r) => server!.once('exit', r));
     try {
-      process.kill(-server.pid, 'SIGTERM');
+      process.kill(-server.pid, 'SIGTERM'); // the whole group: npx, tsx, the supervisor, next-server
+      await exited;
     } catch {}
-    await new Promise((r) => setTimeout(r, 1000));
   }
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
@@ -44,12 +44,28 @@ async function imagesLoaded(page: Page) {
     .toBe(true);
 }
 
+/** The element has stopped moving: the preview scrolls the highlight into view smoothly. */
+async function settled(element: Locator) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const box = JSON.stringify(await element.boundingBox());
+        const still = box === last;
+        last = box;
+        return still;
+      },
+      { intervals: [150] },
+    )
+    .toBe(true);
+}
+
 /** Opens the answer's first citation, waits for its page and highlight, saves it and closes it again. */
 async function savePreview(chat: ChatPage, name: string) {
   await chat.citations().first().click();
   await expect(chat.highlights().first()).toBeVisible();
   await imagesLoaded(chat.page);
-  await chat.page.waitForTimeout(600); // the highlight scrolls into view smoothly
+  await settled(chat.highlights().first());
   await save(chat.page, name);
   await chat.page.keyboard.press('Escape');
 }
@@ -95,6 +111,6 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await chat.citations().first().click();
   await expect(chat.highlights().first()).toBeVisible();
   await imagesLoaded(page);
-  await page.waitForTimeout(800);
+  await settled(chat.highlights().first());
   await save(page, 'preview-phone.png', [390, 844]);
 });

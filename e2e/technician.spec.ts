@@ -172,7 +172,6 @@ for (const vp of VIEWPORTS) {
       const labels = new Set<string>();
       const percents: number[] = [];
       let smallReadyWhileBigWorking = false;
-      const deadline = Date.now() + 400_000;
       // One snapshot of both rows per tick, read in the page (a locator would wait for a vanished element).
       const snapshot = () =>
         page.evaluate(
@@ -184,15 +183,21 @@ for (const vp of VIEWPORTS) {
           },
           [path.basename(big), small.fileName],
         );
-      while (Date.now() < deadline) {
-        const now = await snapshot();
-        if (now.small === 'ready' && now.big !== 'ready') smallReadyWhileBigWorking = true;
-        if (now.big === 'ready' || now.big === 'failed') break;
-        if (now.stage) labels.add(now.stage);
-        const pct = now.progress?.match(/(\d+)%/);
-        if (pct) percents.push(Number(pct[1]));
-        await page.waitForTimeout(250);
-      }
+      // Sampled until the long manual settles: the labels and percentages seen on the way.
+      await expect
+        .poll(
+          async () => {
+            const now = await snapshot();
+            if (now.small === 'ready' && now.big !== 'ready') smallReadyWhileBigWorking = true;
+            if (now.big === 'ready' || now.big === 'failed') return now.big;
+            if (now.stage) labels.add(now.stage);
+            const pct = now.progress?.match(/(\d+)%/);
+            if (pct) percents.push(Number(pct[1]));
+            return now.big;
+          },
+          { timeout: 400_000, intervals: [250] },
+        )
+        .toMatch(/^(ready|failed)$/);
       await manuals.expectReady(bigRow);
       expect(smallReadyWhileBigWorking, 'the 10-page manual was ready before the long scan finished').toBe(true);
       // Plain stage labels; OCR is named while it runs.
@@ -250,13 +255,17 @@ for (const vp of VIEWPORTS) {
       const turned = (await page.getByTestId('page-frame').boundingBox())!;
       expect(turned.width, 'rotated page is wider than tall').toBeGreaterThan(turned.height);
 
-      // A slow image shows a loading state, not a blank white page.
+      // A slow image shows a loading state, not a blank white page: the image is held until the
+      // loading state has been seen.
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
       await page.route('**/pages/*/image', async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
+        await held;
         await route.continue();
       });
       await page.getByTestId('next-page').click();
       await expect(page.getByTestId('page-loading')).toBeVisible();
+      release();
       await expect(page.getByTestId('page-frame')).toHaveAttribute('data-loaded', 'true');
       await expect(page.getByTestId('page-loading')).toHaveCount(0);
       await page.unroute('**/pages/*/image');

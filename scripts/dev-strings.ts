@@ -68,7 +68,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Case-insensitive. A token must not be part of a longer token: no letter or digit on either side,
- * nor a decimal's other half ("class 0" is not in "class 0.25"). A question start may end mid-word,
+ * nor a decimal's other half ("grade 5" is not in "grade 5.25"). A question start may end mid-word,
  * so it is matched anywhere.
  */
 function matcher(n: Needle): RegExp {

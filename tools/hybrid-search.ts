@@ -13,8 +13,7 @@ import { lookUpModels, pendingManualsNaming, unmentionedDesignations } from '@/l
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
-import { matchTerms, words } from '@/lib/text/analyze';
-import { NAME_CONCENTRATION } from '@/lib/ranking/named-device';
+import { deviceTermsOf } from '@/lib/ranking/named-device';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
 import {
   chunkObject,
@@ -124,7 +123,6 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     // The ranker reads the library index (built once per library version) and the legs' results.
     let ranked: RankedPage[] = [];
     let identity: LibraryIndex | undefined;
-    const questionWords = words(input.query);
     let rankError: string | undefined;
     const rankStart = performance.now();
     if (wantText) {
@@ -227,22 +225,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(models?.variants ? { model_variants: models.variants } : {}),
         ...(Object.keys(notReady).length ? { not_ready: notReady } : {}),
       },
-      // Question words that name each manual's device: in its identity (title, file name, cover
-      // page), found mostly in that manual — a contents page on the cover names "power" too — and
-      // in its title or on most of its pages (LibraryIndex.namesDevice).
-      topicTerms: identity ? topicTermsOf(identity, distinctManuals(objects), questionWords) : {},
+      // Per manual, the question's terms that name its device (the answer weighs them little).
+      topicTerms: identity ? deviceTermsOf(identity, distinctManuals(objects), input.query) : {},
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,
     };
   }),
 };
 
-/** Per manual, the question's terms that name its device (see the call). */
-function topicTermsOf(index: LibraryIndex, manualIds: string[], questionWords: string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const id of manualIds) {
-    const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
-    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > NAME_CONCENTRATION && index.namesDevice(t, id));
-    if (ts.length) out[id] = ts;
-  }
-  return out;
-}

@@ -19,14 +19,17 @@ export class ManualsPage {
   /** Collects every status label the row shows until it settles (ready or failed). */
   async watchStatuses(row: Locator, timeoutMs = 180_000): Promise<string[]> {
     const seen: string[] = [];
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const status = (await row.getByTestId('manual-status').textContent())?.trim() ?? '';
-      if (status && seen[seen.length - 1] !== status) seen.push(status);
-      if (status === 'Ready' || status === 'Failed') return seen;
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`manual did not settle; statuses seen: ${seen.join(' → ')}`);
+    await expect
+      .poll(
+        async () => {
+          const status = (await row.getByTestId('manual-status').textContent())?.trim() ?? '';
+          if (status && seen[seen.length - 1] !== status) seen.push(status);
+          return status;
+        },
+        { timeout: timeoutMs, intervals: [100], message: 'the manual settles: Ready or Failed' },
+      )
+      .toMatch(/^(Ready|Failed)$/);
+    return seen;
   }
 
   /** Delete asks first: Cancel keeps the manual, confirming removes its row. */

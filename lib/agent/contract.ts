@@ -74,7 +74,7 @@ export type Availability = { ok: true } | { ok: false; reason: string };
 export type PageImageLoader = (manualId: string, page: number, opts?: { signal?: AbortSignal }) => Promise<Buffer>;
 
 /**
- * Models, storage and settings a turn uses, built by the caller of the loop (lib/agent-services.ts);
+ * Models, storage and settings a turn uses, built by the caller of the loop (lib/services/agent-services.ts);
  * models are resolved lazily, once per turn. Getters reject with a readable message when the role is not
  * configured, which availability turns into a reason for the decider.
  */

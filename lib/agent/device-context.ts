@@ -16,6 +16,7 @@
  * the user picked is a filter. The eval switches the policy with withNamedDevicePolicy.
  */
 import type { NamedDevice } from '@/lib/ranking/named-device';
+import { joinWithAnd } from '@/lib/text/format';
 
 /** The device a chat is about, as stored with the chat. */
 export interface DeviceContext {
@@ -68,7 +69,6 @@ export interface ScopeInput {
   titleOf: (manualId: string) => string;
 }
 
-const listed = (names: string[]) => (names.length <= 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 const namedIn = (c: DeviceContext, turn: number) =>
   `${c.turn === turn ? 'named in this question' : c.turn === 1 ? 'named in your first question' : `named in question ${c.turn}`} ("${c.device}")`;
 const sameManuals = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
@@ -93,7 +93,7 @@ export function chooseScope({ picked, named, context, turn, titleOf }: ScopeInpu
     return searched(one, namedIn(next, turn), next);
   }
   if (ambiguous) {
-    const names = listed(ambiguous.map((id) => `"${titleOf(id)}"`));
+    const names = joinWithAnd(ambiguous.map((id) => `"${titleOf(id)}"`));
     if (context && context.manualIds.every((id) => ambiguous.includes(id)))
       return searched(context.manualIds, `${namedIn(context, turn)}; "${named.written.join(' ')}" also matches ${names}`, context, { ambiguous });
     return { manualIds: undefined, reason: `searched every manual: "${named.written.join(' ')}" is ambiguous (it matches ${names})`, context: null, ambiguous };

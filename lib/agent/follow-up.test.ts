@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { deviceWords } from '@/lib/ranking/named-device';
 import type { ChatTurn } from './contract';
-import { deviceWords, resolveFollowUp } from './follow-up';
+import { resolveFollowUp } from './follow-up';
 
 const searched = (q: string, h: readonly ChatTurn[], ids: ReadonlyMap<string, ReadonlySet<string>>) => resolveFollowUp(q, h, ids).search;
 

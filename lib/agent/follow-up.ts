@@ -11,7 +11,7 @@
  * the old one, and the search would find it again. The previous question is itself read as a
  * follow-up first, so a chain of them keeps its subject.
  */
-import { DEVICE_WORD_SHARE } from '@/lib/ranking/named-device';
+import { deviceWords } from '@/lib/ranking/named-device';
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
 
@@ -29,18 +29,6 @@ export function historyOf(turns: ReadonlyArray<{ question: string; answer: strin
     ]);
 }
 
-/** The question's words that name a device of the library: in the identity of at most DEVICE_WORD_SHARE of the manuals. */
-export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  const n = identities.size;
-  const out: string[] = [];
-  for (const w of new Set(words(question))) {
-    if (isStopword(w) || w.length < 2) continue;
-    let df = 0;
-    for (const ws of identities.values()) if (ws.has(w)) df++;
-    if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
-  }
-  return out;
-}
 
 /** A qualifier as a question writes it: its kind ("output", or a designation's letters "j") and its text span. */
 interface Qualifier {

@@ -57,7 +57,7 @@ export interface RunTurnInput {
   /** This question's number in the chat (1 = first); default: the user turns of `history` + 1. */
   turn?: number;
   signal?: AbortSignal;
-  /** Models, storage and settings of the turn (lib/agent-services.ts builds them). */
+  /** Models, storage and settings of the turn (lib/services/agent-services.ts builds them). */
   services: AgentServices;
   options?: RunTurnOptions;
 }

@@ -14,7 +14,7 @@
 import type { RefHit } from '@/lib/answer/hits';
 import { askedSpan } from '@/lib/text/asked';
 import { matchTerms, termGroups } from '@/lib/text/analyze';
-import { Bm25Index } from '@/lib/text/bm25';
+import { Bm25Index, idf } from '@/lib/text/bm25';
 import { askedKinds, valueKinds } from '@/lib/text/quantities';
 import { isSentenceLike, isStep, passageUnits, type Unit } from './units';
 
@@ -121,13 +121,13 @@ export function readQuestion(question: string, hits: RefHit[], topicTerms?: Map<
 
 /**
  * The manual whose device the question names: the one whose naming terms the question shares
- * most, each term weighted by how few manuals it names (inverse document frequency over the
- * manuals at hand). Undefined when none or a tie.
+ * most, each term weighted by how few manuals it names (BM25's idf over the manuals at hand,
+ * lib/text/bm25). Undefined when none or a tie.
  */
 function namedManual(names: Map<string, Set<string>>, qTerms: string[]): string | undefined {
   const m = names.size;
   const df = (t: string) => [...names.values()].filter((s) => s.has(t)).length;
-  const scores = [...names].map(([id, ts]) => ({ id, score: qTerms.filter((t) => ts.has(t)).reduce((a, t) => a + Math.log(1 + m / df(t)), 0) }));
+  const scores = [...names].map(([id, ts]) => ({ id, score: qTerms.filter((t) => ts.has(t)).reduce((a, t) => a + idf(m, df(t)), 0) }));
   scores.sort((a, b) => b.score - a.score);
   return scores[0]?.score > 0 && (scores.length === 1 || scores[0].score > scores[1].score) ? scores[0].id : undefined;
 }

@@ -6,6 +6,7 @@
  * current").
  */
 import { askedSpan } from '@/lib/text/asked';
+import { joinWithAnd } from '@/lib/text/format';
 
 /** "The manuals do not say: I found no passage giving the cable length in the manuals searched." (nothing retrieved at all) */
 export function declineSentence(question: string): string {
@@ -36,12 +37,10 @@ export function unknownDeviceSentence(devices: readonly string[]): string {
   return `The manuals do not cover ${named}: no manual in the library mentions ${devices.length > 1 ? 'them' : 'it'}.`;
 }
 
-const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
-
 /** "The manuals do not cover the QX-40C: they list the QX-40A and QX-40B but not the QX-40C." */
 export function uncoveredVariantSentence(variants: ReadonlyArray<{ asked: string; listed: readonly string[] }>): string {
   return variants
-    .map(({ asked, listed }) => `The manuals do not cover ${theDevice(asked)}: they list ${theDevice(list(listed))} but not ${theDevice(asked)}.`)
+    .map(({ asked, listed }) => `The manuals do not cover ${theDevice(asked)}: they list ${theDevice(joinWithAnd(listed))} but not ${theDevice(asked)}.`)
     .join(' ');
 }
 
@@ -52,7 +51,7 @@ export function uncoveredVariantSentence(variants: ReadonlyArray<{ asked: string
 export function stillProcessingSentence(manuals: ReadonlyArray<{ title: string; searchablePages?: number; pageCount?: number | null }>): string {
   const one = manuals.length === 1;
   const through = (m: (typeof manuals)[number]) => (m.pageCount ? ` (searchable through page ${m.searchablePages ?? 0} of ${m.pageCount})` : '');
-  const named = list(manuals.map((m) => `“${m.title}”${through(m)}`));
+  const named = joinWithAnd(manuals.map((m) => `“${m.title}”${through(m)}`));
   return `${named} ${one ? 'is' : 'are'} still processing; this answer may be incomplete.`;
 }
 
@@ -60,5 +59,5 @@ export function stillProcessingSentence(manuals: ReadonlyArray<{ title: string; 
 export function notReadySentence(devices: ReadonlyArray<{ device: string; percent?: number }>): string {
   const one = devices.length === 1;
   const percent = one && devices[0].percent !== undefined ? ` (${devices[0].percent} %)` : '';
-  return `The ${list(devices.map((d) => d.device))} ${one ? 'manual is' : 'manuals are'} still processing${percent}; ask again when ${one ? 'it is' : 'they are'} ready.`;
+  return `The ${joinWithAnd(devices.map((d) => d.device))} ${one ? 'manual is' : 'manuals are'} still processing${percent}; ask again when ${one ? 'it is' : 'they are'} ready.`;
 }

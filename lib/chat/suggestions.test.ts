@@ -100,6 +100,10 @@ describe('follow-ups read as real questions', () => {
     const { headingQuestion } = await import('./suggestions');
     expect(headingQuestion('To Set the LAN Parameters')).toBe('How do I set the LAN parameters?');
     expect(headingQuestion('Setting the Output Voltage')).toBe('How do I set the output voltage?');
+    // A task verb by its stem, written plain or in its -ing form; a plural noun is a topic.
+    expect(headingQuestion('Configuring the Pressure Sensor')).toBe('How do I configure the pressure sensor?');
+    expect(headingQuestion('Wiring the HX-200')).toBe('How do I wire the HX-200?');
+    expect(headingQuestion('Settings Menu')).toBe('What does the manual say about settings menu?');
     expect(headingQuestion('Output Voltage Range')).toBe('What does the manual say about output voltage range?');
     for (const junk of ['note', 'Note', 'NOTE:', 'Table of Contents', 'Figure 3', 'the unit is then', 'Press the key.', '3.2.1', 'Document Title', 'A | B']) {
       expect(headingQuestion(junk), junk).toBeNull();

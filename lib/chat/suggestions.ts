@@ -219,21 +219,15 @@ const GENERIC_HEADING =
   /^(notes?|cautions?|warnings?|danger|notice|important|attention|tips?|remarks?|hints?|contents|table of contents|index|appendix(?: [a-z0-9]+)?|preface|foreword|general|overview|introduction|description|continued|(?:figure|fig\.|table)s?(?: [\d.-]+)?|chapter \d+|section \d+|page \d+|about this (?:manual|guide|document)|document title|untitled)$/i;
 
 /** Verbs a task heading starts with ("Set the LAN Parameters", "Setting the clock"), as "How do I …?" takes them. */
-const TASK_VERBS: Record<string, string> = Object.fromEntries(
-  [
-    'set', 'configure', 'connect', 'disconnect', 'install', 'uninstall', 'replace', 'remove', 'check', 'adjust', 'clean', 'calibrate',
-    'enable', 'disable', 'change', 'select', 'use', 'update', 'upgrade', 'reset', 'restore', 'save', 'load', 'turn', 'switch', 'measure',
-    'mount', 'open', 'close', 'start', 'stop', 'run', 'create', 'delete', 'edit', 'view', 'read', 'operate', 'program', 'test', 'assemble',
-    'disassemble', 'lubricate', 'inspect', 'store', 'transport', 'unpack', 'power', 'wire', 'zero', 'fill', 'drain', 'tighten', 'align',
-  ].flatMap((v) => {
-    const stem = v.endsWith('e') && !v.endsWith('ee') ? v.slice(0, -1) : v;
-    const doubled = /^(set|run|stop|program|plan)$/.test(v) ? v + v.at(-1) : stem;
-    return [
-      [v, v],
-      [`${doubled}ing`, v],
-    ];
-  }),
-);
+const TASK_VERBS = [
+  'set', 'configure', 'connect', 'disconnect', 'install', 'uninstall', 'replace', 'remove', 'check', 'adjust', 'clean', 'calibrate',
+  'enable', 'disable', 'change', 'select', 'use', 'update', 'upgrade', 'reset', 'restore', 'save', 'load', 'turn', 'switch', 'measure',
+  'mount', 'open', 'close', 'start', 'stop', 'run', 'create', 'delete', 'edit', 'view', 'read', 'operate', 'program', 'test', 'assemble',
+  'disassemble', 'lubricate', 'inspect', 'store', 'transport', 'unpack', 'power', 'wire', 'zero', 'fill', 'drain', 'tighten', 'align',
+];
+const VERB_BY_STEM = new Map(TASK_VERBS.map((v) => [stem(v), v]));
+/** The task verb a heading's first word is, as written or in its -ing form ("Setting" → set; not "Settings"). */
+const taskVerb = (word: string) => (TASK_VERBS.includes(word) || word.endsWith('ing') ? VERB_BY_STEM.get(stem(word)) : undefined);
 
 /** "Output Voltage Range" → "output voltage range"; acronyms and model names keep their case. */
 function sentenceCase(words: string[]): string {
@@ -253,7 +247,7 @@ export function headingQuestion(leaf: string): string | null {
   let words = clean.split(' ');
   if (words.length > 8 || !words.some((w) => /^[A-Za-z]{3,}$/.test(w))) return null;
   if (/^to$/i.test(words[0])) words = words.slice(1);
-  const verb = TASK_VERBS[words[0]?.toLowerCase() ?? ''];
+  const verb = taskVerb(words[0]?.toLowerCase() ?? '');
   if (verb) {
     if (words.length < 2) return null;
     return `How do I ${verb} ${sentenceCase(words.slice(1))}?`;

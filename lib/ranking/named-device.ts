@@ -1,4 +1,12 @@
 /**
+ * Which of a question's words name a device of the library, read three ways, all here: the
+ * manual it names (`namedDevice`, below), per retrieved manual the terms naming its device
+ * (`deviceTermsOf`, for the answer writer) and whether it names any device at all (`deviceWords`,
+ * for reading a follow-up). They answer different questions with different evidence (name words
+ * written as names; identity words concentrated in one manual; identity words of few manuals),
+ * so they stay three functions side by side: reading follow-ups with namedDevice's words instead
+ * changed 40 of the eval's 206 questions, unnamed follow-ups' R@1 0.59 → 0.44 (docs/eval.md).
+ *
  * The device a question names: "How do I calibrate the Kappa VNA-10?" names the manual whose
  * title, file name or cover designations say "VNA-10". One manual named → its pages
  * come first (the agent searches it alone, lib/agent/device-context.ts); two or more named equally
@@ -20,7 +28,7 @@
  * so siblings ("Kappa VNA-10" / "Kappa VNA-20", "Acme HX-200" / "Acme HX-300") never swap: a
  * word shared by both counts for both, and only a word of one decides.
  */
-import { distinctTerms, isStopword, words } from '../text/analyze';
+import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
 import type { LibraryIndex } from './library-index';
 
 export interface NamedDevice {
@@ -35,9 +43,9 @@ export interface NamedDevice {
 }
 
 /** Words naming a device's manuals: most of the places holding them are those manuals' (the answer's device terms too). */
-export const NAME_CONCENTRATION = 0.5;
+const NAME_CONCENTRATION = 0.5;
 /** …and they belong to at most this share of the manuals (the follow-up reading's device words too). */
-export const DEVICE_WORD_SHARE = 1 / 3;
+const DEVICE_WORD_SHARE = 1 / 3;
 /** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "pro"). */
 const MIN_PART = 4;
 
@@ -115,4 +123,38 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   const manualIds = [...votes].filter(([, v]) => v === top).map(([id]) => id).sort();
   // Copies of one manual (the same title, another file) are one device's manuals, not an ambiguity.
   return { manualIds, ambiguous: new Set(manualIds.map(device)).size > 1, words: naming, written: [...new Set(written)] };
+}
+
+/**
+ * Per manual, the question's terms that name its device, for the answer writer (which weighs them
+ * little): words of the manual's identity (title, file name, cover page), found mostly in that
+ * manual — a contents page on the cover names "power" too — and in its title or on most of its
+ * pages (LibraryIndex.namesDevice).
+ */
+export function deviceTermsOf(index: LibraryIndex, manualIds: readonly string[], question: string): Record<string, string[]> {
+  const questionWords = words(question);
+  const out: Record<string, string[]> = {};
+  for (const id of manualIds) {
+    const ws = questionWords.filter((w) => index.identityWords.get(id)?.has(w));
+    const ts = matchTerms(ws.join(' ')).filter((t) => index.termConcentration(t, id) > NAME_CONCENTRATION && index.namesDevice(t, id));
+    if (ts.length) out[id] = ts;
+  }
+  return out;
+}
+
+/**
+ * The question's words that name some device of the library, for reading a follow-up (a question
+ * naming none keeps the previous question's device): words in the identity of at most
+ * DEVICE_WORD_SHARE of the manuals. Any case: "and the hx-200?" names one.
+ */
+export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const n = identities.size;
+  const out: string[] = [];
+  for (const w of new Set(words(question))) {
+    if (isStopword(w) || w.length < 2) continue;
+    let df = 0;
+    for (const ws of identities.values()) if (ws.has(w)) df++;
+    if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
+  }
+  return out;
 }

@@ -1,9 +1,9 @@
-// The store contract on the embedded default: the SQLite file in this test file's DATA_DIR.
+// The store suite on the embedded default: the SQLite file in this test file's DATA_DIR.
 import { afterAll } from 'vitest';
 
 delete process.env.DATABASE_URL;
-const { storeContract } = await import('./testing/store-suite');
+const { storeSuite } = await import('./testing/store-suite');
 const { closeDb } = await import('./db');
 
 afterAll(closeDb);
-storeContract('sqlite');
+storeSuite('sqlite');

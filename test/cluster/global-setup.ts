@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startServer, tail, waitFor, type RunningServer } from '../../lib/eval/bench/server';
+import { sleep } from '../../lib/runtime/abort';
 import { freshTestDatabase } from '../../lib/store/testing/postgres';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -47,10 +48,15 @@ export default async function globalSetup() {
   const servers: RunningServer[] = [];
   const workers: ChildProcess[] = [];
   const teardown = async () => {
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGTERM');
+    const running = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    const exited = Promise.all(running.map((w) => new Promise((r) => w.once('exit', r))));
+    for (const w of running) w.kill('SIGTERM');
     await Promise.all(servers.map((s) => s.stop()));
-    await new Promise((r) => setTimeout(r, 500));
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    // A worker still running 10 s after SIGTERM is killed; one that ends sooner is not waited for.
+    const grace = new AbortController();
+    await Promise.race([exited, sleep(10_000, grace.signal).catch(() => {})]);
+    grace.abort();
+    for (const w of running) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
     await database.drop().catch((err) => console.error('[cluster] could not drop the test database:', err));
     if (!process.env.CLUSTER_KEEP) fs.rmSync(dir, { recursive: true, force: true });
   };

@@ -1,6 +1,6 @@
 /**
  * A small two-manual corpus indexed into a REAL LanceDB store with the real offline embedders, for
- * tool and end-to-end agent tests (the store is never mocked). Kept apart from testing.ts so the
+ * tool and end-to-end agent tests (the store is never mocked). Kept apart from ./turn.ts so the
  * pure loop tests do not load the native LanceDB module.
  */
 import fs from 'node:fs';

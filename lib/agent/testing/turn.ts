@@ -1,5 +1,5 @@
 /**
- * Test and eval helpers for the agent: hit builders, small tools whose behaviour a test scripts,
+ * Test helpers for the agent: hit builders, small tools whose behaviour a test scripts,
  * and MockLanguageModelV3 wrappers (the only model double the tests use). Not used in production.
  */
 import { simulateReadableStream } from 'ai';

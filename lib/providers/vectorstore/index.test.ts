@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreEnv } from '@/test/env';
-import { axis, contractChunks } from './testing/vector-store-suite';
+import { axis, suiteChunks } from './testing/vector-store-suite';
 import { closeVectorStores, getVectorStore, openLanceStore } from './index';
 
 describe('getVectorStore', () => {
@@ -32,7 +32,7 @@ describe('getVectorStore', () => {
     expect(a.provider).toBe('lancedb');
     const registry = (globalThis as Record<symbol, unknown>)[Symbol.for('manual-copilot.vectorstores')] as Map<string, unknown>;
     expect([...registry.keys()]).toContain(`lancedb:${path.join(dataDir, 'lancedb')}`);
-    await a.upsertChunks(contractChunks());
+    await a.upsertChunks(suiteChunks());
     expect(fs.existsSync(path.join(dataDir, 'lancedb', 'chunks.lance'))).toBe(true);
 
     process.env.DATA_DIR = freshDataDir();

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { scratchDir } from '@/test/scratch';
 import { maxSim } from '../multivector/maxsim';
 import type { ChunkRecord, PageRecord } from '../types';
-import { axis, contractChunks, contractPages, runVectorStoreContract } from './testing/vector-store-suite';
+import { axis, suiteChunks, suitePages, runVectorStoreSuite } from './testing/vector-store-suite';
 import { VectorDimensionError } from './errors';
 import { LanceStore, openLanceStore, type LanceStoreOptions } from './lancedb';
 import { l2normalize } from './records';
@@ -12,7 +12,7 @@ const root = scratchDir('mc-lance-');
 let n = 0;
 const tempDir = () => path.join(root, `db-${++n}`);
 
-runVectorStoreContract('LanceDB', () => openLanceStore(tempDir()));
+runVectorStoreSuite('LanceDB', () => openLanceStore(tempDir()));
 
 /** Deterministic pseudo-random unit vectors. */
 function rng(seed: number) {
@@ -39,8 +39,8 @@ async function indices(store: LanceStore, table: string) {
 describe('LanceStore specifics', () => {
   it('creates the FTS and scalar indexes up front; new rows are searchable before optimize folds them in', async () => {
     const store = await openLanceStore(tempDir(), { optimizeIdleMs: 60_000 });
-    await store.upsertChunks(contractChunks());
-    await store.upsertPages(contractPages());
+    await store.upsertChunks(suiteChunks());
+    await store.upsertPages(suitePages());
     // Small writes leave their rows unindexed (flat-searched) until writes go quiet.
     expect((await indices(store, 'chunks')).find((i) => i.indexType === 'FTS')?.numUnindexedRows).toBe(8);
     expect((await store.bm25Search('AR3350', { limit: 3 })).map((h) => h.id)).toEqual(['a2']);
@@ -55,16 +55,16 @@ describe('LanceStore specifics', () => {
     expect(chunkIdx.every((i) => i.numUnindexedRows === 0)).toBe(true);
     expect((await indices(store, 'pages')).map((i) => i.columns[0]).sort()).toEqual(['manual_id', 'page']);
     // A chunk added after the index was built is found by BM25 right away.
-    await store.upsertChunks([{ ...contractChunks()[0], id: 'late', text: 'Late arrival: the TPS54331 buck converter.' }]);
+    await store.upsertChunks([{ ...suiteChunks()[0], id: 'late', text: 'Late arrival: the TPS54331 buck converter.' }]);
     expect((await store.bm25Search('TPS54331', { limit: 3 })).map((h) => h.id)).toEqual(['late']);
     await store.close();
   });
 
   it('optimizes on the spot past the unindexed-row threshold, and in the background once writes go quiet', async () => {
     const store = await openLanceStore(tempDir(), { optimizeUnindexedRows: { chunks: 5 }, optimizeIdleMs: 100 });
-    await store.upsertChunks(contractChunks().slice(0, 6)); // 6 ≥ 5: folded in by this write
+    await store.upsertChunks(suiteChunks().slice(0, 6)); // 6 ≥ 5: folded in by this write
     expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true);
-    await store.upsertChunks(contractChunks().slice(6)); // 2 < 5: left for the idle optimize
+    await store.upsertChunks(suiteChunks().slice(6)); // 2 < 5: left for the idle optimize
     expect((await indices(store, 'chunks')).find((i) => i.indexType === 'FTS')?.numUnindexedRows).toBe(2);
     // The idle optimize runs on its own: poll for its effect instead of guessing how long it takes.
     await vi.waitFor(async () => expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true), { timeout: 20_000, interval: 50 });
@@ -73,8 +73,8 @@ describe('LanceStore specifics', () => {
 
   it('close() finishes pending index maintenance (a CLI exits right after writing)', async () => {
     const store = await openLanceStore(tempDir(), { optimizeIdleMs: 60_000 });
-    await store.upsertChunks(contractChunks());
-    await store.upsertPages(contractPages());
+    await store.upsertChunks(suiteChunks());
+    await store.upsertPages(suitePages());
     await store.close();
     expect((await indices(store, 'chunks')).every((i) => i.numUnindexedRows === 0)).toBe(true);
     expect((await indices(store, 'pages')).every((i) => i.numUnindexedRows === 0)).toBe(true);
@@ -109,14 +109,14 @@ describe('LanceStore specifics', () => {
 
   it('a filter naming every manual gives the unfiltered results, and still excludes a manual written later', async () => {
     const store = await openLanceStore(tempDir(), { optimizeIdleMs: 60_000 });
-    await store.upsertChunks(contractChunks());
-    const everyManual = [...new Set(contractChunks().map((c) => c.manualId))];
+    await store.upsertChunks(suiteChunks());
+    const everyManual = [...new Set(suiteChunks().map((c) => c.manualId))];
     const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
     const scoped = () => store.hybridSearch('ACX7210', axis(0), { limit: 5, filter: { manualIds: everyManual } });
     expect(ids(await scoped())).toEqual(ids(await store.hybridSearch('ACX7210', axis(0), { limit: 5 })));
     expect(ids(await store.denseSearch(axis(0), { limit: 3, filter: { manualIds: everyManual } }))).toEqual(ids(await store.denseSearch(axis(0), { limit: 3 })));
     // A manual being ingested (not in the scope yet) has the best match; the scope must keep it out.
-    await store.upsertChunks([{ ...contractChunks()[0], id: 'new-1', manualId: 'm-new', text: 'ACX7210 ACX7210 pinout' }]);
+    await store.upsertChunks([{ ...suiteChunks()[0], id: 'new-1', manualId: 'm-new', text: 'ACX7210 ACX7210 pinout' }]);
     expect(ids(await store.denseSearch(axis(0), { limit: 10, filter: { manualIds: everyManual } }))).not.toContain('new-1');
     expect(ids(await scoped())).not.toContain('new-1');
     expect(ids(await store.bm25Search('pinout', { limit: 3 }))).toEqual(['new-1']);
@@ -255,8 +255,8 @@ describe('LanceStore specifics', () => {
   it('persists across reopen and refuses another dimension at open', async () => {
     const dir = tempDir();
     const first = await openLanceStore(dir);
-    await first.upsertChunks(contractChunks());
-    await first.upsertPages(contractPages());
+    await first.upsertChunks(suiteChunks());
+    await first.upsertPages(suitePages());
     await first.close();
     const again = await openLanceStore(dir, { dimensions: 8 });
     expect(await again.count()).toEqual({ chunks: 8, pages: 6 });
@@ -269,19 +269,19 @@ describe('LanceStore specifics', () => {
   it('a configured dimension is enforced before any table exists', async () => {
     const store = await openLanceStore(tempDir(), { dimensions: 4 });
     await expect(store.denseSearch(axis(0), { limit: 1 })).rejects.toBeInstanceOf(VectorDimensionError);
-    await expect(store.upsertChunks(contractChunks())).rejects.toThrow(/4-dimensional.*8-dimensional/);
+    await expect(store.upsertChunks(suiteChunks())).rejects.toThrow(/4-dimensional.*8-dimensional/);
     await store.close();
   });
 
   it('serialises concurrent writes without losing rows', async () => {
     const store = await openLanceStore(tempDir());
-    const base = contractChunks()[0];
+    const base = suiteChunks()[0];
     await Promise.all(
       Array.from({ length: 6 }, (_, b) =>
         store.upsertChunks(Array.from({ length: 20 }, (_, i) => ({ ...base, id: `b${b}-${i}`, manualId: `m${b}` }))),
       ),
     );
-    await Promise.all([store.deleteManual('m0'), store.upsertPages(contractPages()), store.deleteManual('m1')]);
+    await Promise.all([store.deleteManual('m0'), store.upsertPages(suitePages()), store.deleteManual('m1')]);
     expect(await store.count()).toEqual({ chunks: 80, pages: 6 });
     await store.close();
   });
@@ -290,9 +290,9 @@ describe('LanceStore specifics', () => {
     const dir = tempDir();
     const writer = await openLanceStore(dir);
     const reader = await openLanceStore(dir, { readConsistencySeconds: 0 });
-    await writer.upsertChunks(contractChunks().slice(0, 2));
+    await writer.upsertChunks(suiteChunks().slice(0, 2));
     expect((await reader.count()).chunks).toBe(2);
-    await writer.upsertChunks(contractChunks().slice(2));
+    await writer.upsertChunks(suiteChunks().slice(2));
     expect((await reader.count()).chunks).toBe(8);
     expect((await reader.bm25Search('E42', { limit: 1 }))[0]?.id).toBe('a3');
     await Promise.all([writer.close(), reader.close()]);
@@ -300,7 +300,7 @@ describe('LanceStore specifics', () => {
 
   it('rejects bad input clearly and refuses use after close', async () => {
     const store = await openLanceStore(tempDir());
-    const base = contractChunks()[0];
+    const base = suiteChunks()[0];
     await expect(store.upsertChunks([{ ...base, id: '' }])).rejects.toThrow(/chunk id/);
     await expect(store.upsertChunks([{ ...base, page: 0 }])).rejects.toThrow(/page/);
     await expect(store.upsertChunks([{ ...base, manualId: 'a\0b' }])).rejects.toThrow(/NUL/);
@@ -311,7 +311,7 @@ describe('LanceStore specifics', () => {
 
   it('stops at an aborted signal', async () => {
     const store = await openLanceStore(tempDir());
-    await store.upsertChunks(contractChunks());
+    await store.upsertChunks(suiteChunks());
     const ac = new AbortController();
     ac.abort();
     await expect(store.hybridSearch('pump', axis(2), { limit: 3, signal: ac.signal })).rejects.toThrow(/abort/i);

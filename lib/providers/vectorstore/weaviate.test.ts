@@ -1,7 +1,7 @@
 import weaviate, { type FilterValue } from 'weaviate-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { maxSim } from '../multivector/maxsim';
-import { CONTRACT_DIMS, HOSTILE_MANUAL, axis, contractChunks, contractPages, mix } from './testing/vector-store-suite';
+import { SUITE_DIMS, HOSTILE_MANUAL, axis, suiteChunks, suitePages, mix } from './testing/vector-store-suite';
 import { VectorDimensionError } from './errors';
 import { l2normalize } from './records';
 import {
@@ -216,15 +216,15 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
   it('creates the chunks collection once, from collectionConfig, sized by the first vectors', async () => {
     const client = new RecordingClient();
     const store = open(client);
-    await store.upsertChunks(contractChunks());
-    await store.upsertChunks(contractChunks().slice(0, 2));
-    expect(client.created).toEqual([collectionConfig('chunks', 'ManualChunk', CONTRACT_DIMS)]);
+    await store.upsertChunks(suiteChunks());
+    await store.upsertChunks(suiteChunks().slice(0, 2));
+    expect(client.created).toEqual([collectionConfig('chunks', 'ManualChunk', SUITE_DIMS)]);
   });
 
   it('inserts chunks in batches with properties and the `dense` named vector as plain arrays', async () => {
     const client = new RecordingClient();
     const store = open(client, { batchSize: 3 });
-    const chunks = contractChunks();
+    const chunks = suiteChunks();
     await store.upsertChunks(chunks);
     const inserts = client.collections.use('ManualChunk') as RecordingCollection;
     const batches = inserts.named('insertMany').map((c) => c.args[0] as WeaviateInsertObject[]);
@@ -254,14 +254,14 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     const client = new RecordingClient();
     const col = client.existing('ManualChunk', 768);
     const store = open(client);
-    await expect(store.upsertChunks(contractChunks())).rejects.toEqual(expect.objectContaining({ name: 'VectorDimensionError', expected: 768, actual: 8 }));
+    await expect(store.upsertChunks(suiteChunks())).rejects.toEqual(expect.objectContaining({ name: 'VectorDimensionError', expected: 768, actual: 8 }));
     await expect(store.denseSearch(axis(0), { limit: 3 })).rejects.toBeInstanceOf(VectorDimensionError);
     expect(col.calls).toEqual([]);
 
     const ok = new RecordingClient();
     const good = ok.existing('ManualChunk', 8);
     good.insertErrors = { 0: { message: 'vector lengths don\u2019t match' } };
-    await expect(open(ok).upsertChunks(contractChunks().slice(0, 1))).rejects.toThrow(/rejected 1 of 1 chunks: vector lengths/);
+    await expect(open(ok).upsertChunks(suiteChunks().slice(0, 1))).rejects.toThrow(/rejected 1 of 1 chunks: vector lengths/);
   });
 
   it('dense search: nearVector on `dense` with filters built by the client, score = 1 - distance', async () => {
@@ -367,10 +367,10 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
   it('pages: created as a multi-vector collection, bags normalised, blank pages sent without vectors', async () => {
     const client = new RecordingClient();
     const store = open(client);
-    const pages = contractPages();
+    const pages = suitePages();
     pages[0] = { ...pages[0], vectors: [Float32Array.from([3, 4, 0, 0, 0, 0, 0, 0])] };
     await store.upsertPages([...pages, { manualId: 'm-beta', page: 7, text: '', vectors: [] }]);
-    expect(client.created).toEqual([collectionConfig('pages', 'ManualPage', CONTRACT_DIMS)]);
+    expect(client.created).toEqual([collectionConfig('pages', 'ManualPage', SUITE_DIMS)]);
     const objects = (client.collections.use('ManualPage') as RecordingCollection).named('insertMany').flatMap((c) => c.args[0] as WeaviateInsertObject[]);
     expect(objects).toHaveLength(7);
     expect(objects[0]).toEqual({

@@ -1,12 +1,12 @@
 /**
- * The state store's contract, run against each database (store.sqlite.test.ts,
+ * The state store's behaviour suite, run against each database (store.sqlite.test.ts,
  * store.postgres.test.ts): the same calls, the same answers. It imports the store lazily, because
  * which database the store talks to is fixed when lib/store/tables.ts is first imported.
  */
 import { describe, expect, it } from 'vitest';
 import { uniqueId as uid } from './ids';
 
-export function storeContract(label: string) {
+export function storeSuite(label: string) {
   const load = async () => ({
     manuals: await import('../manuals'),
     sessions: await import('../sessions'),
@@ -31,7 +31,7 @@ export function storeContract(label: string) {
     await (await db.getDb()).update(tables.manuals).set({ createdAt: at }).where(drizzle.eq(tables.manuals.id, id));
   }
 
-  describe(`state store contract (${label})`, () => {
+  describe(`state store suite (${label})`, () => {
     it('talks to the database it was configured for', async () => {
       const { db } = await load();
       expect(db.dbDialect()).toBe(label);

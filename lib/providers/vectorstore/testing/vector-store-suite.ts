@@ -1,21 +1,21 @@
 /**
- * The one behavioural contract every VectorStore backend passes (LanceDB always; Weaviate when a
+ * The one behaviour suite every VectorStore backend passes (LanceDB always; Weaviate when a
  * server is available). Vectors are small hand-made ones, so the expected rankings are exact.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChunkRecord, PageRecord, VectorStore } from '../../types';
 import { VectorDimensionError } from '../errors';
 
-export const CONTRACT_DIMS = 8;
+export const SUITE_DIMS = 8;
 
 /** Unit vector along axis i, or a normalised mix of axes with weights. */
 export function axis(i: number): Float32Array {
-  const v = new Float32Array(CONTRACT_DIMS);
+  const v = new Float32Array(SUITE_DIMS);
   v[i] = 1;
   return v;
 }
 export function mix(...parts: Array<[number, number]>): Float32Array {
-  const v = new Float32Array(CONTRACT_DIMS);
+  const v = new Float32Array(SUITE_DIMS);
   for (const [i, w] of parts) v[i] += w;
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
@@ -36,7 +36,7 @@ const chunk = (id: string, manualId: string, page: number, text: string, vector:
   ...extra,
 });
 
-export function contractChunks(): ChunkRecord[] {
+export function suiteChunks(): ChunkRecord[] {
   return [
     chunk('a1', 'm-alpha', 1, 'The ACX7210 microcontroller drives the display board.', axis(0)),
     chunk('a2', 'm-alpha', 2, 'Replace the AR3350 voltage regulator if the 3.3V rail is low.', axis(1), { ocr: true, heading: 'Power > Regulators' }),
@@ -49,7 +49,7 @@ export function contractChunks(): ChunkRecord[] {
   ];
 }
 
-export function contractPages(): PageRecord[] {
+export function suitePages(): PageRecord[] {
   return [
     { manualId: 'm-alpha', page: 1, text: 'ACX7210 display', vectors: [axis(0), axis(1)] },
     { manualId: 'm-alpha', page: 2, text: 'regulator', vectors: [axis(2), axis(3), mix([0, 1], [1, 1])] },
@@ -64,7 +64,7 @@ const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
 const pageKeys = (hits: Array<{ manualId: string; page: number }>) => hits.map((h) => `${h.manualId}#${h.page}`);
 const isSortedDesc = (xs: Array<{ score: number }>) => xs.every((h, i) => i === 0 || xs[i - 1].score >= h.score);
 
-export interface ContractOptions {
+export interface SuiteOptions {
   /** A reason to skip the whole suite (shown in the test name), or undefined to run it. */
   skip?: string;
   /** Tear a store down after each test (default: close()). */
@@ -72,8 +72,8 @@ export interface ContractOptions {
   timeoutMs?: number;
 }
 
-export function runVectorStoreContract(name: string, makeStore: () => Promise<VectorStore>, options: ContractOptions = {}): void {
-  const title = options.skip ? `${name} VectorStore contract — skipped: ${options.skip}` : `${name} VectorStore contract`;
+export function runVectorStoreSuite(name: string, makeStore: () => Promise<VectorStore>, options: SuiteOptions = {}): void {
+  const title = options.skip ? `${name} VectorStore suite — skipped: ${options.skip}` : `${name} VectorStore suite`;
   describe.skipIf(!!options.skip)(title, { timeout: options.timeoutMs ?? 30_000 }, () => {
     const open: VectorStore[] = [];
     const fresh = async () => {
@@ -83,8 +83,8 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
     };
     const seeded = async () => {
       const store = await fresh();
-      await store.upsertChunks(contractChunks());
-      await store.upsertPages(contractPages());
+      await store.upsertChunks(suiteChunks());
+      await store.upsertPages(suitePages());
       return store;
     };
     afterEach(async () => {
@@ -202,10 +202,10 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
 
     it('upsert replaces by id and never duplicates', async () => {
       const store = await seeded();
-      await store.upsertChunks(contractChunks()); // the same batch again
-      await store.upsertPages(contractPages());
+      await store.upsertChunks(suiteChunks()); // the same batch again
+      await store.upsertPages(suitePages());
       expect(await store.count()).toEqual({ chunks: 8, pages: 6 });
-      const [first] = contractChunks();
+      const [first] = suiteChunks();
       await store.upsertChunks([{ ...first, text: 'Now about the LM7805 linear regulator.', vector: axis(3) }]);
       expect(await store.count()).toEqual({ chunks: 8, pages: 6 });
       expect(ids(await store.bm25Search('ACX7210', { limit: 5 }))).toEqual(['b1']);
@@ -246,9 +246,9 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
     it('rejects vectors of another dimension, naming both sizes', async () => {
       const store = await seeded();
       const wrong = new Float32Array(5).fill(0.2);
-      const [first] = contractChunks();
+      const [first] = suiteChunks();
       const dimsError = (actual: number) =>
-        expect.objectContaining({ name: 'VectorDimensionError', expected: CONTRACT_DIMS, actual, message: expect.stringMatching(new RegExp(`\\b${CONTRACT_DIMS}\\b.*\\b${actual}\\b`)) });
+        expect.objectContaining({ name: 'VectorDimensionError', expected: SUITE_DIMS, actual, message: expect.stringMatching(new RegExp(`\\b${SUITE_DIMS}\\b.*\\b${actual}\\b`)) });
       await expect(store.upsertChunks([{ ...first, id: 'new', vector: wrong }])).rejects.toEqual(dimsError(5));
       await expect(store.upsertChunks([{ ...first, id: 'mixed', vector: axis(0) }, { ...first, id: 'mixed2', vector: wrong }])).rejects.toBeInstanceOf(VectorDimensionError);
       await expect(store.denseSearch(wrong, { limit: 3 })).rejects.toEqual(dimsError(5));
@@ -272,7 +272,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       await store.deleteManual(`m-alpha' OR manual_id != '`);
       expect(await store.count()).toEqual({ chunks: 8, pages: 6 }); // nothing dropped or deleted
       // Updating the hostile chunk in place works too (its id goes through the upsert key).
-      await store.upsertChunks([{ ...contractChunks()[7], text: 'replaced QQHOSTILE' }]);
+      await store.upsertChunks([{ ...suiteChunks()[7], text: 'replaced QQHOSTILE' }]);
       expect(ids(await store.bm25Search('QQHOSTILE', { limit: 3 }))).toEqual([HOSTILE_CHUNK_ID]);
       expect(await store.count()).toEqual({ chunks: 8, pages: 6 });
     });
