@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApiKeyError, createApiKey, listKeys, revokeKey, type ApiKeyView } from '@/lib/api/keys';
 import { ensureKeyOwner, keyCreator } from '@/lib/api/key-owner';
 import { AccessError } from '@/lib/auth/access';
+import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '@/lib/runtime/disk-space';
 
 type Result<T> = { ok: true; data: T } | { ok: false; message: string };
 
@@ -13,6 +14,7 @@ async function run<T>(body: () => Promise<T>): Promise<Result<T>> {
   } catch (err) {
     if (err instanceof ApiKeyError || err instanceof AccessError) return { ok: false, message: err.message };
     console.error('[api-keys] unexpected error', err);
+    if (isDiskFull(err)) return { ok: false, message: DISK_FULL_MESSAGE_TEXT };
     return { ok: false, message: 'Something went wrong on the server. Please try again.' };
   }
 }

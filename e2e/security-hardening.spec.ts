@@ -8,8 +8,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { bombPdf, writeZerosPdf } from '../lib/pdf-worker/testing/hostile-pdfs';
+import { bombPdf, chainBombPdf, writeZerosPdf } from '../lib/pdf-worker/testing/hostile-pdfs';
 import { expect, test } from './fixtures';
+import { peakRssMb, resetPeakRss } from './process-peak';
 
 const base = () => `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-e2e-hostile-'));
@@ -26,8 +27,10 @@ async function browserCookie(): Promise<string> {
 
 interface Health {
   ok: boolean;
+  pid: number;
   dataDir: { path: string };
-  memory: { rssMb: number };
+  memory: { rssMb: number; worker: { pid: number } | null };
+  restarts: { worker: number; pdfWorkers: number };
 }
 
 /**
@@ -69,7 +72,7 @@ async function upload(file: string, cookie: string) {
     body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
     duplex: 'half',
   } as RequestInit);
-  return { status: res.status, body: (await res.json()) as { error?: string; code?: string } };
+  return { status: res.status, body: (await res.json()) as { error?: string; code?: string; manual?: { id: string } } };
 }
 
 async function expectNothingLeft(fileName: string) {
@@ -104,6 +107,44 @@ test.describe('hostile uploads (findings 1 and 2)', () => {
     expect(result.body.error).toMatch(/decompression bomb/);
     expect(peakRssMb).toBeLessThan(700);
     await expectNothingLeft('bomb.pdf');
+  });
+});
+
+test.describe('filter chains the upload scan cannot read (issue 34)', () => {
+  test.setTimeout(300_000);
+
+  test('a double-Flate page (1.5 KB inflating to 400 MB): its ingest fails with the reason, the worker and the server stay under 700 MB', async () => {
+    const file = path.join(scratch, 'double-flate.pdf');
+    fs.writeFileSync(file, await chainBombPdf('double-flate', 400));
+    const before = (await (await fetch(`${base()}/api/health`)).json()) as Health;
+    const worker = before.memory.worker?.pid;
+    expect(worker, 'the server runs its ingest worker').toBeTruthy();
+    // High-water marks from here on: the decode happens between two health polls.
+    resetPeakRss(worker!);
+    resetPeakRss(before.pid);
+    const cookie = await browserCookie();
+    // The upload scan inflates one Flate layer and sees a small stream: the file is accepted.
+    const { result } = await underAttack(() => upload(file, cookie));
+    expect(result.status).toBe(201);
+    const id = result.body.manual!.id;
+    await expect
+      .poll(
+        async () => {
+          const { manuals } = (await (await fetch(`${base()}/api/manuals`, { headers: { cookie } })).json()) as { manuals: Array<{ id: string; status: string; error: string | null }> };
+          return manuals.find((m) => m.id === id);
+        },
+        { timeout: 240_000, intervals: [500] },
+      )
+      .toMatchObject({ status: 'failed', error: expect.stringMatching(/decompression bomb/) });
+    const after = (await (await fetch(`${base()}/api/health`)).json()) as Health;
+    // Refused by the decode caps inside the same worker, not by a memory kill and restart.
+    expect(after.memory.worker?.pid).toBe(worker);
+    expect(after.restarts.worker).toBe(before.restarts.worker);
+    const workerPeak = peakRssMb(worker!);
+    const serverPeak = peakRssMb(before.pid);
+    console.log(`[double-Flate] ingest worker peak ${workerPeak} MB, server peak ${serverPeak} MB`);
+    expect(workerPeak).toBeLessThan(700);
+    expect(serverPeak).toBeLessThan(700);
   });
 });
 

@@ -17,7 +17,7 @@ export async function signInWithPassword(formData: FormData) {
   const account = typeof email === 'string' ? email : '';
   // Every attempt counts against the address's write limit; wrong passwords also lock the account
   // and the address out for a while (lib/security/sign-in-throttle.ts, the same as the route's).
-  if (!(await rateLimit('write', `addr:${address}`, 'address')).ok || signInRetryAfterS(account, address, 'form')) back('rate');
+  if (!(await rateLimit('write', `addr:${address}`, 'address')).ok || (await signInRetryAfterS(account, address, 'form'))) back('rate');
   try {
     await signIn('credentials', { email, password: formData.get('password'), redirectTo: callbackUrl });
   } catch (err) {

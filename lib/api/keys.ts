@@ -143,7 +143,7 @@ export async function authenticate(authorization: string | null, address = 'loca
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new ApiKeyError(401, 'An API key is required: send `Authorization: Bearer <key>` (create one on the Settings page).');
   const addressKey = [`address:${address}`];
-  const wait = invalidKeyThrottle().retryAfterS(addressKey);
+  const wait = await invalidKeyThrottle().retryAfterS(addressKey);
   if (wait) {
     await audit({ ownerId: UNKNOWN, keyId: UNKNOWN }, 'auth', 0, 'refused', `too many invalid keys from ${address}`);
     throw new ApiKeyError(429, `Too many invalid API keys from this address. Please wait ${wait} s and try again.`, wait);

@@ -4,7 +4,7 @@
  * logged on the server and shown as a generic message.
  */
 import type { z } from 'zod';
-import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '../runtime/disk-space';
+import { DISK_FULL_MESSAGE_TEXT, diskFullResponse, isDiskFull } from '../runtime/disk-space';
 
 type ErrorType = 'bad_request' | 'unauthorized' | 'not_found' | 'busy' | 'unavailable' | 'internal';
 type Surface = 'chat' | 'message' | 'share' | 'scope' | 'manuals' | 'feedback';
@@ -75,7 +75,7 @@ export function errorJson(err: unknown): Response {
   // A full disk (SQLITE_FULL, Postgres 53100, ENOSPC, LanceDB's "No space left on device") is a 507 the person can act on.
   if (isDiskFull(err)) {
     console.error('[chat] the disk is full', err);
-    return Response.json({ error: DISK_FULL_MESSAGE_TEXT, code: 'disk_full' }, { status: 507 });
+    return diskFullResponse();
   }
   const failure = toFailure(err);
   return Response.json({ error: failure.message, code: failure.code }, { status: isChatError(err) ? err.status : 500 });

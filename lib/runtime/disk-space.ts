@@ -58,3 +58,8 @@ export function isDiskFull(err: unknown): boolean {
 
 /** What a person is told when a write found the disk full (HTTP 507). */
 export const DISK_FULL_MESSAGE_TEXT = 'The server’s disk is full, so nothing could be saved. Ask the administrator to free some space, then try again.';
+
+/** The 507 every write path answers when the disk is full. */
+export function diskFullResponse(): Response {
+  return Response.json({ error: DISK_FULL_MESSAGE_TEXT, code: 'disk_full' }, { status: 507 });
+}

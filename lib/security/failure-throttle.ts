@@ -5,11 +5,12 @@
  * long at the next lockout, and so on up to `maxLockMs`. A key whose last lockout ended more than
  * `maxLockMs` ago starts again at one window.
  *
- * The failure counts live behind RateLimiter.take (shared wherever the rate limits are); the
- * lockout times are this process's. Where several processes share the counts, each may let one
- * more attempt through before it locks too.
+ * Failure counts and lockouts live where the rate limits do (lib/security/rate-limit.ts): in this
+ * process's memory with SQLite, in Postgres otherwise, so every server refuses a key another
+ * server locked out — N servers enforce one limit, not one each (issue 34).
  */
-import { RateLimiter } from './rate-limit';
+import type { LimitStore } from '../store/limits';
+import { type LimiterOptions, RateLimiter, storeOf } from './rate-limit';
 
 export interface FailureRule {
   /** Failures allowed per window; the next attempt is refused. */
@@ -26,36 +27,50 @@ interface Lock {
 
 export class FailureThrottle {
   private readonly counts: RateLimiter;
+  /** Lockouts when they live in memory. */
   private readonly locks = new Map<string, Lock>();
 
   constructor(
     private readonly rule: FailureRule,
-    /** Names the counts where they are shared (Postgres mode), so every server counts the same failures. */
-    name: string,
+    /** Names the counts and lockouts where they are shared (Postgres mode), so every server sees the same. */
+    private readonly name: string,
     private readonly now: () => number = Date.now,
+    private readonly options: Pick<LimiterOptions, 'store'> = {},
   ) {
-    this.counts = new RateLimiter({ limit: rule.failures, windowMs: rule.windowMs }, now, { name });
+    this.counts = new RateLimiter({ limit: rule.failures, windowMs: rule.windowMs }, now, { name, store: options.store });
   }
 
   /** Seconds until every one of `keys` may try again; 0 when none is locked out. */
-  retryAfterS(keys: readonly string[]): number {
+  async retryAfterS(keys: readonly string[]): Promise<number> {
+    const store = await storeOf(this.options);
     const t = this.now();
     let wait = 0;
-    for (const key of keys) wait = Math.max(wait, (this.locks.get(key)?.until ?? 0) - t);
+    for (const key of keys) wait = Math.max(wait, ((await this.lockOf(store, key))?.until ?? 0) - t);
     return wait > 0 ? Math.ceil(wait / 1000) : 0;
   }
 
   /** Counts one failure against each key; a key at its limit is locked out (the delay doubles per lockout). */
   async fail(keys: readonly string[]): Promise<void> {
+    const store = await storeOf(this.options);
     const t = this.now();
     for (const key of keys) {
       const counted = await this.counts.take(key);
       if (counted.ok && counted.remaining > 0) continue;
-      const last = this.locks.get(key);
+      const last = await this.lockOf(store, key);
       if (last && last.until > t) continue; // already locked: the delay runs from the lockout
       const strikes = last && t - last.until < this.rule.maxLockMs ? last.strikes + 1 : 1;
-      this.locks.set(key, { until: t + Math.min(this.rule.maxLockMs, this.rule.windowMs * 2 ** (strikes - 1)), strikes });
+      const lock = { until: t + Math.min(this.rule.maxLockMs, this.rule.windowMs * 2 ** (strikes - 1)), strikes };
+      if (store) await store.setLock(this.lockBucket(key), lock.until, lock.strikes);
+      else this.locks.set(key, lock);
     }
     if (this.locks.size > 10_000) for (const [k, l] of this.locks) if (t - l.until > this.rule.maxLockMs) this.locks.delete(k);
+  }
+
+  private lockBucket(key: string): string {
+    return `${this.name}:lock:${key}`;
+  }
+
+  private async lockOf(store: LimitStore | null, key: string): Promise<Lock | undefined> {
+    return store ? store.lastLock(this.lockBucket(key)) : this.locks.get(key);
   }
 }

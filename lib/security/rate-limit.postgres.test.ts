@@ -10,6 +10,7 @@ if ('url' in database) {
   const { getDb, closeDb } = await import('../store/db');
   const { databaseLimitStore } = await import('../store/limits');
   const { InFlightLimiter, RateLimiter } = await import('./rate-limit');
+  const { FailureThrottle } = await import('./failure-throttle');
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const schema = await import('../store/schema-pg');
@@ -58,6 +59,25 @@ if ('url' in database) {
       expect(await a.acquire('key-1')).toBeNull();
       now += 60_001; // a server died holding its slots: they expire
       expect(await a.acquire('key-1')).not.toBeNull();
+    });
+
+    it('locks a key out on every server once their failures together reach the limit, with the doubling lockout shared', async () => {
+      // Wrong passwords or invalid keys split over two servers: 30 a minute in all, not 30 each.
+      let now = 1_800_000_000_000;
+      const rule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
+      const a = new FailureThrottle(rule, 'test:failures', () => now, { store: storeA });
+      const b = new FailureThrottle(rule, 'test:failures', () => now, { store: storeB });
+      const burst = () => Promise.all(Array.from({ length: rule.failures }, (_, i) => (i % 2 ? a : b).fail(['address:192.0.2.9'])));
+      await burst();
+      expect(await a.retryAfterS(['address:192.0.2.9'])).toBe(60);
+      expect(await b.retryAfterS(['address:192.0.2.9'])).toBe(60);
+      expect(await b.retryAfterS(['address:192.0.2.10'])).toBe(0);
+      // The next lockout, reached the same way after the first ended, is twice as long on both.
+      now += 60_000;
+      expect(await b.retryAfterS(['address:192.0.2.9'])).toBe(0);
+      await burst();
+      expect(await a.retryAfterS(['address:192.0.2.9'])).toBe(120);
+      expect(await b.retryAfterS(['address:192.0.2.9'])).toBe(120);
     });
   });
 } else {

@@ -63,7 +63,8 @@ function defaultStore(): Promise<LimitStore | null> {
   return made;
 }
 
-function storeOf(options: LimiterOptions): Promise<LimitStore | null> {
+/** The store a limiter with these options counts in (null: this process's memory). */
+export function storeOf(options: LimiterOptions): Promise<LimitStore | null> {
   return options.store !== undefined ? Promise.resolve(options.store) : defaultStore();
 }
 

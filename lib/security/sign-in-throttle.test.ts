@@ -98,20 +98,20 @@ describe('FailureThrottle', () => {
     let now = 0;
     const t = new FailureThrottle({ failures: 3, windowMs: 60_000, maxLockMs: 15 * 60_000 }, 'test', () => now);
     for (let i = 0; i < 2; i++) await t.fail(['k']);
-    expect(t.retryAfterS(['k'])).toBe(0);
+    expect(await t.retryAfterS(['k'])).toBe(0);
     await t.fail(['k']);
-    expect(t.retryAfterS(['k', 'other'])).toBe(60);
-    expect(t.retryAfterS(['other'])).toBe(0);
+    expect(await t.retryAfterS(['k', 'other'])).toBe(60);
+    expect(await t.retryAfterS(['other'])).toBe(0);
     now += 60_000;
-    expect(t.retryAfterS(['k'])).toBe(0);
+    expect(await t.retryAfterS(['k'])).toBe(0);
     for (let i = 0; i < 3; i++) await t.fail(['k']);
-    expect(t.retryAfterS(['k'])).toBe(120);
+    expect(await t.retryAfterS(['k'])).toBe(120);
     now += 120_000;
     for (let i = 0; i < 3; i++) await t.fail(['k']);
-    expect(t.retryAfterS(['k'])).toBe(240);
+    expect(await t.retryAfterS(['k'])).toBe(240);
     // Quiet for longer than the longest lockout: back to one window.
     now += 240_000 + 16 * 60_000;
     for (let i = 0; i < 3; i++) await t.fail(['k']);
-    expect(t.retryAfterS(['k'])).toBe(60);
+    expect(await t.retryAfterS(['k'])).toBe(60);
   });
 });

@@ -13,11 +13,11 @@
 import { clientAddress } from '../config/network';
 import { getConfig } from '../config';
 import { FailureThrottle, type FailureRule } from './failure-throttle';
+import { tooManyRequests } from './rate-limit';
 import { readBodyCapped } from './request-guard';
 
 /** A sign-in post is a few hundred bytes; the route caps the body before this reads it again. */
 const POSTED_ACCOUNT_MAX_BYTES = 16 * 1024;
-import { tooManyRequests } from './rate-limit';
 
 const SIGN_IN_RULE: FailureRule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
 
@@ -40,8 +40,8 @@ export function signInAddress(headers: Headers): string {
 }
 
 /** Seconds this account or address must wait before trying again (logged as refused); 0 to go ahead. */
-export function signInRetryAfterS(account: string, address: string, via: Via): number {
-  const wait = throttle().retryAfterS(keysOf(account, address));
+export async function signInRetryAfterS(account: string, address: string, via: Via): Promise<number> {
+  const wait = await throttle().retryAfterS(keysOf(account, address));
   if (wait) logAttempt('signin_refused', account, address, via);
   return wait;
 }
@@ -76,7 +76,7 @@ export function throttleCredentialsCallback<R extends Request>(post: (request: R
     if (!new URL(request.url).pathname.endsWith('/callback/credentials')) return post(request);
     const account = await postedAccount(request.clone());
     const address = signInAddress(request.headers);
-    const wait = signInRetryAfterS(account, address, 'route');
+    const wait = await signInRetryAfterS(account, address, 'route');
     if (wait) return tooManyRequests('sign-in attempts', wait);
     const response = await post(request);
     if (!signedIn(response)) await signInFailed(account, address, 'route');

@@ -1,7 +1,7 @@
 import { AccessError } from '../auth/roles';
 import { isIngestError } from '../ingest/errors';
 import { LibraryError } from '../manuals/service';
-import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '../runtime/disk-space';
+import { diskFullResponse, isDiskFull } from '../runtime/disk-space';
 import { GuardError, guardWrite } from '../security/request-guard';
 
 /** Maps domain errors to JSON responses with the user-facing message; logs the unexpected ones. */
@@ -19,11 +19,6 @@ export function errorResponse(err: unknown): Response {
   }
   console.error('[api] unexpected error', err);
   return Response.json({ error: 'Something went wrong on the server. Please try again.' }, { status: 500 });
-}
-
-/** The 507 every write path answers when the disk is full. */
-function diskFullResponse(): Response {
-  return Response.json({ error: DISK_FULL_MESSAGE_TEXT, code: 'disk_full' }, { status: 507 });
 }
 
 /**

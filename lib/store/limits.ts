@@ -4,8 +4,10 @@
  * from one process and keeps its limits in memory). Each operation is atomic across servers:
  * a window is counted up by one upsert that refuses past the limit; a slot is taken under a
  * transaction-scoped advisory lock on its bucket, so two servers cannot both take the last one.
+ * Lockouts (lib/security/failure-throttle.ts) are rows of the same table: the lock's end in
+ * `window_start`, its strike count in `count`, under a bucket of their own.
  */
-import { and, count, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db';
 import { inFlight, rateLimits } from './tables';
 
@@ -18,6 +20,10 @@ export interface LimitStore {
   /** Takes slot `id` in `bucket` unless `cap` unexpired slots are taken; slots expire at `expiresAt`. */
   acquireSlot(bucket: string, id: string, cap: number, now: number, expiresAt: number): Promise<boolean>;
   releaseSlot(id: string): Promise<void>;
+  /** Records a lockout of `bucket` until `until` (ms), its `strikes`-th in a row. */
+  setLock(bucket: string, until: number, strikes: number): Promise<void>;
+  /** The latest lockout recorded for `bucket`, if any (ended or not). */
+  lastLock(bucket: string): Promise<{ until: number; strikes: number } | undefined>;
 }
 
 /** The limit store on `db` (a Postgres database; the SQL is Postgres's). */
@@ -51,6 +57,18 @@ export function databaseLimitStore(db: Db): LimitStore {
     },
     async releaseSlot(id) {
       await db.delete(inFlight).where(eq(inFlight.id, id));
+    },
+    async setLock(bucket, until, strikes) {
+      await db.insert(rateLimits).values({ bucket, windowStart: until, count: strikes }).onConflictDoNothing();
+    },
+    async lastLock(bucket) {
+      const [row] = await db
+        .select({ until: rateLimits.windowStart, strikes: rateLimits.count })
+        .from(rateLimits)
+        .where(eq(rateLimits.bucket, bucket))
+        .orderBy(desc(rateLimits.windowStart))
+        .limit(1);
+      return row;
     },
   };
 }
