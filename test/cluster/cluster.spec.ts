@@ -191,3 +191,16 @@ test('kill -9 of a worker mid-job: the job is reclaimed when its lease runs out 
   const dupes = await db.query('select id from chunks where manual_id = $1 group by id having count(*) > 1', [manual.id]);
   expect(dupes.rowCount).toBe(0);
 });
+
+test('a limit is counted once across both servers: 30 invalid API keys sent to A and B in turn, then the 31st is refused wherever it goes (issue 34)', async () => {
+  const guess = (server: string, i: number) =>
+    fetch(`${server}/api/v1/ask`, { method: 'POST', headers: { authorization: `Bearer mc_cluster-guess-${i}` }, body: '{}' }).then((r) => r.status);
+  // 30 invalid keys a minute per address, counted in Postgres in fixed minutes: start early in a
+  // minute so all 31 attempts fall into one window.
+  await expect.poll(() => Date.now() % 60_000, { timeout: 30_000, intervals: [200] }).toBeLessThan(30_000);
+  for (let i = 0; i < 30; i++) expect(await guess(i % 2 ? A : B, i), `key ${i + 1}`).toBe(401);
+  // A made the 30th failure and locked the address; B must refuse it too, without checking
+  // the key (a lockout of B's own would have let this one attempt through).
+  expect(await guess(B, 30)).toBe(429);
+  expect(await guess(A, 31)).toBe(429);
+});
