@@ -31,11 +31,11 @@ async function csrf(): Promise<{ token: string; cookie: string }> {
   return { token: ((await res.json()) as { csrfToken: string }).csrfToken, cookie };
 }
 
-async function attempt(email: string, password: string, forwardedFor: string): Promise<Response> {
+async function attempt(email: string, password: string, forwardedFor: string, path = '/api/auth/callback/credentials'): Promise<Response> {
   const { token, cookie } = await csrf();
   const body = new URLSearchParams({ csrfToken: token, email, password, callbackUrl: `${BASE}/` });
   return POST(
-    new NextRequest(`${BASE}/api/auth/callback/credentials`, {
+    new NextRequest(`${BASE}${path}`, {
       method: 'POST',
       body,
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': forwardedFor },
@@ -65,6 +65,10 @@ describe('sign-in throttling on POST /api/auth/callback/credentials', () => {
       const right = await attempt('guessed@example.com', 'the-right-password', '203.0.113.201');
       expect(right.status).toBe(429);
       expect(signedIn(right)).toBe(false);
+      // Auth.js reads a trailing slash as the same callback: so does the throttle.
+      const slashed = await attempt('guessed@example.com', 'the-right-password', '203.0.113.202', '/api/auth/callback/credentials/');
+      expect(slashed.status).toBe(429);
+      expect(signedIn(slashed)).toBe(false);
       // Other accounts from other addresses are not affected.
       expect(signedIn(await attempt('other@example.com', 'other-password-1', '198.51.100.2'))).toBe(true);
 
@@ -72,7 +76,7 @@ describe('sign-in throttling on POST /api/auth/callback/credentials', () => {
       const failed = lines.filter((l) => l.event === 'signin_failed');
       expect(failed).toHaveLength(30);
       expect(failed[0]).toMatchObject({ account: 'guessed@example.com', address: '203.0.113.0', via: 'route' });
-      expect(lines.filter((l) => l.event === 'signin_refused')).toHaveLength(2);
+      expect(lines.filter((l) => l.event === 'signin_refused')).toHaveLength(3);
       expect(JSON.stringify(warn.mock.calls)).not.toMatch(/wrong-|the-right-password/);
     } finally {
       warn.mockRestore();

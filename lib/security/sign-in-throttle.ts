@@ -70,10 +70,18 @@ function signedIn(response: Response): boolean {
   return response.headers.getSetCookie().some((c) => /^(__Secure-)?authjs\.session-token(\.\d+)?=[^;]/.test(c));
 }
 
+/**
+ * Whether Auth.js reads this path as the credentials callback. It splits the path on "/" and drops
+ * empty parts, so `/callback/credentials/` is the same callback: the test must be as lenient.
+ */
+function isCredentialsCallback(url: string): boolean {
+  return new URL(url).pathname.split('/').filter(Boolean).slice(-2).join('/') === 'callback/credentials';
+}
+
 /** Wraps the Auth.js POST handler: the credentials callback is throttled; other POSTs pass through. */
 export function throttleCredentialsCallback<R extends Request>(post: (request: R) => Promise<Response>): (request: R) => Promise<Response> {
   return async (request) => {
-    if (!new URL(request.url).pathname.endsWith('/callback/credentials')) return post(request);
+    if (!isCredentialsCallback(request.url)) return post(request);
     const account = await postedAccount(request.clone());
     const address = signInAddress(request.headers);
     const wait = await signInRetryAfterS(account, address, 'route');
