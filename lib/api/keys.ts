@@ -173,8 +173,21 @@ export async function authenticate(authorization: string | null, address = 'loca
     await audit(caller, 'auth', 0, 'refused', 'rate limited');
     throw new ApiKeyError(429, `Too many calls with this key. Please wait ${rate.retryAfterS} s and try again.`, rate.retryAfterS);
   }
-  void touchApiKey(row.id).catch(() => undefined);
+  touchSoon(row.id);
   return caller;
+}
+
+/** "Last used" is shown to the minute: a key's burst of calls writes it once, not once per call on the request path. */
+const TOUCH_EVERY_MS = 60_000;
+const touched = globalThis as unknown as { __mcKeysTouched?: Map<string, number> };
+
+function touchSoon(keyId: string): void {
+  const last = (touched.__mcKeysTouched ??= new Map());
+  const now = Date.now();
+  if (now - (last.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+  last.set(keyId, now);
+  if (last.size > 10_000) for (const [k, t] of last) if (now - t >= TOUCH_EVERY_MS) last.delete(k);
+  void touchApiKey(keyId).catch(() => undefined);
 }
 
 /** Records one call; a failed write is logged, never fatal to the call. */

@@ -43,9 +43,29 @@ export async function touchApiKey(id: string): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, id));
 }
 
-export async function insertAudit(row: { keyId: string; ownerId: string; tool: string; ms: number; outcome: ApiAuditRow['outcome']; message?: string }): Promise<void> {
-  const db = await getDb();
-  await db.insert(apiAudit).values({ ...row, message: row.message?.slice(0, 500) });
+type AuditInput = { keyId: string; ownerId: string; tool: string; ms: number; outcome: ApiAuditRow['outcome']; message?: string };
+
+/** Rows waiting for the next turn of the event loop, and the write that will take them. */
+let pendingAudit: { rows: AuditInput[]; written: Promise<void> } | undefined;
+
+/**
+ * Records an audit row. Rows of one turn of the event loop are written together, in one insert:
+ * a burst of refused calls (a hundred at once from one key) costs one commit — one disk flush,
+ * which SQLite makes on the request thread — instead of one each (issue 34: health stalled
+ * behind them). Resolves once the row is stored.
+ */
+export function insertAudit(row: AuditInput): Promise<void> {
+  if (!pendingAudit) {
+    const rows: AuditInput[] = [];
+    const written = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      pendingAudit = undefined;
+      const db = await getDb();
+      await db.insert(apiAudit).values(rows.map((r) => ({ ...r, message: r.message?.slice(0, 500) })));
+    });
+    pendingAudit = { rows, written };
+  }
+  pendingAudit.rows.push(row);
+  return pendingAudit.written;
 }
 
 export async function listAudit(ownerId: string, limit = 50): Promise<ApiAuditRow[]> {
