@@ -9,6 +9,7 @@ import { union } from './geometry';
 import { type TextLine, layoutPage } from './layout';
 import type { OcrEngine, OcrMode, OcrOptions, OcrResult } from './ocr';
 import { type ManualLanguage, readInItsLanguage } from './ocr-language';
+import { atReadingScale } from './ocr-scale';
 import type { PageContent, PdfDoc } from './pdf';
 import { type RawImage, toPam } from './render';
 
@@ -20,7 +21,7 @@ export interface OcrTarget {
 }
 
 export interface OcrPlanOptions {
-  /** Scale for pages without a text layer; 3 ≈ 216 dpi. */
+  /** Scale pages without a text layer are drawn at; 3 ≈ 216 dpi. The highest they are read at: large print is read lower (ocr-scale.ts). */
   pageScale?: number;
   /** Bounds for image regions, whose scale follows the image's own resolution. */
   minRegionScale?: number;
@@ -151,7 +152,17 @@ export function withOcrLines(page: PageContent, regions: OcrRegionLines[]): Page
 
 export interface PageOcrResult {
   /** `language`: the model a whole-page target was finally read with (when languages are detected). */
-  regions: Array<OcrRegionLines & { target: OcrTarget; ms: number; language?: string; /** Id of the engine whose text was kept. */ engine: string }>;
+  regions: Array<
+    OcrRegionLines & {
+      target: OcrTarget;
+      /** Scale the region was read at: the target's, or lower for a scanned page in large print (ocr-scale.ts). */
+      scale: number;
+      ms: number;
+      language?: string;
+      /** Id of the engine whose text was kept. */
+      engine: string;
+    }
+  >;
   /** Kept words (after the confidence filter). */
   words: number;
   /** Mean confidence of kept words (0–100). */
@@ -209,7 +220,7 @@ export function startPageOcr(
       // Figure regions of text pages: what the text layer already says there is not read again.
       if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
       else if (target.mode === 'page') wholePage = raw;
-      return { image: toPam(raw), scale: raw.scale, t };
+      return { raw, t };
     });
     previous = drawn.catch(() => {});
     return drawn;
@@ -217,8 +228,13 @@ export function startPageOcr(
   const rendered = Promise.all(images).then(() => wholePage);
   const result = Promise.all(
     images.map(async (drawn, region) => {
-      const { image, scale, t } = await drawn;
+      const { raw: drawnRaw, t } = await drawn;
       const target = targets[region];
+      // A scanned page whose letters are larger than tesseract needs is read from a smaller copy
+      // (ocr-scale.ts); the full render stays the page's preview source.
+      const raw = target.mode === 'page' ? await atReadingScale(drawnRaw) : drawnRaw;
+      const { scale } = raw;
+      const image = toPam(raw);
       const base = { mode: target.mode, dpi: scale * 72, signal: opts.signal };
       const lang = target.mode === 'page' && opts.language?.active ? opts.language : undefined;
       let language: string | undefined;
@@ -238,7 +254,7 @@ export function startPageOcr(
         });
       } else ocr = await recognizeCached(engine, image, base, opts.cache);
       const lines = ocrLinesToPage(ocr, target.bbox, scale, { minConfidence, labels: target.mode === 'sparse', region });
-      return { bbox: target.bbox, target, lines, ms: performance.now() - t, words: ocr.words, engine: readBy, ...(lang ? { language } : {}) };
+      return { bbox: target.bbox, target, scale, lines, ms: performance.now() - t, words: ocr.words, engine: readBy, ...(lang ? { language } : {}) };
     }),
   ).then((done) => {
     let words = 0;

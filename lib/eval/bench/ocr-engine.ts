@@ -1,7 +1,7 @@
 /**
  * The bare OCR engine's rate on a manual's scanned pages, for `ingest.ocr_engine_ratio`: every
  * page the pipeline reads whole is drawn first, exactly as the pipeline draws it (same plan, same
- * scale, same PAM of raw pixels), and only then is the clock started on the `tesseract` CLI alone, run on
+ * scale chosen from its text height, same PAM of raw pixels), and only then is the clock started on the `tesseract` CLI alone, run on
  * those images with the pipeline's process count (one thread each) and arguments. What the
  * pipeline adds on top (drawing, previews, waiting, embedding, indexing) is what the ratio shows.
  */
@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { openPdf } from '../../ingest/pdf';
 import { planOcr } from '../../ingest/ocr-page';
+import { atReadingScale } from '../../ingest/ocr-scale';
 import { toPam } from '../../ingest/render';
 
 export interface BareEngineReport {
@@ -40,7 +41,7 @@ export async function measureBareEngine(file: string, opts: { binary: string; pr
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.extractPage(n);
       for (const target of planOcr(page).filter((t) => t.mode === 'page')) {
-        const raw = await doc.renderRegionRaw(n, target.bbox, { scale: target.scale });
+        const raw = await atReadingScale(await doc.renderRegionRaw(n, target.bbox, { scale: target.scale }));
         scales.push(raw.scale);
         const args = ['stdin', 'stdout', '--psm', '3', '-l', (opts.languages ?? ['eng']).join('+'), '--dpi', String(Math.round(raw.scale * 72)), 'tsv'];
         jobs.push({ image: toPam(raw), args });

@@ -1,5 +1,6 @@
 /** Small test manuals made of plain text lines, for specs that need a layout the sample lacks. */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { openPdf } from '../pdf';
 
 /** One line of a page: its text, font size and whether it is bold (a heading). */
 export type PdfLine = [text: string, size: number, bold: boolean];
@@ -22,4 +23,23 @@ export async function linesPdf(title: string, pages: PdfLine[][], top = 780): Pr
     }
   }
   return doc.save();
+}
+
+/**
+ * A "scan" of `pages`: each page of linesPdf drawn at 3× and embedded as one full-page image,
+ * with no text layer, so OCR reads it whole. The line texts are its ground truth.
+ */
+export async function scannedLinesPdf(title: string, pages: PdfLine[][], top = 780): Promise<Uint8Array> {
+  const source = await openPdf(await linesPdf(title, pages, top));
+  const out = await PDFDocument.create();
+  out.setTitle(title);
+  try {
+    for (let n = 1; n <= source.numPages; n++) {
+      const img = await source.renderPage(n, { scale: 3 });
+      out.addPage([595, 842]).drawImage(await out.embedPng(img.png), { x: 0, y: 0, width: 595, height: 842 });
+    }
+  } finally {
+    await source.close();
+  }
+  return out.save();
 }
