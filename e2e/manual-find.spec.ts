@@ -25,11 +25,13 @@ async function openManual(page: Page) {
   await expect(page.getByTestId('thumbnail-grid')).toBeVisible();
 }
 
-/** The element's box lies (at least its first 40 px) inside the window. */
+/** The element's box lies (at least its first 40 px) inside the window, below the sticky header. */
 async function inView(page: Page, locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   const vp = page.viewportSize()!;
-  return !!box && box.y >= 0 && box.y + Math.min(box.height, 40) <= vp.height && box.x >= -0.5 && box.x + box.width <= vp.width + 0.5;
+  // The header's height is the document's scroll-padding-top (app/globals.css).
+  const top = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0);
+  return !!box && box.y >= top && box.y + Math.min(box.height, 40) <= vp.height && box.x >= -0.5 && box.x + box.width <= vp.width + 0.5;
 }
 
 /**
@@ -65,6 +67,9 @@ for (const vp of VIEWPORTS) {
       await openManual(page);
       const input = page.getByLabel('Search this manual');
       const status = page.getByTestId('find-status');
+      // Wide enough to read what was typed (a phone once squeezed it to a sliver beside "Go to page").
+      expect((await input.boundingBox())!.width, 'search box width').toBeGreaterThanOrEqual(Math.min(200, vp.width * 0.5));
+      expect((await page.getByLabel('Go to page').boundingBox())!.width, 'page number box width').toBeGreaterThanOrEqual(60);
 
       // A value on a known page: the first match opens page 3 with the value boxed.
       await input.fill('350 bar');
@@ -80,6 +85,8 @@ for (const vp of VIEWPORTS) {
       await expect(value).toHaveCount(1);
       await expect(value).toHaveAttribute('data-value', /350\s*bar/i);
       await expect.poll(() => inView(page, value), { message: 'the match scrolled into view' }).toBe(true);
+      // …without carrying the search box off screen (the page scrolls in its own box first).
+      await expect.poll(async () => (await inView(page, input)) && (await inView(page, value)), { message: 'the search box and the match both on screen' }).toBe(true);
       const scroller = (await page.getByTestId('page-scroller').boundingBox())!;
       const frame = (await page.getByTestId('page-frame').boundingBox())!;
       expect(frame.width, 'fit-width: the page fills the width').toBeGreaterThan(scroller.width - 40);
@@ -114,6 +121,7 @@ for (const vp of VIEWPORTS) {
       await results.nth(total - 1).click();
       await expectAt(total - 1);
       await expect.poll(() => inView(page, page.getByTestId('highlight-value').or(page.getByTestId('highlight')).first())).toBe(true);
+      await expect.poll(() => inView(page, input), { message: 'the search box still on screen' }).toBe(true);
 
       // Nothing found says so.
       await input.fill('no such words here');
