@@ -5,17 +5,14 @@
  * without horizontal scrolling.
  */
 import { expect, test } from './fixtures';
-import { ChatPage } from './pages/chat-page';
-
-// lib/sample/facts.ts: no page of the Acme HX-200 manual states an MTBF (an unanswerable question).
-const UNSTATED = 'What is the MTBF of the HX-200 controller?';
+import { ChatPage, UNANSWERED_QUESTION } from './pages/chat-page';
 
 test.describe('closest pages', () => {
   test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('a question the manual does not answer shows a notice and up to 3 page cards that open the page preview', async ({ page }) => {
     const chat = new ChatPage(page);
-    await chat.askInNewChat(UNSTATED);
+    await chat.askInNewChat(UNANSWERED_QUESTION);
     const turn = chat.lastTurn();
 
     // The sentence is a notice, not an answer paragraph.
@@ -35,6 +32,9 @@ test.describe('closest pages', () => {
       await expect(card.getByTestId('page-card-page')).toHaveText(`Page ${await card.getAttribute('data-page')}`);
       await expect(card.getByTestId('page-card-snippet')).not.toBeEmpty();
     }
+    // Cards name their section, and the snippets mark the question's words.
+    await expect(cards.getByTestId('page-card-heading').first()).not.toBeEmpty();
+    await expect(cards.getByTestId('page-card-snippet').locator('mark').first()).toBeVisible();
     // The thumbnail is the page's own (the thumb route answers with an image).
     const thumb = cards.first().getByTestId('page-card-thumb');
     await expect(thumb).toHaveAttribute('src', /^\/manuals\/[^/]+\/pages\/\d+\/thumb$/);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures';
-import { ChatPage } from './pages/chat-page';
+import { ChatPage, UNANSWERED_QUESTION } from './pages/chat-page';
+import { ManualsPage } from './pages/manuals-page';
 
 /**
  * The README's screenshots, written to docs/screenshots/. Not part of `npm test` (skipped unless
@@ -44,18 +45,22 @@ async function imagesLoaded(page: Page) {
     .toBe(true);
 }
 
-/** The element has stopped moving: the preview scrolls the highlight into view smoothly. */
-async function settled(element: Locator) {
+/** The page scroll boxes have stopped moving (a highlight scrolls into view smoothly). */
+async function scrollSettled(page: Page) {
   let last = '';
   await expect
     .poll(
       async () => {
-        const box = JSON.stringify(await element.boundingBox());
-        const still = box === last;
-        last = box;
+        const now = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('[data-testid="page-scroller"]'))
+            .map((el) => `${el.scrollTop},${el.scrollLeft}`)
+            .join('|'),
+        );
+        const still = now === last;
+        last = now;
         return still;
       },
-      { intervals: [150] },
+      { intervals: [250] },
     )
     .toBe(true);
 }
@@ -65,7 +70,7 @@ async function savePreview(chat: ChatPage, name: string) {
   await chat.citations().first().click();
   await expect(chat.highlights().first()).toBeVisible();
   await imagesLoaded(chat.page);
-  await settled(chat.highlights().first());
+  await scrollSettled(chat.page);
   await save(chat.page, name);
   await chat.page.keyboard.press('Escape');
 }
@@ -111,6 +116,64 @@ test('README screenshots: library, chat and page preview, light and dark', async
   await chat.citations().first().click();
   await expect(chat.highlights().first()).toBeVisible();
   await imagesLoaded(page);
-  await settled(chat.highlights().first());
+  await scrollSettled(page);
   await save(page, 'preview-phone.png', [390, 844]);
 });
+
+/**
+ * Issue 33's screens, on a desktop and a phone: a manual searched (its matches listed, the first
+ * one boxed on its page at fit-width), Settings, the share dialog's warning on a loopback address,
+ * the shared page a visitor sees, and the closest-pages cards of a question the manual does not answer.
+ */
+for (const vp of [
+  { suffix: '', width: 1280, height: 800 },
+  { suffix: '-phone', width: 390, height: 844 },
+] as const) {
+  test(`README screenshots: find in a manual, settings, sharing, closest pages (${vp.width}×${vp.height})`, async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const size: [number, number] = [vp.width, vp.height];
+    const chat = new ChatPage(page);
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+    await chat.ensureSampleManualReady();
+
+    await new ManualsPage(page).row('acme-hx200-manual').getByTestId('manual-link').click();
+    await page.getByLabel('Search this manual').fill('24 V');
+    await page.getByLabel('Search this manual').press('Enter');
+    await expect(page.getByTestId('find-status')).toHaveText(/^1 of \d+$/);
+    await expect(page.getByTestId('page-frame')).toHaveAttribute('data-loaded', 'true');
+    await expect(page.getByTestId('highlight-value').or(page.getByTestId('highlight')).first()).toBeVisible();
+    await imagesLoaded(page);
+    await scrollSettled(page);
+    await save(page, `manual-find${vp.suffix}.png`, size);
+
+    await page.goto('/settings');
+    await expect(page.getByTestId('provider-vectorDb')).toBeVisible();
+    await save(page, `settings${vp.suffix}.png`, size);
+
+    // The share dialog as it opens on 127.0.0.1: the warning beside "Create public link".
+    await chat.askInNewChat('What supply voltage does the HX-200 controller need?');
+    await chat.shareButton().click();
+    await expect(page.getByTestId('share-local-warning')).toBeVisible();
+    await save(page, `share-warning${vp.suffix}.png`, size);
+    await page.getByTestId('create-share-link').click();
+    const url = await chat.shareLink().inputValue();
+    await page.keyboard.press('Escape');
+
+    // What a visitor sees: the conversation and its citations, no app navigation.
+    const visitor = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(url);
+    await expect(visitorPage.getByTestId('answer')).toBeVisible();
+    await imagesLoaded(visitorPage);
+    await save(visitorPage, `shared-chat${vp.suffix}.png`, size);
+    await visitor.close();
+
+    await chat.askInNewChat(UNANSWERED_QUESTION);
+    const cards = chat.lastTurn().getByTestId('page-card');
+    await expect(cards.first()).toBeVisible();
+    await cards.first().scrollIntoViewIfNeeded();
+    await imagesLoaded(page);
+    await save(page, `closest-pages${vp.suffix}.png`, size);
+  });
+}

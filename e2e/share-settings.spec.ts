@@ -1,13 +1,15 @@
 /**
  * Issue 33: sharing from a loopback address warns that only this computer can open the link; a
  * visitor's shared page has the conversation and its citations only (no app navigation, no link
- * into the library); a visitor's direct delete — the API route and the server action — is refused;
+ * into the library); a visitor's direct delete — the API route and the server action, from a
+ * cookieless client and from the visitor's own browser — is refused;
  * Settings shows the providers, and its destructive actions (and a manual's delete) ask first.
  * At 1280×800 and on a 375×800 phone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { request as playwrightRequest } from '@playwright/test';
+import { OWNER_COOKIE } from '../lib/auth/owner-cookie';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';
@@ -95,9 +97,20 @@ test.describe('sharing, settings and confirmations (issue 33)', () => {
         expect(await anonymous.text()).toMatch(/"ok":false/);
         await cookieless.dispose();
 
-        // The visitor's own browser (its own cookie, not the chat's owner): the chat is not theirs to delete.
-        const visitorAction = await actionPost(visitorContext.request);
-        expect(await visitorAction.text()).toMatch(/"ok":false,"code":"not_found:chat"/);
+        // The visitor's own browser, which only followed the link: the shared page gave it no
+        // identity, so its direct deletes (the library's API route and the chat's action) are refused.
+        expect((await visitorContext.cookies()).map((c) => c.name)).not.toContain(OWNER_COOKIE);
+        expect((await visitorContext.request.delete(`/api/manuals/${manualId}`)).status()).toBe(401);
+        expect([401, 403, 404, 405]).toContain((await visitorContext.request.post(`/api/manuals/${manualId}`)).status());
+        expect(await (await actionPost(visitorContext.request)).text()).toMatch(/"ok":false,"code":"not_found:chat"/);
+
+        // "Continue in a new chat" makes the visitor an owner of a copy, not of the original: the
+        // owner's chat is still not theirs to delete.
+        await visitorPage.goto(url);
+        await visitorPage.getByTestId('fork-button').click();
+        await expect(visitorPage).toHaveURL(/\/chat\/[\w-]+$/);
+        expect(new URL(visitorPage.url()).pathname).not.toBe(`/chat/${chatId}`);
+        expect(await (await actionPost(visitorContext.request)).text()).toMatch(/"ok":false,"code":"not_found:chat"/);
 
         // Both left everything in place: the chat, its share link and the manual.
         expect((await page.goto(`/chat/${chatId}`))?.status()).toBe(200);

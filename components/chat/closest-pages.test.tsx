@@ -18,7 +18,7 @@ describe('closest pages cards', () => {
     expect(html).toMatch(/<button type="button" data-testid="page-card" data-manual-id="m 1" data-page="7"/);
     expect(html).toContain('src="/manuals/m%201/pages/7/thumb"');
     expect(html).toContain('Acme HX-200 manual');
-    expect(html).toContain('Page 7</span> · Tightening torques');
+    expect(html).toContain('Page 7</span><span data-testid="page-card-heading"> · Tightening torques</span>');
     expect(html).toContain('aria-label="Open Acme HX-200 manual, page 7 — Tightening torques"');
     expect(html).toMatch(/X1 <mark[^>]*>terminal<\/mark> <mark[^>]*>screws<\/mark>: 0\.6 Nm <mark[^>]*>torque<\/mark>\./);
     // No question word on page 3's snippet: nothing marked there.

@@ -59,7 +59,7 @@ export function ClosestPageCards({ pages, question, onOpen }: { pages: ClosestPa
               </span>
               <span className="truncate text-xs text-zinc-600 dark:text-zinc-400">
                 <span data-testid="page-card-page">Page {p.page}</span>
-                {p.heading ? ` · ${p.heading}` : ''}
+                {p.heading ? <span data-testid="page-card-heading">{` · ${p.heading}`}</span> : null}
               </span>
               <span data-testid="page-card-snippet" className="mt-1 line-clamp-4 break-words text-xs leading-5 text-zinc-700 dark:text-zinc-300">
                 {markQuestionWords(p.snippet, question).map((run, j) =>

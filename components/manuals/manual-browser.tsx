@@ -117,11 +117,12 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start gap-x-6 gap-y-3" data-testid="manual-find">
-        <form role="search" aria-label="Manual search" onSubmit={search} className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
+        {/* Minimum widths make the rows wrap on a phone (go to page below, the box below its label) instead of squeezing the box to nothing. */}
+        <form role="search" aria-label="Manual search" onSubmit={search} className="flex min-w-[min(100%,20rem)] flex-1 flex-wrap items-center gap-2">
           <label htmlFor={`${ids}-q`} className="text-sm font-medium">
             Search this manual
           </label>
-          <div className="flex min-w-0 flex-1 items-center gap-1">
+          <div className="flex min-w-[min(100%,15rem)] flex-1 items-center gap-1">
             <input
               id={`${ids}-q`}
               type="search"
@@ -182,7 +183,8 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
         </form>
       </div>
       {result && result.matches.length > 0 && (
-        <ol className="max-h-48 space-y-0.5 overflow-auto rounded-lg border border-zinc-200 p-1 dark:border-zinc-800" aria-label={`Matches for “${result.query}”`} data-testid="find-results">
+        // Shorter on a phone, so the search box, the list and the match on its page fit one screen.
+        <ol className="max-h-32 sm:max-h-48 space-y-0.5 overflow-auto rounded-lg border border-zinc-200 p-1 dark:border-zinc-800" aria-label={`Matches for “${result.query}”`} data-testid="find-results">
           {result.matches.map((m, i) => (
             <li key={i}>
               <button
@@ -205,7 +207,7 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
         </ol>
       )}
       {page !== null ? (
-        <PageViewer manualId={manualId} pages={pages} page={page} highlight={found ?? highlight} />
+        <PageViewer manualId={manualId} pages={pages} page={page} highlight={found ?? highlight} noteHighlight={!found} />
       ) : (
         <ThumbnailGrid manualId={manualId} pages={pages} />
       )}

@@ -54,7 +54,7 @@ export function PageImage({
   // eslint-disable-next-line react-hooks/set-state-in-effect -- the screen's pixel density is only known in the browser
   useEffect(() => setDpr(window.devicePixelRatio || 1), []);
   useEffect(() => {
-    firstBox.current?.scrollIntoView({ block: 'center', inline: 'center', behavior: 'smooth' });
+    if (firstBox.current) reveal(firstBox.current);
   }, [highlight?.chunkId]);
   const baseUrl = `/manuals/${manualId}/pages/${page}/image`;
   const sharpUrl = pxPerPt ? pageImageUrl(manualId, page, pxPerPt * dpr) : baseUrl;
@@ -120,6 +120,31 @@ export function PageImage({
       ))}
     </div>
   );
+}
+
+/**
+ * Brings a highlight into view: centred in the page's own scroll box, and the window moved only as
+ * far as it takes to show it. (scrollIntoView centres it in the window too, which carried a
+ * manual's search box and its matches off screen on every match.)
+ */
+function reveal(box: HTMLElement) {
+  const behavior: ScrollBehavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+  const scroller = box.closest<HTMLElement>('[data-page-scroller]');
+  if (!scroller) return box.scrollIntoView({ block: 'center', inline: 'center', behavior });
+  const b = box.getBoundingClientRect();
+  const s = scroller.getBoundingClientRect();
+  const within = (v: number, max: number) => Math.max(0, Math.min(max, v));
+  const top = within(scroller.scrollTop + b.top + b.height / 2 - (s.top + s.height / 2), scroller.scrollHeight - scroller.clientHeight);
+  const left = within(scroller.scrollLeft + b.left + b.width / 2 - (s.left + s.width / 2), scroller.scrollWidth - scroller.clientWidth);
+  // Where the box ends up in the window once its scroll box has moved.
+  const boxTop = b.top - (top - scroller.scrollTop);
+  scroller.scrollTo({ top, left, behavior });
+  // The window's top is under the sticky header: the document's scroll-padding-top (globals.css).
+  const margin = 16;
+  const topEdge = (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0) + margin;
+  const below = boxTop + b.height + margin - window.innerHeight;
+  const by = boxTop < topEdge ? boxTop - topEdge : below > 0 ? Math.min(below, boxTop - topEdge) : 0;
+  if (by) window.scrollBy({ top: by, behavior });
 }
 
 /** A page-coordinate box as percentages of the page, so it scales with the image. */

@@ -12,11 +12,14 @@ export function PageViewer({
   pages,
   page,
   highlight,
+  noteHighlight = true,
 }: {
   manualId: string;
   pages: Array<{ number: number; width: number; height: number }>;
   page: number;
   highlight: Highlight | null;
+  /** Quote the highlighted passage above the page (a search match is quoted in its list already). */
+  noteHighlight?: boolean;
 }) {
   const router = useRouter();
   const info = pages[page - 1];
@@ -51,7 +54,7 @@ export function PageViewer({
           →
         </button>
       </div>
-      {highlight && (
+      {highlight && noteHighlight && (
         <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100" data-testid="highlight-note">
           Highlighted: {highlight.heading ? `${highlight.heading} — ` : ''}
           <span className="italic">{highlight.text.slice(0, 160)}{highlight.text.length > 160 ? '…' : ''}</span>

@@ -134,6 +134,7 @@ export function ZoomablePage({
         ref={box}
         className="min-h-0 flex-1 touch-pan-x touch-pan-y overflow-auto rounded-lg bg-zinc-100 p-2 dark:bg-zinc-950"
         data-testid="page-scroller"
+        data-page-scroller
         // Focusable so the keyboard can scroll a zoomed page (arrow keys, Page Up/Down).
         tabIndex={0}
         role="region"

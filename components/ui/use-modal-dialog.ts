@@ -20,7 +20,8 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * fires `cancel`. On top of that: Tab and Shift+Tab wrap inside the dialog (natively they step
  * out to the browser's own UI once before wrapping), and closing puts focus back on the element
  * that had it before the dialog opened when focus would otherwise be lost (content unmounted with
- * the close, or the element that opened it re-rendered).
+ * the close, or the element that opened it re-rendered), and a late `close` event from an earlier
+ * close does not reach the owner's onClose once the dialog is open again.
  */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -60,8 +61,17 @@ export function useModalDialog(open: boolean) {
         first.focus();
       }
     };
+    // `close` is fired from a queued task: the one from an earlier close can arrive after the dialog
+    // opened again (Esc, then at once the next citation or card), and must not close the new one.
+    const onStaleClose = (e: Event) => {
+      if (d.open) e.stopImmediatePropagation();
+    };
     d.addEventListener('keydown', onKey);
-    return () => d.removeEventListener('keydown', onKey);
+    d.addEventListener('close', onStaleClose, { capture: true });
+    return () => {
+      d.removeEventListener('keydown', onKey);
+      d.removeEventListener('close', onStaleClose, { capture: true });
+    };
   }, []);
 
   return ref;

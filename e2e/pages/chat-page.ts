@@ -12,6 +12,12 @@ export interface TrailRecord {
   answerWhileRunning: boolean;
 }
 
+/**
+ * A question the sample manual does not answer (lib/sample/facts.ts: no page of the Acme HX-200
+ * manual states an MTBF): the offline answer declines and offers the closest pages as cards.
+ */
+export const UNANSWERED_QUESTION = 'What is the MTBF of the HX-200 controller?';
+
 /** Page object for the chat (/, /chat/[id]) and the shared view (/share/[id]). */
 export class ChatPage {
   constructor(readonly page: Page) {}

@@ -63,3 +63,27 @@ describe('server actions (POSTs to pages) from another site', () => {
     expect(await post({ 'sec-fetch-site': 'same-origin' })).toEqual({});
   });
 });
+
+describe('local mode: the owner cookie', () => {
+  const withLocalMode = async (run: () => Promise<void>) => {
+    delete process.env.MC_AUTH;
+    try {
+      await run();
+    } finally {
+      process.env.MC_AUTH = 'signin';
+    }
+  };
+
+  it('a first page mints one; a shared chat (page or its actions) does not, so a link-only visitor holds no identity', () =>
+    withLocalMode(async () => {
+      for (const path of ['/', '/manuals', '/settings', '/chat/c1']) {
+        const step = await accessStep(new NextRequest(`http://app.test${path}`));
+        expect(step, path).toHaveProperty('mintedCookie');
+      }
+      for (const path of ['/share/AAAAAAAAAAAAAAAAAAAAAA', '/share']) expect(await accessStep(new NextRequest(`http://app.test${path}`)), path).toEqual({});
+      const action = new NextRequest('http://app.test/share/AAAAAAAAAAAAAAAAAAAAAA', { method: 'POST', headers: { host: 'app.test', origin: 'http://app.test', 'next-action': 'abc' } });
+      expect(await accessStep(action)).toEqual({});
+      // Not a prefix match on the word: a path that only begins with "share" is an app page.
+      expect(await accessStep(new NextRequest('http://app.test/shared-things'))).toHaveProperty('mintedCookie');
+    }));
+});

@@ -1,7 +1,10 @@
 /**
  * The proxy's access step for page requests:
  * - local mode: a browser without a valid owner cookie gets one on its first page, so its API
- *   writes can later require the cookie (a cookieless script gets 401 and leaves no rows);
+ *   writes can later require the cookie (a cookieless script gets 401 and leaves no rows) — except
+ *   on a shared chat (`/share/…`): a visitor who only follows a share link gets no identity, so
+ *   their direct deletes are refused (401) like any cookieless request (issue 33); "Continue in a
+ *   new chat" makes them an owner (its action sets the cookie);
  * - sign-in mode: a page request without a valid Auth.js session is sent to /signin — and so is
  *   one whose signed token names an account that no longer exists (one database read per page
  *   request, no cache: removing a user ends their sessions at once; the role is read per request
@@ -20,6 +23,8 @@ import { assertSameOrigin, GuardError } from './request-guard';
 
 /** Pages anyone may open in sign-in mode. */
 const PUBLIC_PATHS = /^\/(signin)(\/|$)/;
+/** A shared chat, read-only: opening it (or its citations' previews) mints no owner cookie locally. */
+const SHARED_CHAT = /^\/share(\/|$)/;
 
 const isHttps = (request: NextRequest) => (request.headers.get('x-forwarded-proto') ?? request.nextUrl.protocol.replace(':', '')) === 'https';
 
@@ -48,7 +53,7 @@ export async function accessStep(request: NextRequest): Promise<AccessStep> {
     if (token?.sub) redirect.cookies.set(sessionCookie(secure), '', { path: '/', maxAge: 0, httpOnly: true, sameSite: 'lax', secure });
     return { redirect };
   }
-  if (verifyOwnerCookie(request.cookies.get(OWNER_COOKIE)?.value)) return {};
+  if (verifyOwnerCookie(request.cookies.get(OWNER_COOKIE)?.value) || SHARED_CHAT.test(request.nextUrl.pathname)) return {};
   const value = signOwnerId(newOwnerId());
   request.cookies.set(OWNER_COOKIE, value); // the page rendering now sees it too
   return { mintedCookie: value };
