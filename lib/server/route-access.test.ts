@@ -65,6 +65,7 @@ const ROUTES: Record<string, Record<string, Probe>> = {
     POST: { access: 'public', notCalled: "Auth.js's own sign-in endpoints" },
   },
   'app/api/health/route.ts': { GET: { access: 'public' } },
+  'app/favicon.ico/route.ts': { GET: { access: 'public', notCalled: 'a redirect to the app icon' } },
   'app/api/chat/route.ts': { POST: { access: 'actor', body: { sessionId: '00000000-0000-4000-8000-000000000000', question: 'What is the torque?' } } },
   'app/api/manuals/route.ts': { GET: { access: 'reader' }, POST: { access: 'actor', body: '%PDF-1.4' } },
   'app/api/manuals/[id]/route.ts': { PATCH: { access: 'actor', body: { title: 'x' } }, DELETE: { access: 'actor' } },
