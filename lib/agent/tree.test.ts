@@ -343,6 +343,7 @@ describe('runTurn: the library index comes from the services', () => {
       options: { skills: [] },
     });
     expect(calls).toBe(1);
-    expect(eventsOf(events, 'turn_start')[0].resolved).toContain('px-200');
+    // Read as a follow-up only because the index's identity words name the PX-200.
+    expect(eventsOf(events, 'turn_start')[0].resolved).toBe('and the fuse rating? — continuing “What is the motor current of the PX-200 pump?”');
   });
 });
