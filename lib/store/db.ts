@@ -152,6 +152,21 @@ export async function closeDb(): Promise<void> {
   if (current) await (await current.ready.catch(() => undefined))?.close();
 }
 
+let writeTurns: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one of this process's write transactions after the ones before it. SQLite has one writer per
+ * file: two transactions of one process on two pooled connections (the ingest worker runs two
+ * manuals at once) made the second wait out the busy timeout or fail its commit under load. Other
+ * processes still wait through the busy timeout; Postgres runs transactions side by side.
+ */
+export async function inWriteTurn<T>(transaction: () => Promise<T>): Promise<T> {
+  if (dialect === 'postgres') return transaction();
+  const turn = writeTurns.then(transaction, transaction);
+  writeTurns = turn.catch(() => undefined);
+  return turn;
+}
+
 export function dbDialect(): Dialect {
   return dialect;
 }

@@ -3,7 +3,7 @@
  * ingest pipeline share one vocabulary and one place to reason about consistency.
  */
 import { and, asc, desc, eq, gt, inArray, ne, notInArray, or } from 'drizzle-orm';
-import { getDb } from './db';
+import { getDb, inWriteTurn } from './db';
 import { ADMIN_USER_ID } from './users';
 import { chunks, manuals, pages } from './tables';
 
@@ -105,7 +105,7 @@ export async function listPendingManuals(): Promise<Manual[]> {
 /** Replaces all page and chunk rows of a manual in one transaction (never a half-written manual). */
 export async function replacePagesAndChunks(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[]) {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  await inWriteTurn(() => db.transaction(async (tx) => {
     await tx.delete(chunks).where(eq(chunks.manualId, manualId));
     await tx.delete(pages).where(eq(pages.manualId, manualId));
     for (let i = 0; i < pageRows.length; i += 100) {
@@ -114,7 +114,7 @@ export async function replacePagesAndChunks(manualId: string, pageRows: Array<Om
     for (let i = 0; i < chunkRows.length; i += 100) {
       await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
     }
-  });
+  }));
 }
 
 /**
@@ -126,7 +126,7 @@ export async function indexTextPages(manualId: string, pageRows: Array<Omit<Page
   if (pageRows.length === 0) return;
   const db = await getDb();
   const numbers = pageRows.map((p) => p.number);
-  await db.transaction(async (tx) => {
+  await inWriteTurn(() => db.transaction(async (tx) => {
     await tx.delete(chunks).where(and(eq(chunks.manualId, manualId), inArray(chunks.page, numbers)));
     await tx.delete(pages).where(and(eq(pages.manualId, manualId), inArray(pages.number, numbers)));
     for (let i = 0; i < pageRows.length; i += 100) {
@@ -136,17 +136,17 @@ export async function indexTextPages(manualId: string, pageRows: Array<Omit<Page
       await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
     }
     await tx.update(manuals).set({ searchablePages: searchableThrough }).where(eq(manuals.id, manualId));
-  });
+  }));
 }
 
 /** Removes a manual's rows; it is searchable through no page until a job writes them again. */
 export async function clearPagesAndChunks(manualId: string) {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  await inWriteTurn(() => db.transaction(async (tx) => {
     await tx.update(manuals).set({ searchablePages: 0 }).where(eq(manuals.id, manualId));
     await tx.delete(chunks).where(eq(chunks.manualId, manualId));
     await tx.delete(pages).where(eq(pages.manualId, manualId));
-  });
+  }));
 }
 
 export async function getChunk(id: string): Promise<ChunkRow | undefined> {

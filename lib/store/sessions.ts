@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
-import { getDb } from './db';
+import { getDb, inWriteTurn } from './db';
 import { chunks, feedback, messages, sessions, shares } from './tables';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -110,7 +110,7 @@ export async function getMessageWithOwner(id: string): Promise<{ message: Messag
 /** Appends a running message at the end of the session (position = last + 1). */
 export async function insertMessage(row: { id: string; sessionId: string; question: string }): Promise<MessageRow> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return inWriteTurn(() => db.transaction(async (tx) => {
     const [last] = await tx
       .select({ position: max(messages.position) })
       .from(messages)
@@ -121,7 +121,7 @@ export async function insertMessage(row: { id: string; sessionId: string; questi
       .values({ ...row, position, status: 'running', events: [], createdAt: new Date() })
       .returning();
     return created;
-  });
+  }));
 }
 
 export type MessagePatch = Partial<Pick<MessageRow, 'answer' | 'events' | 'sources' | 'metrics' | 'audit' | 'status'>>;
@@ -231,7 +231,7 @@ export async function createSessionWithMessages(
   rows: Array<Omit<MessageRow, 'sessionId' | 'position'>>,
 ): Promise<SessionRow> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return inWriteTurn(() => db.transaction(async (tx) => {
     const now = new Date();
     const [created] = await tx
       .insert(sessions)
@@ -241,7 +241,7 @@ export async function createSessionWithMessages(
       await tx.insert(messages).values({ ...row, sessionId: session.id, position });
     }
     return created;
-  });
+  }));
 }
 
 // ───────────────────────────── suggestions ─────────────────────────────
