@@ -192,8 +192,11 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       signal?.throwIfAborted();
       // Progress rows are cheap but not free: a write every 5 % of the stage, else at most ~4 a
       // second (a short manual's pages take less than that each, and its bar must not leap).
+      // The end is written once: `rendering` ticks once per page with every image long written,
+      // and 2,000 identical writes (libsql runs them on this thread) held the event loop for 18 s
+      // at load ~25 while the worker's RSS climbed ~270 MB (docs/benchmarks.md).
       const now = performance.now();
-      if (now - lastWrite > 250 || done === total || done - lastDone >= total / 20) {
+      if (now - lastWrite > 250 || (done === total && lastDone !== total) || done - lastDone >= total / 20) {
         lastWrite = now;
         lastDone = done;
         // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
