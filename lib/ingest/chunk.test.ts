@@ -1,6 +1,7 @@
 import type { BBox } from '@/lib/providers/types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Chunk, DEFAULT_CHUNK_OPTIONS, chunkPages, estimateTokens, headingNumber } from './chunk';
+import { generateLargeManual } from '@/lib/sample/large';
+import { type Chunk, DEFAULT_CHUNK_OPTIONS, ManualChunker, chunkPages, estimateTokens, headingNumber } from './chunk';
 import { type TextLine, layoutPage } from './layout';
 import { type PageContent, openPdf } from './pdf';
 import { HEADER, PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
@@ -184,6 +185,29 @@ describe('chunkPages with synthetic layouts', () => {
     expect(out.every((c) => c.tokens <= maxTokens)).toBe(true);
     expect(out.map((c) => c.text).join(' ').split(' ').filter((w) => w === 'w899')).toHaveLength(1);
   });
+});
+
+describe('ManualChunker', () => {
+  it('cuts a manual range by range into exactly the chunks of cutting it whole', async () => {
+    // Generated pages with a cover, a running header on every page and sections running on across pages.
+    const doc = await openPdf(await generateLargeManual({ pages: 45, scannedEvery: 100, seed: 3 }));
+    const long: PageContent[] = [];
+    for (let n = 1; n <= doc.numPages; n++) long.push(await doc.extractPage(n));
+    await doc.close();
+    const whole = chunkPages('m', long);
+    // Not a vacuous comparison: the header repeats on every page but is in no chunk (counted over
+    // the whole manual, not a range), and headings open on one page go on over the next ones.
+    expect(long.every((p) => p.text.includes('GENERATED SERVICE MANUAL'))).toBe(true);
+    expect(whole.some((c) => c.text.includes('GENERATED SERVICE MANUAL'))).toBe(false);
+    // (A chapter heading opens pages 1, 21 and 41 only.)
+    expect(whole.filter((c) => c.page % 20 !== 1 && c.heading.startsWith('Chapter ')).length).toBeGreaterThan(30);
+    for (const size of [1, 7, 16]) {
+      const chunker = ManualChunker.over('m', long);
+      const ranged: Chunk[] = [];
+      for (let i = 0; i < long.length; i += size) ranged.push(...chunker.chunk(long.slice(i, i + size)));
+      expect(ranged, `ranges of ${size} pages`).toEqual(whole);
+    }
+  }, 60_000);
 });
 
 describe('headingNumber', () => {

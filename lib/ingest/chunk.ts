@@ -5,7 +5,7 @@
  * page, so every chunk cites exactly one page with the boxes of its lines for highlighting.
  */
 import type { Passage } from '../providers/types';
-import { type BlockKind, type PageLayout, type TextBlock, type TextLine, blockText, markRunningLines } from './layout';
+import { type BlockKind, type PageLayout, RunningLines, type TextBlock, type TextLine, blockText } from './layout';
 
 export interface ChunkOptions {
   /** Upper bound per chunk (estimated tokens). */
@@ -162,29 +162,80 @@ function splitLines(kind: BlockKind, lines: TextLine[], max: number): Piece[] {
 // ---------------------------------------------------------------------------------------------
 // Chunking
 
+/** The largest heading on a page (0: none). */
+const largestHeading = (p: PageLayout) => Math.max(0, ...p.blocks.filter((b) => b.kind === 'heading').map((b) => b.fontSize));
+
 /**
  * A heading on one page that is larger than every heading on the other pages is the document's
- * title (cover page), not a section: it would otherwise prefix every heading path.
+ * title (cover page), not a section: it would otherwise prefix every heading path. Only the page
+ * with the largest heading can hold one, so the two largest pages' sizes are all it takes.
  */
-function titleSizes(pages: PageLayout[]): Map<number, number> {
-  const maxOnPage = pages.map((p) => Math.max(0, ...p.blocks.filter((b) => b.kind === 'heading').map((b) => b.fontSize)));
-  const limits = new Map<number, number>();
-  pages.forEach((p, i) => {
-    const elsewhere = Math.max(0, ...maxOnPage.filter((_, j) => j !== i));
-    if (pages.length > 1 && elsewhere > 0) limits.set(p.page, elsewhere * 1.2);
-  });
-  return limits;
+class TitleSizes {
+  private first = { page: NaN, size: 0 };
+  private second = 0;
+  private pages = 0;
+
+  add(p: PageLayout): void {
+    this.pages++;
+    const size = largestHeading(p);
+    if (size > this.first.size) {
+      this.second = this.first.size;
+      this.first = { page: p.page, size };
+    } else if (size > this.second) this.second = size;
+  }
+
+  /** Headings larger than this on `page` are the title (undefined: none is). */
+  limit(page: number): number | undefined {
+    const elsewhere = page === this.first.page ? this.second : this.first.size;
+    return this.pages > 1 && elsewhere > 0 ? elsewhere * 1.2 : undefined;
+  }
 }
 
-export function chunkPages(manualId: string, pages: PageLayout[], options: ChunkOptions = {}): Chunk[] {
-  const opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
-  const laidOut = markRunningLines([...pages].sort((a, b) => a.page - b.page));
-  const titleLimit = titleSizes(laidOut);
-  const stack: StackEntry[] = [];
-  const path = () => stack.map((s) => s.text).join(' > ');
-  const chunks: Chunk[] = [];
+const byPage = (a: PageLayout, b: PageLayout) => a.page - b.page;
 
-  for (const page of laidOut) {
+export function chunkPages(manualId: string, pages: PageLayout[], options: ChunkOptions = {}): Chunk[] {
+  const sorted = [...pages].sort(byPage);
+  return ManualChunker.over(manualId, sorted, options).chunk(sorted);
+}
+
+/**
+ * Cuts a manual a range of pages at a time, with the chunks chunkPages would give for the whole
+ * manual: what needs every page (running headers, the title's size) is counted over all of them
+ * first (`over`), and the heading path carries from one range to the next. So a long manual is
+ * chunked, embedded and written in bounded batches instead of all at once (pipeline.ts).
+ */
+export class ManualChunker {
+  private readonly stack: StackEntry[] = [];
+  private readonly opts: Required<ChunkOptions>;
+
+  private constructor(
+    private readonly manualId: string,
+    private readonly running: RunningLines,
+    private readonly titles: TitleSizes,
+    options: ChunkOptions,
+  ) {
+    this.opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
+  }
+
+  /** A chunker for these pages (every page of the manual, in any order); each page is laid out once here and held by none. */
+  static over(manualId: string, pages: PageLayout[], options: ChunkOptions = {}): ManualChunker {
+    const running = new RunningLines();
+    for (const p of pages) running.add(p);
+    const titles = new TitleSizes();
+    for (const p of pages) titles.add(running.mark(p));
+    return new ManualChunker(manualId, running, titles, options);
+  }
+
+  /** The chunks of the next pages: call it with consecutive ranges, in page order. */
+  chunk(pages: PageLayout[]): Chunk[] {
+    const out: Chunk[] = [];
+    for (const page of [...pages].sort(byPage)) this.cut(this.running.mark(page), out);
+    return out;
+  }
+
+  private cut(page: PageLayout, out: Chunk[]): void {
+    const { manualId, opts, stack } = this;
+    const path = () => stack.map((s) => s.text).join(' > ');
     let index = 0;
     let pieces: Piece[] = [];
     let heading = path();
@@ -196,7 +247,7 @@ export function chunkPages(manualId: string, pages: PageLayout[], options: Chunk
       const text = pieces.map((p) => p.text).join('\n').trim();
       const lines = pieces.flatMap((p) => p.lines);
       if (text) {
-        chunks.push({
+        out.push({
           id: `${manualId}:p${page.page}:c${index++}`,
           manualId,
           page: page.page,
@@ -229,7 +280,7 @@ export function chunkPages(manualId: string, pages: PageLayout[], options: Chunk
       if (block.kind === 'heading') {
         if (hasContent()) emit();
         const entry: StackEntry = { text: cleanHeading(block.text), fontSize: block.fontSize, bold: block.lines[0]?.bold ?? false, number: headingNumber(block.text) };
-        const limit = titleLimit.get(page.page);
+        const limit = this.titles.limit(page.page);
         if (!(limit !== undefined && entry.fontSize > limit)) {
           while (stack.length && !encloses(stack[stack.length - 1], entry)) stack.pop();
           stack.push(entry);
@@ -268,5 +319,4 @@ export function chunkPages(manualId: string, pages: PageLayout[], options: Chunk
     }
     emit();
   }
-  return chunks;
 }

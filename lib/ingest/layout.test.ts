@@ -8,7 +8,7 @@ import {
   dedupeSpans,
   joinParagraph,
   layoutPage,
-  markRunningLines,
+  RunningLines,
 } from './layout';
 
 /** A span as a PDF would place it: `top` is the box top, height ≈ 1.1 × size. */
@@ -194,7 +194,13 @@ describe('joinParagraph', () => {
   });
 });
 
-describe('markRunningLines', () => {
+describe('RunningLines', () => {
+  /** Counted over all the pages, then each page marked. */
+  const markRunningLines = (pages: PageLayout[]) => {
+    const running = new RunningLines();
+    for (const p of pages) running.add(p);
+    return pages.map((p) => running.mark(p));
+  };
   const page = (n: number, extra: string): PageLayout =>
     layoutPage(n, W, 800, buildLines([
       span('ACME Service Manual', 50, 20, 14, { bold: true }),

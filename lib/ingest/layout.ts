@@ -31,7 +31,7 @@ export interface TextLine {
   ocr: boolean;
   /** 0 = full width; 1, 2 = left/right column of a two-column zone. */
   column: number;
-  /** Repeated page header/footer or page number (set by markRunningLines). */
+  /** Repeated page header/footer or page number (set by RunningLines). */
   running?: boolean;
   /** OCR lines: index of the image region they were read from (one figure block per region). */
   region?: number;
@@ -606,26 +606,33 @@ export function layoutPage(page: number, width: number, height: number, lines: T
 const MARGIN = 0.12;
 const normalizeRunning = (t: string) => t.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 
+const inMargin = (l: TextLine, p: PageLayout) => l.bbox.y < p.height * MARGIN || bottom(l.bbox) > p.height * (1 - MARGIN);
+const runningKey = (l: TextLine) => `${normalizeRunning(l.text)}@${Math.round(l.bbox.y / 6)}`;
+
 /**
- * Flags lines that repeat at the same place on many pages (running headers/footers) and page
- * numbers in the top/bottom margin, then rebuilds blocks without them. Needs the whole document,
- * so the chunker (or the pipeline) calls it once all pages are extracted.
+ * Lines that repeat at the same place on many pages (running headers/footers) and page numbers in
+ * the top/bottom margin. Needs the whole document: every page is counted first (`add`), then each
+ * is flagged and its blocks rebuilt without them (`mark`). Counting holds only the margin lines'
+ * keys, so a long manual can be marked a range of pages at a time (chunk.ts ManualChunker).
  */
-export function markRunningLines<P extends PageLayout>(pages: P[]): P[] {
-  const inMargin = (l: TextLine, p: PageLayout) => l.bbox.y < p.height * MARGIN || bottom(l.bbox) > p.height * (1 - MARGIN);
-  const keyOf = (l: TextLine) => `${normalizeRunning(l.text)}@${Math.round(l.bbox.y / 6)}`;
-  const counts = new Map<string, number>();
-  for (const p of pages) {
-    const keys = new Set(p.lines.filter((l) => !l.ocr && inMargin(l, p)).map(keyOf));
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+export class RunningLines {
+  private readonly counts = new Map<string, number>();
+  private pages = 0;
+
+  add(p: PageLayout): void {
+    this.pages++;
+    const keys = new Set(p.lines.filter((l) => !l.ocr && inMargin(l, p)).map(runningKey));
+    for (const k of keys) this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
   }
-  const minRepeats = pages.length >= 3 ? Math.max(3, Math.ceil(pages.length * 0.3)) : Infinity;
-  return pages.map((p) => {
+
+  /** The page with its running lines and margin page numbers flagged and its blocks rebuilt without them. */
+  mark<P extends PageLayout>(p: P): P {
+    const minRepeats = this.pages >= 3 ? Math.max(3, Math.ceil(this.pages * 0.3)) : Infinity;
     const lines = p.lines.map((l) => {
       if (l.ocr || !inMargin(l, p)) return l;
-      const running = (counts.get(keyOf(l)) ?? 0) >= minRepeats || PAGE_NUMBER.test(l.text.trim());
+      const running = (this.counts.get(runningKey(l)) ?? 0) >= minRepeats || PAGE_NUMBER.test(l.text.trim());
       return running === !!l.running ? l : { ...l, running };
     });
     return { ...p, ...layoutPage(p.page, p.width, p.height, lines) };
-  });
+  }
 }

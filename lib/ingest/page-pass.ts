@@ -199,6 +199,7 @@ export class PagePass {
       // As in parse(): no render in flight here, so pdf.js's caches can be dropped now and then.
       if (++drawn % CLEANUP_EVERY === 0) await this.doc.cleanup();
       await tick(this.ocrDone);
+      await nextTurn();
     }
     for (const job of this.ocrJobs) {
       const result = await job.result;
@@ -209,6 +210,7 @@ export class PagePass {
         out[job.page - 1] = withOcrLines(out[job.page - 1], result.regions);
       }
       await tick(this.ocrDone);
+      await nextTurn();
     }
     return out;
   }
@@ -232,3 +234,11 @@ export class PagePass {
 }
 
 function noop() {}
+
+/**
+ * A turn of the event loop. These loops can go on for many seconds on settled promises and
+ * synchronous work (drawing, libsql progress writes) without one, and the native memory of the
+ * renders they finished is only released when the loop turns: the 2,000-page manual's worker
+ * climbed from ~740 to 950 MB at the end of this stage without it, 685 MB at most with it.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -7,8 +7,9 @@
  * reading pass goes on, its text-ready pages are written in batches with "searchable through page
  * N" (store/manuals.ts indexTextPages, one transaction each), so a question can search a manual's
  * first pages long before it is ready. Figure labels (OCR of figures) follow in a later pass,
- * then images, vectors; the last stage replaces the text-pass rows with the complete ones in one
- * transaction and marks figure labels done.
+ * then images, vectors; the last stage streams over the pages a range at a time, replacing each
+ * range's text-pass rows with the complete ones (one transaction per range), and then marks figure
+ * labels done.
  *
  * Consistency: every write replaces rows (a page written twice is never duplicated), a failure
  * (or a crash found on the next start) removes whatever the job had written and sets searchable
@@ -18,13 +19,13 @@ import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
 import { getConfig } from '../config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { getManual, indexTextPages, replacePagesAndChunks, replaceTitleIf, updateManual, type ChunkRow, type Manual, type PageRow } from '../store/manuals';
+import { getManual, indexTextPages, replaceTitleIf, updateManual, type Manual, type PageRow } from '../store/manuals';
 import { claimManual, endLease, holdsLease } from '../store/jobs';
 import { holdLease, LeaseLost } from './lease';
 import { titleFromPages } from './manual-title';
 import { titleFromFileName } from './upload';
 import { processWorkerId } from './worker-id';
-import { chunkPages, type Chunk } from './chunk';
+import { chunkPages, ManualChunker, type Chunk } from './chunk';
 import { isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
 import { describeOcrEngine, figureEngineOf } from './ocr-engine';
@@ -74,6 +75,12 @@ export interface IngestOptions {
 export const EMBED_BATCH = 64;
 /** Pages embedded and written to the vector store at once. */
 export const PAGE_BATCH = 16;
+/**
+ * Pages whose chunks are cut, embedded and written at once in the last stage (rounded up to whole
+ * page batches): bounded memory on a long manual, few enough vector-store writes (each is a
+ * LanceDB fragment until the idle optimize).
+ */
+const INDEX_RANGE_PAGES = 128;
 /**
  * A batch size for `n` items that reports progress about ten times a stage (at least `min` items a
  * call, at most `max`): a short manual's embedding is not one step from 0 to done.
@@ -185,8 +192,11 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       signal?.throwIfAborted();
       // Progress rows are cheap but not free: a write every 5 % of the stage, else at most ~4 a
       // second (a short manual's pages take less than that each, and its bar must not leap).
+      // The end is written once: `rendering` ticks once per page with every image long written,
+      // and 2,000 identical writes (libsql runs them on this thread) held the event loop for 18 s
+      // at load ~25 while the worker's RSS climbed ~270 MB (docs/benchmarks.md).
       const now = performance.now();
-      if (now - lastWrite > 250 || done === total || done - lastDone >= total / 20) {
+      if (now - lastWrite > 250 || (done === total && lastDone !== total) || done - lastDone >= total / 20) {
         lastWrite = now;
         lastDone = done;
         // Deleting a manual mid-way is how a user cancels it: notice within a progress tick,
@@ -281,48 +291,55 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
       // Scanned pages per language model, when several are configured (e.g. ocr_pages_ces).
       if (pass.language?.active) for (const [lang, n] of pass.language.pages) timings[`ocr_pages_${lang}`] = n;
 
-      // 4. embedding: dense chunk vectors, then page multi-vectors
-      const chunks = chunkPages(manualId, pages);
-      chunkCount = chunks.length;
+      // 4–5. embedding and indexing, streamed a range of pages at a time: a range's chunks are cut
+      // (the same chunks as cutting the whole manual: chunk.ts ManualChunker), embedded and written
+      // to the vector store, then its pages' multi-vectors (up to ~200 kB a page) a batch at a
+      // time, then its complete rows (figure labels included) replace the text pass's in SQLite.
+      // So a 2,000-page manual never holds all its chunks, vectors or rows at once (issue 32).
+      // The vector store starts from a clean slate for this manual; two manuals may be processed
+      // at once (worker.ts), and their index writes take turns.
       const embedder = deps.embedder ?? (await getEmbedder());
       const multiVector = deps.multiVector ?? (await getMultiVectorEmbedder());
       fingerprint = indexFingerprint(embedder, multiVector);
-      const chunkVectors = await stage('embedding', chunks.length, async (tick) => {
-        const vectors: Float32Array[] = [];
-        const size = progressBatch(chunks.length, 8, EMBED_BATCH);
-        for (let i = 0; i < chunks.length; i += size) {
-          const batch = chunks.slice(i, i + size).map(embeddingText);
-          vectors.push(...(await embedder.embedDocuments(batch, { signal })));
-          await tick(vectors.length);
-        }
-        return vectors;
-      });
-
-      // 5. indexing: vector store first (clean slate for this manual), then SQLite in one transaction.
-      // Page multi-vectors (up to ~200 kB a page) are embedded and written a batch at a time, so a
-      // 2,000-page manual never holds them all in memory.
-      // Two manuals may be processed at once (worker.ts); their index writes take turns.
+      let embeddingMs = 0;
       await indexingTurn(() => stage('indexing', pageCount + 2, async (tick) => {
         await store.deleteManual(manualId);
-        const chunkRecords: ChunkRecord[] = chunks.map((c, i) => ({ ...toChunkRecord(c), vector: chunkVectors[i] }));
-        await store.upsertChunks(chunkRecords);
-        chunkVectors.length = 0;
         await tick(1);
+        const counted = performance.now();
+        const chunker = ManualChunker.over(manualId, pages);
+        embeddingMs += performance.now() - counted;
         const size = progressBatch(pageCount, 2, PAGE_BATCH);
-        for (let i = 0; i < pageCount; i += size) {
-          const batch = pages.slice(i, i + size);
-          const bags = await multiVector.embedPages(batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })), { signal });
-          const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
-          await store.upsertPages(pageRecords);
-          await tick(1 + i + batch.length);
+        const range = size * Math.ceil(INDEX_RANGE_PAGES / size);
+        for (let from = 0; from < pageCount; from += range) {
+          const rangePages = pages.slice(from, from + range);
+          const started = performance.now();
+          current = 'embedding';
+          const chunks = chunker.chunk(rangePages);
+          const vectors: Float32Array[] = [];
+          for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+            vectors.push(...(await embedder.embedDocuments(chunks.slice(i, i + EMBED_BATCH).map(embeddingText), { signal })));
+          }
+          embeddingMs += performance.now() - started;
+          current = 'indexing';
+          chunkCount += chunks.length;
+          await store.upsertChunks(chunks.map((c, i): ChunkRecord => ({ ...toChunkRecord(c), vector: vectors[i] })));
+          for (let i = 0; i < rangePages.length; i += size) {
+            const batch = rangePages.slice(i, i + size);
+            const bags = await multiVector.embedPages(batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })), { signal });
+            const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
+            await store.upsertPages(pageRecords);
+            await tick(1 + from + i + batch.length);
+          }
+          // Each page's rows at once (one transaction): the complete ones or, until then, the text pass's.
+          const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
+          await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
         }
-        const pageRows = pages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
-        const chunkRows: ChunkRow[] = chunks.map((c) => ({ ...toChunkRecord(c) }));
-        // The complete rows (figure labels included) replace the text pass's in one transaction.
-        await replacePagesAndChunks(manualId, pageRows, chunkRows);
         await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
         await tick(pageCount + 2);
       }));
+      // Reported apart, as when embedding was a stage of its own: cutting and embedding the chunks.
+      timings.embedding = Math.round(embeddingMs);
+      timings.indexing -= timings.embedding;
     } finally {
       // Nothing in flight may touch the document or write page images after this point.
       await pass.settle();

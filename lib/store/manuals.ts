@@ -102,7 +102,10 @@ export async function listPendingManuals(): Promise<Manual[]> {
   return db.select().from(manuals).where(notInArray(manuals.status, ['ready', 'failed'])).orderBy(desc(manuals.createdAt));
 }
 
-/** Replaces all page and chunk rows of a manual in one transaction (never a half-written manual). */
+/**
+ * Replaces all page and chunk rows of a manual in one transaction (never a half-written manual).
+ * @internal tests set up a manual's rows with it; ingest writes them a range of pages at a time (indexTextPages).
+ */
 export async function replacePagesAndChunks(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[]) {
   const db = await getDb();
   await inWriteTurn(() => db.transaction(async (tx) => {
@@ -118,9 +121,10 @@ export async function replacePagesAndChunks(manualId: string, pageRows: Array<Om
 }
 
 /**
- * Progressive availability: writes the text-pass rows of some pages (replacing any rows those
- * pages had, so a page written again is never duplicated) and moves "searchable through page N"
- * in the same transaction, so a reader never sees the count ahead of the rows.
+ * Progressive availability: writes the rows of some pages (replacing any rows those pages had, so
+ * a page written again is never duplicated) and moves "searchable through page N" in the same
+ * transaction, so a reader never sees the count ahead of the rows. The text pass writes its rows
+ * this way as pages are read; the last stage replaces them with the complete ones a range at a time.
  */
 export async function indexTextPages(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[], searchableThrough: number) {
   if (pageRows.length === 0) return;
