@@ -1,9 +1,10 @@
 export async function register() {
   // Node.js server only (not the edge runtime, not the build).
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // First: per-address limits must see the socket address, not a header the client chose.
-  const { installPeerAddress } = await import('./lib/security/peer-address');
-  installPeerAddress();
+  // First: unknown Host names are refused, and per-address limits see the socket address.
+  const { installRequestHooks } = await import('./lib/security/request-hooks');
+  const { getConfig } = await import('./lib/config');
+  installRequestHooks(() => getConfig());
   const { startServer } = await import('./lib/server/startup');
   await startServer();
 }

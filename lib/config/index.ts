@@ -61,6 +61,8 @@ export interface AppConfig {
   host: string;
   /** Reverse proxies in front of the app whose X-Forwarded-For entries are trusted (0: none). */
   trustedProxies: number;
+  /** Host names the app answers for besides loopback, this machine's addresses and PUBLIC_URL's (MC_ALLOWED_HOSTS). */
+  allowedHosts: string[];
   /** PDF worker processes (lib/pdf-worker): heap cap, memory cap (RSS), per-job deadline, count. */
   pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
   /** The ingest worker the server starts (worker-client.ts): killed, and its manuals failed, past these. */
@@ -150,6 +152,7 @@ const envSchema = z.object({
   API_MAX_IN_FLIGHT_PER_KEY: positiveInt(4),
   API_MAX_IN_FLIGHT_PER_OWNER: positiveInt(8),
   PUBLIC_URL: optionalUrl,
+  MC_ALLOWED_HOSTS: optionalString,
   MCP_API_KEY: optionalString,
 
   OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
@@ -386,6 +389,10 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     mcpApiKey: e.MCP_API_KEY,
     host: e.HOST,
     trustedProxies,
+    allowedHosts: (e.MC_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     auth: {
       // Loopback with nothing in front: only this machine's user can reach the app (the admin).
       // Any other interface, or a reverse proxy (which makes every request look local), needs sign-in.

@@ -4,10 +4,11 @@
  * there are trusted proxies (MC_TRUSTED_PROXIES, or TRUSTED_PROXIES).
  */
 
-/** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost. */
+/** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost (never a DNS name that merely starts with 127.). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.trim().replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
+  if (h === 'localhost') return true;
+  return h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
 }
 
 /**

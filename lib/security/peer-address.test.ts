@@ -1,15 +1,15 @@
-/** Issue 34: a client cannot choose its per-address bucket by sending its own X-Forwarded-For. */
+/** A client cannot choose its per-address bucket by sending its own X-Forwarded-For. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientAddress } from '../config/network';
-import { installPeerAddress } from './peer-address';
+import { installRequestHooks } from './request-hooks';
 
 let server: http.Server;
 let url: string;
 
 beforeAll(async () => {
-  installPeerAddress();
+  installRequestHooks(() => ({ allowedHosts: [] }));
   server = http.createServer((req, res) => res.end(String(req.headers['x-forwarded-for'] ?? '')));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
