@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import { createClientFromConfig, llmOptionsFromEnv } from './llm';
 import { GeminiEmbedder } from './embeddings/gemini';
 import { OpenAICompatibleEmbedder } from './embeddings/openai-compatible';
-import { nextRetry, retryPolicy } from './retry';
+import { nextRetry, retryPolicy, withRetry } from './retry';
 
 const geminiUnavailable = { status: 503, body: { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } };
 
@@ -113,5 +113,37 @@ describe('nextRetry', () => {
   it('lets the caller call an error transient (an embedder timeout) or not (a malformed answer)', () => {
     expect(nextRetry(1, new DOMException('timed out', 'AbortError'), policy, true)).toMatchObject({ retry: true });
     expect(nextRetry(1, undefined, policy, false)).toMatchObject({ retry: false, why: 'permanent' });
+  });
+});
+
+describe('withRetry', () => {
+  const apiError = (statusCode: number) => new APICallError({ message: `HTTP ${statusCode}`, url: 'http://x', requestBodyValues: {}, statusCode });
+
+  it('waits between transient failures and returns the first success', async () => {
+    const { delays, sleep } = recordedSleep();
+    const policy = retryPolicy({ maxAttempts: 3, initialBackoffMs: 100, random: () => 0.5, sleep });
+    const seen: number[] = [];
+    const value = await withRetry(policy, async (n) => (seen.push(n), n < 3 ? { ok: false, cause: apiError(503) } : { ok: true, value: 'done' }));
+    expect(value).toBe('done');
+    expect(seen).toEqual([1, 2, 3]);
+    expect(delays).toEqual([75, 150]);
+  });
+
+  it("gives up with the caller's error, and an attempt that throws ends the loop at once", async () => {
+    const policy = retryPolicy({ maxAttempts: 5, sleep: recordedSleep().sleep });
+    const giveUp = (await rejection(withRetry(policy, async () => ({ ok: false, cause: apiError(400) }), { giveUp: (_f, d, n) => new Error(`${d.why} after ${n}`) }))) as Error;
+    expect(giveUp.message).toBe('permanent after 1');
+    let calls = 0;
+    const thrown = (await rejection(withRetry(policy, async () => (calls++, Promise.reject(new Error('malformed')))))) as Error;
+    expect([thrown.message, calls]).toEqual(['malformed', 1]);
+  });
+
+  it('maps a cancelled wait through onCancel', async () => {
+    const controller = new AbortController();
+    const policy = retryPolicy({ maxAttempts: 3, sleep: async () => controller.abort(new Error('deadline')) });
+    const cancelled = (await rejection(
+      withRetry(policy, async () => ({ ok: false, cause: apiError(503) }), { signal: controller.signal, onCancel: (e) => new Error(`mapped: ${(e as Error).message}`) }),
+    )) as Error;
+    expect(cancelled.message).toBe('mapped: deadline');
   });
 });

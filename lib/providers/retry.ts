@@ -1,9 +1,9 @@
 /**
  * The one retry policy of every model call (LLM, VLM, embeddings, the ColQwen worker): which errors
  * are worth another attempt (429, 408, 5xx, network), how long to wait (exponential backoff with
- * jitter, or the server's Retry-After), and when to give up. The LLM client's middleware, the
- * embedders' request loop and the ColQwen client all decide through `nextRetry`; the AI SDK's own
- * retries stay off (maxRetries: 0).
+ * jitter, or the server's Retry-After), and when to give up. The LLM client, the embedders and the
+ * ColQwen client all run their attempts through `withRetry`; the AI SDK's own retries stay off
+ * (maxRetries: 0).
  */
 import { APICallError } from 'ai';
 import { sleep } from '@/lib/runtime/abort';
@@ -136,4 +136,47 @@ export function nextRetry(attempt: number, error: unknown, policy: RetryPolicy, 
   if (attempt >= policy.maxAttempts) return { retry: false, why: 'exhausted', classified };
   const delayMs = backoffDelay(attempt, error, policy);
   return delayMs === undefined ? { retry: false, why: 'retry-after', classified } : { retry: true, delayMs, classified };
+}
+
+/** One attempt's outcome: a value, or a failure the policy classifies (`transient` overrides it). */
+export type AttemptResult<T> = { ok: true; value: T } | { ok: false; cause: unknown; transient?: boolean; error?: unknown };
+
+export type GiveUp = Extract<RetryDecision, { retry: false }>;
+
+export interface RetryHooks {
+  /** Cancels the loop: checked before each attempt and while waiting. */
+  signal?: AbortSignal;
+  /** The error to throw when the policy gives up (default: the attempt's `error`, else its `cause`). */
+  giveUp?: (failure: { cause: unknown; error?: unknown }, decision: GiveUp, attempt: number) => unknown;
+  /** Told before each wait, e.g. to log it. */
+  onRetry?: (decision: Extract<RetryDecision, { retry: true }>, attempt: number) => void;
+  /** Maps the error of a cancelled loop or wait (an abort, a deadline) to the one to throw. */
+  onCancel?: (error: unknown) => unknown;
+}
+
+/**
+ * Runs `attempt` (1-based) until it succeeds or the policy gives up. An attempt that throws ends the
+ * loop at once with its error: that is how a caller's abort or a malformed answer stops retries.
+ */
+export async function withRetry<T>(policy: RetryPolicy, attempt: (n: number) => Promise<AttemptResult<T>>, hooks: RetryHooks = {}): Promise<T> {
+  const cancelled = (error: unknown) => (hooks.onCancel ? hooks.onCancel(error) : error);
+  for (let n = 1; ; n++) {
+    if (hooks.signal?.aborted) throw cancelled(hooks.signal.reason);
+    const result = await attempt(n);
+    if (result.ok) return result.value;
+    const next = nextRetry(n, result.cause, policy, result.transient);
+    if (!next.retry) throw hooks.giveUp ? hooks.giveUp(result, next, n) : (result.error ?? result.cause);
+    hooks.onRetry?.(next, n);
+    try {
+      await policy.sleep(next.delayMs, hooks.signal);
+    } catch (err) {
+      throw cancelled(err);
+    }
+  }
+}
+
+/** What a give-up message adds: the server's asked-for pause, or how many attempts were made. */
+export function giveUpNote(decision: GiveUp, cause: unknown, attempts: number): string {
+  if (decision.why === 'retry-after') return ` (it asked to retry after ${Math.round((retryAfterMs(cause) ?? 0) / 1000)} s)`;
+  return attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
 }

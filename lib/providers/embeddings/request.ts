@@ -5,7 +5,7 @@
  * are off (maxRetries: 0), so attempts never multiply. Errors name the server and keep the key out.
  */
 import { embed, embedMany, type EmbeddingModel } from 'ai';
-import { nextRetry, retryAfterMs, type RetryPolicy } from '../retry';
+import { giveUpNote, withRetry, type AttemptResult, type RetryPolicy } from '../retry';
 import { redact, withoutSecrets } from '../redact';
 import { errorMessage } from './util';
 
@@ -26,36 +26,32 @@ export interface EmbedTransport {
 
 /** Embeds `values` (one vector per value, in order), retrying under the transport's policy. */
 export async function embedRequest(t: EmbedTransport, values: string[], signal?: AbortSignal): Promise<number[][]> {
-  for (let attempt = 1; ; attempt++) {
-    signal?.throwIfAborted();
+  const attempt = async (): Promise<AttemptResult<number[][]>> => {
     const timeout = AbortSignal.timeout(t.timeoutMs);
     const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const common = { model: t.model, abortSignal, providerOptions: t.providerOptions, maxRetries: 0 };
-    let failure: Error;
-    let cause: unknown; // the raw error, for Retry-After; the thrown one carries a scrubbed copy
-    // A wrong answer will not get better by asking again; undefined lets the policy classify an error.
-    let transient: boolean | undefined = false;
     try {
       const embeddings =
         values.length === 1
           ? [(await embed({ ...common, value: values[0] })).embedding]
           : (await embedMany({ ...common, values, maxParallelCalls: t.maxParallelCalls ?? 2 })).embeddings;
-      if (embeddings.length === values.length) return embeddings;
-      // A server that drops inputs would shift every later vector onto the wrong text.
-      failure = new Error(`${t.label} returned ${embeddings.length} embeddings for ${values.length} texts`);
+      if (embeddings.length === values.length) return { ok: true, value: embeddings };
+      // A server that drops inputs would shift every later vector onto the wrong text; asking again will not help.
+      return { ok: false, cause: undefined, transient: false, error: new Error(`${t.label} returned ${embeddings.length} embeddings for ${values.length} texts`) };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       const what = timeout.aborted ? `did not answer within ${t.timeoutMs} ms` : `failed: ${errorMessage(err)}`;
-      cause = err;
-      transient = timeout.aborted ? true : undefined;
-      failure = new Error(`${t.label} ${redact(what, t.secrets)}`, { cause: withoutSecrets(err, t.secrets) });
+      // The raw error is the cause (for Retry-After); the thrown one carries a scrubbed copy.
+      const error = new Error(`${t.label} ${redact(what, t.secrets)}`, { cause: withoutSecrets(err, t.secrets) });
+      return { ok: false, cause: err, transient: timeout.aborted ? true : undefined, error };
     }
-    const next = nextRetry(attempt, cause, t.retry, transient);
-    if (!next.retry) {
-      if (next.why === 'retry-after') failure.message += ` (it asked to retry after ${Math.round((retryAfterMs(cause) ?? 0) / 1000)} s)`;
-      else if (attempt > 1) failure.message += ` (gave up after ${attempt} attempts)`;
-      throw failure;
-    }
-    await t.retry.sleep(next.delayMs, signal);
-  }
+  };
+  return withRetry(t.retry, attempt, {
+    signal,
+    giveUp: ({ cause, error }, decision, attempts) => {
+      const failure = error as Error;
+      failure.message += giveUpNote(decision, cause, attempts);
+      return failure;
+    },
+  });
 }

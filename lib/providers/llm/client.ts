@@ -36,7 +36,7 @@ import { LlmCallError, isAbortError } from './errors';
 import { redact, withoutSecrets } from '../redact';
 import { createLogger, type Logger } from './log';
 import { abortable } from '@/lib/runtime/abort';
-import { classifyError, nextRetry, RETRY_DEFAULTS, retryPolicy, type RetryPolicy } from '../retry';
+import { classifyError, RETRY_DEFAULTS, retryPolicy, withRetry, type AttemptResult, type RetryPolicy } from '../retry';
 import type { CallOptions, FinishReason, LanguageModelV3, Middleware, StreamPart, StreamResult, Usage } from './sdk-types';
 
 export interface LlmClientOptions {
@@ -251,35 +251,31 @@ function finalError(error: unknown, call: CallLog, ctx: Ctx, modelId: string, no
 
 /** Runs `fn` until it succeeds, a non-transient error, the last attempt, an abort or the deadline. */
 async function withRetries<T>(ctx: Ctx, call: CallLog, deadline: Deadline, modelId: string, fn: (signal: AbortSignal) => PromiseLike<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    let error: unknown;
+  const attempt = async (n: number): Promise<AttemptResult<T>> => {
     try {
       if (deadline.signal.aborted) throw deadline.signal.reason; // never start a call that is already cancelled
-      call.attempts = attempt;
-      return await abortable(fn(deadline.signal), deadline.signal);
-    } catch (e) {
-      error = e;
+      call.attempts = n;
+      return { ok: true, value: await abortable(fn(deadline.signal), deadline.signal) };
+    } catch (error) {
+      const terminal = terminalError(error, deadline, call, ctx, modelId);
+      if (terminal) throw terminal;
+      return { ok: false, cause: error };
     }
-    const terminal = terminalError(error, deadline, call, ctx, modelId);
-    if (terminal) throw terminal;
-    const next = nextRetry(attempt, error, ctx.retry);
-    if (!next.retry) {
-      throw finalError(error, call, ctx, modelId, next.why === 'retry-after' ? `Retry-After exceeds ${ctx.retry.maxRetryAfterMs} ms` : undefined);
-    }
-    ctx.logger.debug('llm.retry', {
-      role: ctx.role,
-      model: modelId,
-      attempt,
-      delayMs: next.delayMs,
-      errorCode: next.classified.code,
-      statusCode: next.classified.statusCode,
-    });
-    try {
-      await ctx.retry.sleep(next.delayMs, deadline.signal);
-    } catch (e) {
-      throw terminalError(e, deadline, call, ctx, modelId) ?? e;
-    }
-  }
+  };
+  return withRetry(ctx.retry, attempt, {
+    signal: deadline.signal,
+    giveUp: ({ cause }, decision) => finalError(cause, call, ctx, modelId, decision.why === 'retry-after' ? `Retry-After exceeds ${ctx.retry.maxRetryAfterMs} ms` : undefined),
+    onRetry: (next, n) =>
+      ctx.logger.debug('llm.retry', {
+        role: ctx.role,
+        model: modelId,
+        attempt: n,
+        delayMs: next.delayMs,
+        errorCode: next.classified.code,
+        statusCode: next.classified.statusCode,
+      }),
+    onCancel: (e) => terminalError(e, deadline, call, ctx, modelId) ?? e,
+  });
 }
 
 // Stream parts that carry no content yet: a stream failing after only these is retried.

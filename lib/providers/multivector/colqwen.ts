@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import { APICallError } from 'ai';
 import type { VectorCache } from '../embeddings/cache';
 import { l2normalize, sha256Hex } from '../embeddings/util';
-import { nextRetry, retryAfterMs, retryPolicy, type RetryPolicy } from '../retry';
+import { giveUpNote, retryAfterMs, retryPolicy, withRetry, type AttemptResult, type RetryPolicy } from '../retry';
 import type { CallOptions, MultiVectorEmbedder } from '../types';
 import { cachedPageBags } from './cached-bags';
 import { poolVectors } from './pooling';
@@ -86,17 +86,10 @@ export class ColQwenClient {
 
   private async request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts?: CallOptions): Promise<T> {
     const url = `${this.url}${path}`;
-    for (let attempt = 1; ; attempt++) {
-      opts?.signal?.throwIfAborted();
+    const attempt = async (): Promise<AttemptResult<T>> => {
       this.attempts++;
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const signal = opts?.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-      /** What failed, as the retry policy sees it (an HTTP answer is classified by its status and headers). */
-      let cause: unknown;
-      let message: string;
-      let status: number | undefined;
-      /** Set for failures without an HTTP answer: a timeout or an unreachable worker is transient. */
-      let transient: boolean | undefined;
       try {
         const res = await this.fetchFn(url, {
           method,
@@ -106,32 +99,32 @@ export class ColQwenClient {
         });
         if (res.ok) {
           try {
-            return (await res.json()) as T;
+            return { ok: true, value: (await res.json()) as T };
           } catch (err) {
             throw new ColQwenError(`ColQwen worker ${method} ${path} returned invalid JSON: ${describe(err)}`, false, res.status);
           }
         }
+        // An HTTP answer is classified by its status and headers.
         const detail = (await res.text().catch(() => '')).slice(0, 300);
-        status = res.status;
-        message = `ColQwen worker ${method} ${path} answered ${status}${detail ? `: ${detail}` : ''}`;
-        cause = new APICallError({ message, url, requestBodyValues: body ?? {}, statusCode: status, responseHeaders: Object.fromEntries(res.headers), responseBody: detail });
+        const message = `ColQwen worker ${method} ${path} answered ${res.status}${detail ? `: ${detail}` : ''}`;
+        const cause = new APICallError({ message, url, requestBodyValues: body ?? {}, statusCode: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: detail });
+        return { ok: false, cause, error: { message, status: res.status } };
       } catch (err) {
         if (err instanceof ColQwenError) throw err;
         if (opts?.signal?.aborted) throw opts.signal.reason;
-        cause = err;
-        transient = true;
-        message = timeout.aborted ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms` : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`;
+        // No HTTP answer: a timeout or an unreachable worker is transient.
+        const message = timeout.aborted ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms` : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`;
+        return { ok: false, cause: err, transient: true, error: { message } };
       }
-      const next = nextRetry(attempt, cause, this.retry, transient);
-      if (!next.retry) {
-        const asked = retryAfterMs(cause);
-        if (next.why === 'retry-after') message += ` (it asked to retry after ${Math.round((asked ?? 0) / 1000)} s)`;
-        else if (next.why === 'exhausted' && attempt > 1) message += ` (gave up after ${attempt} attempts)`;
+    };
+    return withRetry(this.retry, attempt, {
+      signal: opts?.signal,
+      giveUp: ({ cause, error }, decision, attempts) => {
+        const { message, status } = error as { message: string; status?: number };
         // Retryable only when the worker is fine but asked for a longer pause than the policy waits.
-        throw new ColQwenError(message, next.why === 'retry-after', status, asked);
-      }
-      await this.retry.sleep(next.delayMs, opts?.signal);
-    }
+        return new ColQwenError(message + giveUpNote(decision, cause, attempts), decision.why === 'retry-after', status, retryAfterMs(cause));
+      },
+    });
   }
 }
 
