@@ -4,7 +4,7 @@
  * (with its availability and the reason when it is not available), validate input for (zod,
  * defaults in the schema), auto-trigger (runIf) and run. Running yields a discriminated union of
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
- * and streams as events. See docs/architecture.md.
+ * and streams as events. The README's Architecture section has the whole picture.
  */
 import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';

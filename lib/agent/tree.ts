@@ -1,5 +1,5 @@
 /**
- * One turn of the agent (docs/architecture.md): build TreeData → run auto-triggers → list tools with
+ * One turn of the agent (the README's Architecture section): build TreeData → run auto-triggers → list tools with
  * availability → decide → run the tool through the interceptors → fold outputs into the
  * environment → repeat until the end tool runs or the budget forces it. Everything the turn does
  * is streamed as AgentEvents; errors become feedback for the next decision, not exceptions.

@@ -18,10 +18,7 @@ import { createOpenAICompatibleModel } from './openai-compatible';
 import type { LanguageModelV3 } from './sdk-types';
 
 export type { LlmClientOptions } from './client';
-;
 export { visionPrompt } from './messages';
-;
-;
 
 export type LlmRole = 'llm' | 'vlm';
 

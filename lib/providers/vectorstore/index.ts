@@ -12,9 +12,7 @@ import type { VectorStore } from '../types';
 import type { LanceStore, LanceStoreOptions } from './lancedb';
 import type { WeaviateStore, WeaviateStoreOptions } from './weaviate';
 
-;
 export type { LanceStore, LanceStoreOptions } from './lancedb';
-;
 
 /** A LanceDB store in `dir` (tests, eval harness, bench). Tables are created on first upsert. */
 export async function openLanceStore(dir: string, opts?: LanceStoreOptions): Promise<LanceStore> {

@@ -68,13 +68,13 @@ import { byScore, checkLimit, checkManualId, l2normalize, meanVector, prepareChu
  *   9 / 15 ms, recall 0.82 / 0.95, built in 24 s.
  * Quantised indexes cannot tell near-duplicate passages apart; IVF_FLAT on dot products can.
  */
-export const LANCE_VECTOR_INDEX_MIN_ROWS: Record<'chunks' | 'pages', number> = { chunks: 5_000, pages: 20_000 };
+const LANCE_VECTOR_INDEX_MIN_ROWS: Record<'chunks' | 'pages', number> = { chunks: 5_000, pages: 20_000 };
 /** Rows per IVF partition the index is trained for: ~250 partitions at 100k rows. */
-export const LANCE_IVF_ROWS_PER_PARTITION = 400;
+const LANCE_IVF_ROWS_PER_PARTITION = 400;
 /** The index is retrained once the table holds this many times the rows it was trained for. */
-export const LANCE_IVF_REBUILD_GROWTH = 2;
+const LANCE_IVF_REBUILD_GROWTH = 2;
 /** Partitions an unfiltered query probes (~8 % of the rows at 400–800 rows a partition). */
-export const LANCE_IVF_NPROBES = 20;
+const LANCE_IVF_NPROBES = 20;
 /** nprobes that means "every partition" when the partition count is unknown (LanceDB clamps it). */
 const ALL_PARTITIONS = 100_000;
 /**
@@ -84,7 +84,7 @@ const ALL_PARTITIONS = 100_000;
  * still holds a 100k-chunk IVF_FLAT index (~300 MB at 768-d). Override with LANCE_INDEX_CACHE_MB /
  * LANCE_METADATA_CACHE_MB.
  */
-export const LANCE_CACHE_MB = { index: 512, metadata: 128 } as const;
+const LANCE_CACHE_MB = { index: 512, metadata: 128 } as const;
 
 let sharedSession: lancedb.Session | undefined;
 /** One session per process, so every connection shares (and bounds) the same caches. */
@@ -96,17 +96,17 @@ function lanceSession(): lancedb.Session {
 /** Pages scored exactly by MaxSim per query; the centroid stage picks them. */
 export const MULTIVECTOR_CANDIDATES = 200;
 /** How often (seconds) a reader checks for writes by another process (the ingest CLI). */
-export const LANCE_READ_CONSISTENCY_SECONDS = 1;
+const LANCE_READ_CONSISTENCY_SECONDS = 1;
 /** Old table versions kept for readers in other processes before optimize() deletes them. */
-export const LANCE_VERSION_RETENTION_MS = 5 * 60 * 1000;
+const LANCE_VERSION_RETENTION_MS = 5 * 60 * 1000;
 /**
  * Unindexed rows a write may leave before it updates the indexes itself. Unindexed rows stay
  * searchable, but flat: ~23 ms of BM25 per 1,000 chunks, and MaxSim reads every unindexed page's
  * bag; updating on every write would cost bulk ingestion ~0.5 s per batch.
  */
-export const LANCE_OPTIMIZE_UNINDEXED: Record<'chunks' | 'pages', number> = { chunks: 1000, pages: 200 };
+const LANCE_OPTIMIZE_UNINDEXED: Record<'chunks' | 'pages', number> = { chunks: 1000, pages: 200 };
 /** After writes go quiet for this long, the rest is folded into the indexes in the background. */
-export const LANCE_OPTIMIZE_IDLE_MS = 2000;
+const LANCE_OPTIMIZE_IDLE_MS = 2000;
 /** Rows per write (delete + add): bounds the memory of one Arrow batch. */
 const UPSERT_BATCH_ROWS = 4096;
 

@@ -137,7 +137,7 @@ export function planWeaviateConnection(url: string, apiKey?: string, grpcPort = 
   };
 }
 
-export async function connectWeaviate(url: string, apiKey?: string, grpcPort?: number): Promise<WeaviateClientLike> {
+async function connectWeaviate(url: string, apiKey?: string, grpcPort?: number): Promise<WeaviateClientLike> {
   const plan = planWeaviateConnection(url, apiKey, grpcPort);
   try {
     const client =
