@@ -1,6 +1,6 @@
-/** Issue 29: each rule of the dev-strings check fires, at word boundaries, and test files are skipped. */
+/** Each rule of the dev-strings check fires, at word boundaries, and test files are skipped. */
 import { describe, expect, it } from 'vitest';
-import { findHits, isProductFile, needlesOf, tokens, type DevQuestion } from './dev-strings';
+import { deviceNamesOf, findHits, isProductFile, needlesOf, tokens, type DevQuestion } from './dev-strings';
 
 // An invented question in the eval format (the check's own tests must not quote the real ones either).
 const question: DevQuestion = {
@@ -47,5 +47,17 @@ describe('dev strings', () => {
       expect(hits(file, 'QX900-B')).toEqual([]);
     }
     expect(isProductFile('skills/s.md')).toBe(true);
+  });
+
+  it('covers actions/ and the root files the server runs', () => {
+    for (const file of ['actions/a.ts', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs']) expect(hits(file, 'see QX900-B')).toEqual(['1 question token: QX900-B']);
+  });
+
+  it("takes the maker and model words of the question's manual, as the question writes them", () => {
+    const q: DevQuestion = { id: 'x02', question: 'Where does the Zentro QX40 keep its fuse?', answer_keywords: [], manual: 'zentro-qx40-field-guide.pdf' };
+    expect(deviceNamesOf(q).sort()).toEqual(['qx40', 'zentro']);
+    const named = needlesOf(q, 'eval/x.jsonl');
+    expect(findHits('lib/y.ts', '// measured on the zentro pinout', named).map((h) => h.needle.rule)).toEqual(['device name']);
+    expect(findHits('lib/y.ts', '// a field guide', named)).toEqual([]);
   });
 });

@@ -10,9 +10,11 @@ export interface DevQuestion {
   id: string;
   question: string;
   answer_keywords: string[];
+  /** The manual's file name: its maker and model words are needles too. */
+  manual?: string;
 }
 
-export type DevRule = 'question start' | 'answer keyword' | 'question token' | 'digit code';
+export type DevRule = 'question start' | 'answer keyword' | 'question token' | 'digit code' | 'device name';
 
 export interface Needle {
   text: string;
@@ -28,7 +30,9 @@ export interface Hit {
   needle: Needle;
 }
 
-export const PRODUCT_DIRS = ['app/', 'components/', 'lib/', 'tools/', 'skills/'];
+export const PRODUCT_DIRS = ['actions/', 'app/', 'components/', 'lib/', 'tools/', 'skills/'];
+/** Product files at the repository's root. */
+export const PRODUCT_ROOT_FILES = ['proxy.ts', 'instrumentation.ts', 'next.config.mjs'];
 
 /** Test files may quote the questions: `*.test.ts(x)`, anything under a `testing/` folder, `testing*.ts`. */
 export function isTestFile(file: string): boolean {
@@ -37,7 +41,7 @@ export function isTestFile(file: string): boolean {
 
 /** Repo-relative path (forward slashes) of a file the rules apply to. */
 export function isProductFile(file: string): boolean {
-  return PRODUCT_DIRS.some((dir) => file.startsWith(dir)) && !isTestFile(file);
+  return (PRODUCT_ROOT_FILES.includes(file) || PRODUCT_DIRS.some((dir) => file.startsWith(dir))) && !isTestFile(file);
 }
 
 /**
@@ -61,7 +65,29 @@ export function needlesOf(q: DevQuestion, file: string): Needle[] {
   for (const k of q.answer_keywords) if (mixesLettersAndDigits(k)) out.push(needle(k, 'answer keyword'));
   for (const t of tokens(q.question)) if (mixesLettersAndDigits(t)) out.push(needle(t, 'question token'));
   for (const t of [...tokens(q.question), ...q.answer_keywords.flatMap(tokens)]) if (digitCode(t)) out.push(needle(t, 'digit code', true));
+  for (const name of deviceNamesOf(q)) out.push(needle(name, 'device name'));
   return out;
+}
+
+/**
+ * Maker and model words of the question's manual: the words of its file name that the question
+ * writes as a name (a capital or a digit inside the word, past its first word), e.g. a file
+ * `acme-hx200-guide.pdf` and "Does the Acme HX200 …" give "acme" and "hx200", not "guide".
+ */
+export function deviceNamesOf(q: DevQuestion): string[] {
+  if (!q.manual) return [];
+  const fileWords = new Set(
+    q.manual
+      .replace(/\.pdf$/i, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 3 && !/^\d+$/.test(w)),
+  );
+  const written = tokens(q.question)
+    .slice(1)
+    .filter((w) => /\p{Lu}|\p{N}/u.test(w))
+    .flatMap((w) => w.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return [...fileWords].filter((f) => written.some((w) => w === f || (w.startsWith(f) && f.length >= 4)));
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -62,7 +62,7 @@ function titleLike(text: string): boolean {
  * title-like text, in page order. When those are only generic words ("User Manual") or fewer than
  * three words ("HX-200"), the next size down joins them, up to three sizes. Text the PDF states
  * comes before text read from its pictures: on a cover with a text layer, OCR lines are logos,
- * photo labels and product shots ("OUMEX" for a stylised OLIMEX logo), so they count only on a
+ * photo labels and product shots (a stylised logo read as a near-miss word), so they count only on a
  * page that states no title-like text of its own (a scanned cover).
  */
 export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages = 2): string | undefined {

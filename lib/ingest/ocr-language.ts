@@ -6,7 +6,7 @@
  * the candidates, and only a page identified as another language is read again with that model.
  * English manuals therefore cost one detection per scanned page and nothing else.
  *
- * Measured on the scanned Czech manual (Metra M1T 382, 6 pages, native tesseract 5.3):
+ * Measured on a scanned Czech manual (6 pages, native tesseract 5.3; docs/benchmarks.md):
  * words (3+ letters) found in the cs_CZ + en_US hunspell dictionaries: eng 42 %, ces 86 %,
  * eng+ces 86 %; diacritics kept: 163 / 645 / 631. ces alone takes about as long as eng, eng+ces
  * twice as long, hence one model per page rather than all of them joined with '+'.

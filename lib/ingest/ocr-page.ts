@@ -39,7 +39,7 @@ export function planOcr(page: Pick<PageContent, 'width' | 'height' | 'hasTextLay
   const minArea = (opts.minRegionAreaFraction ?? 0) * page.width * page.height;
   return page.images.filter((img) => img.bbox.w * img.bbox.h >= minArea).map((img) => {
     // Small labels need ~1.5× the image's own resolution to reach the glyph size tesseract
-    // reads best (measured on the BTT pinouts: 8 pin names at 4× vs 6 at native 2.8×).
+    // reads best (measured on public board pinouts: 8 pin names at 4× vs 6 at native 2.8×).
     const native = img.pixelWidth > 0 ? img.pixelWidth / img.bbox.w : hi;
     return { bbox: img.bbox, scale: Math.min(hi, Math.max(lo, native * 1.5)), mode: 'sparse' as const };
   });

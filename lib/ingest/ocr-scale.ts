@@ -21,8 +21,8 @@ import type { RawImage } from './render';
  * drops below 10 pt at 300 dpi, where the x-height is about 20 px and capitals ~28 px, and falls
  * fast below an x-height of 10 px; the test it cites (Willus Dotkom,
  * https://willus.org/author/entries/tesseract_accuracy.html) finds a sweet spot at capitals of
- * about 30 px with a slow decline below it. On the public scans (docs/benchmarks.md, 2026-11-27)
- * capitals read at 20 px kept word F1 and 16 px lost it on the smallest print (tek-4041), so
+ * about 30 px with a slow decline below it. On the public scans (docs/benchmarks.md), capitals
+ * read at 20 px kept word F1 and 16 px lost it on the smallest print, so
  * pages are brought down to 20 px and no lower.
  */
 export const TARGET_CAP_HEIGHT_PX = 20;

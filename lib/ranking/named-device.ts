@@ -38,7 +38,7 @@ export interface NamedDevice {
   ambiguous: boolean;
   /** The question's words that name them. */
   words: string[];
-  /** The question's tokens holding those words, as it writes them ("NanoVNA-H"). */
+  /** The question's tokens holding those words, as it writes them ("HX-200C"). */
   written: string[];
 }
 
@@ -46,7 +46,7 @@ export interface NamedDevice {
 const NAME_CONCENTRATION = 0.5;
 /** …and they belong to at most this share of the manuals (the follow-up reading's device words too). */
 const DEVICE_WORD_SHARE = 1 / 3;
-/** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "pro"). */
+/** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "max"). */
 const MIN_PART = 4;
 
 /** Edition markers and bare small numbers name no device ("v2", "rev", "2.0", "12"). */
