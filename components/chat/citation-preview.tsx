@@ -11,6 +11,7 @@ import type { CitationTarget } from '@/lib/chat/view';
 import { useModalDialog } from '@/components/ui/use-modal-dialog';
 import { Icon, Spinner } from '../ui/icons';
 import { sourceLabel } from '@/lib/answer/citations';
+import { viewerLink as viewerHrefOf } from '@/lib/text/page-links';
 
 type Loaded = { key: string; preview: PagePreview | null; error: string | null };
 
@@ -47,7 +48,7 @@ export function CitationPreview({ target, onClose, viewerLink = true }: { target
     : lineBoxes.length
       ? { chunkId: target?.chunkId ?? `ref-${target?.ref}`, bboxes: lineBoxes, heading: target?.heading, text: target?.snippet ?? '', ...values }
       : null;
-  const viewerHref = target ? `/manuals/${encodeURIComponent(target.manualId)}?page=${target.page}${target.chunkId ? `&hl=${encodeURIComponent(target.chunkId)}` : ''}` : '#';
+  const viewerHref = target ? viewerHrefOf(target.manualId, target.page, target.chunkId) : '#';
   const heading = sourceLabel(target?.heading);
 
   return (

@@ -9,6 +9,7 @@ import { Icon, Spinner } from '../ui/icons';
 import type { Highlight } from './page-image';
 import { PageViewer } from './page-viewer';
 import { ThumbnailGrid } from './thumbnail-grid';
+import { viewerLink } from '@/lib/text/page-links';
 
 type PageInfo = { number: number; width: number; height: number; ocr: boolean };
 
@@ -31,7 +32,7 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
   const [target, setTarget] = useState('');
   const [targetError, setTargetError] = useState<string | null>(null);
 
-  const open = (n: number) => router.push(`/manuals/${manualId}?page=${n}`, { scroll: false });
+  const open = (n: number) => router.push(viewerLink(manualId, n), { scroll: false });
 
   const select = (found: FindResult, i: number) => {
     const m = found.matches[i];
@@ -83,7 +84,7 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
       return;
     }
     setTargetError(null);
-    router.push(`/manuals/${manualId}?page=${n}`);
+    router.push(viewerLink(manualId, n));
   };
 
   const match = result && selected !== null ? result.matches[selected] : null;

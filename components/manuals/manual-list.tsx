@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { formatBytes, formatDate, isBusy, overallPercent, searchableLabel, stageLabel, type ManualView } from '@/lib/manuals/view';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatTimeLeft } from './time-left';
+import { manualLink } from '@/lib/text/page-links';
 
 const STATUS_STYLE: Record<string, string> = {
   ready: 'bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-900',
@@ -39,7 +40,7 @@ export function ManualList({
 
   const remove = async (m: ManualView) => {
     setConfirming(null);
-    const res = await fetch(`/api/manuals/${m.id}`, { method: 'DELETE' });
+    const res = await fetch(`/api/manuals/${encodeURIComponent(m.id)}`, { method: 'DELETE' });
     if (!res.ok) {
       const body = await res.json().catch(() => ({}));
       setRowError((e) => ({ ...e, [m.id]: body.error ?? `Could not delete (HTTP ${res.status}).` }));
@@ -48,7 +49,7 @@ export function ManualList({
   };
 
   const rename = async (m: ManualView, title: string) => {
-    const res = await fetch(`/api/manuals/${m.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    const res = await fetch(`/api/manuals/${encodeURIComponent(m.id)}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
     const body = await res.json().catch(() => ({}));
     setRowError((e) => ({ ...e, [m.id]: res.ok ? '' : (body.error ?? `Could not rename (HTTP ${res.status}).`) }));
     if (res.ok) setRenaming(null);
@@ -56,7 +57,7 @@ export function ManualList({
   };
 
   const retryWithPassword = async (m: ManualView, password: string) => {
-    const res = await fetch(`/api/manuals/${m.id}/password`, {
+    const res = await fetch(`/api/manuals/${encodeURIComponent(m.id)}/password`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ password }),
@@ -99,7 +100,7 @@ export function ManualList({
                     {editing ? (
                       <RenameForm initial={m.title} onSubmit={(t) => rename(m, t)} onCancel={() => setRenaming(null)} />
                     ) : m.status === 'ready' ? (
-                      <Link href={`/manuals/${m.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
+                      <Link href={manualLink(m.id)} className="font-medium text-brand-700 hover:underline dark:text-brand-100" data-testid="manual-link">
                         {m.title}
                       </Link>
                     ) : (

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ValueBox } from '@/lib/answer/value-boxes';
 import type { BBox } from '@/lib/providers/types';
+import { pageImageLink } from '@/lib/text/page-links';
 
 export interface Highlight {
   chunkId: string;
@@ -22,10 +23,9 @@ const ZOOM_SCALES = [3, 4.5];
 
 /** The image that stays sharp at this size: the stored one, or a zoom render when the screen needs more pixels. */
 function pageImageUrl(manualId: string, page: number, devicePxPerPt: number): string {
-  const base = `/manuals/${manualId}/pages/${page}`;
-  if (devicePxPerPt <= STORED_SCALE * 1.15) return `${base}/image`;
+  if (devicePxPerPt <= STORED_SCALE * 1.15) return pageImageLink(manualId, page, 'image');
   const scale = ZOOM_SCALES.find((s) => devicePxPerPt <= s * 1.15) ?? ZOOM_SCALES.at(-1)!;
-  return `${base}/zoom?scale=${scale}`;
+  return pageImageLink(manualId, page, { zoom: scale });
 }
 
 /**
@@ -56,7 +56,7 @@ export function PageImage({
   useEffect(() => {
     if (firstBox.current) reveal(firstBox.current);
   }, [highlight?.chunkId]);
-  const baseUrl = `/manuals/${manualId}/pages/${page}/image`;
+  const baseUrl = pageImageLink(manualId, page, 'image');
   const sharpUrl = pxPerPt ? pageImageUrl(manualId, page, pxPerPt * dpr) : baseUrl;
   const baseLoaded = !!loaded[baseUrl];
   const values = highlight?.values ?? [];

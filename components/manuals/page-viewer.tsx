@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect } from 'react';
 import type { Highlight } from './page-image';
 import { ZoomablePage } from './zoomable-page';
+import { manualLink, viewerLink } from '@/lib/text/page-links';
 
 /** Full page viewer: the page at its full width first, zoom and rotate, previous/next (buttons and ← →), highlight boxes of a cited passage. */
 export function PageViewer({
@@ -23,7 +24,7 @@ export function PageViewer({
 }) {
   const router = useRouter();
   const info = pages[page - 1];
-  const go = useCallback((n: number) => router.push(`/manuals/${manualId}?page=${n}`), [manualId, router]);
+  const go = useCallback((n: number) => router.push(viewerLink(manualId, n)), [manualId, router]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -41,7 +42,7 @@ export function PageViewer({
   return (
     <div className="space-y-3" data-testid="page-viewer">
       <div className="flex flex-wrap items-center gap-2">
-        <Link href={`/manuals/${manualId}`} className={btn} data-testid="all-pages">
+        <Link href={manualLink(manualId)} className={btn} data-testid="all-pages">
           All pages
         </Link>
         <button type="button" className={btn} onClick={() => go(page - 1)} disabled={page <= 1} aria-label="Previous page" data-testid="prev-page">

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { pageImageLink, viewerLink } from '@/lib/text/page-links';
 
 /**
  * The pages of a manual as thumbnails: one Tab stop (roving tabindex), arrow keys inside it
@@ -50,7 +51,7 @@ export function ThumbnailGrid({ manualId, pages }: { manualId: string; pages: Ar
               ref={(el) => {
                 links.current[i] = el;
               }}
-              href={`/manuals/${manualId}?page=${p.number}`}
+              href={viewerLink(manualId, p.number)}
               tabIndex={i === active ? 0 : -1}
               onFocus={() => setActive(i)}
               data-testid="page-thumb"
@@ -58,7 +59,7 @@ export function ThumbnailGrid({ manualId, pages }: { manualId: string; pages: Ar
             >
               {/* eslint-disable-next-line @next/next/no-img-element -- served by our own cached route */}
               <img
-                src={`/manuals/${manualId}/pages/${p.number}/thumb`}
+                src={pageImageLink(manualId, p.number, 'thumb')}
                 alt=""
                 loading="lazy"
                 width={240}

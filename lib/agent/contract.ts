@@ -18,6 +18,7 @@ import type { Skill } from './decision/skills';
 import type { Environment } from './environment';
 import type { PageCard } from '../answer/closest-pages';
 import type { Source, ToolResult } from '../answer/hits';
+import { pageImageLink } from '../text/page-links';
 
 export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';
 export type { PendingManual };
@@ -180,8 +181,8 @@ export type AnyTool = Tool<any>;
 /** A page offered in the `pages` form (and, on request, with `not_covered`): what its card shows. */
 export type ClosestPage = PageCard;
 
-export const pagePreviewUrl = (manualId: string, page: number) => `/manuals/${encodeURIComponent(manualId)}/pages/${page}/image`;
-export const pageThumbnailUrl = (manualId: string, page: number) => `/manuals/${encodeURIComponent(manualId)}/pages/${page}/thumb`;
+export const pagePreviewUrl = (manualId: string, page: number) => pageImageLink(manualId, page, 'image');
+export const pageThumbnailUrl = (manualId: string, page: number) => pageImageLink(manualId, page, 'thumb');
 
 /** Runs an availability probe that may throw (e.g. a provider that is not configured). */
 export async function probe(reasonPrefix: string, check: () => Promise<unknown>): Promise<Availability> {

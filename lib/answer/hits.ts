@@ -3,6 +3,7 @@
  * environment into events, the sessions DB and the viewer, so they are plain JSON.
  */
 import type { BBox } from '@/lib/providers/types';
+import { viewerLink } from '../text/page-links';
 
 /** Where a hit sits: the fields every hit shape (tool object, event hit, citation) shares. */
 interface HitLocation {
@@ -17,7 +18,7 @@ interface HitLocation {
 
 /** Where a citation or a page card opens: the manual viewer at the page, the passage highlighted. */
 export function viewerUrl(s: { manualId: string; page: number; chunkId?: string }): string {
-  return `/manuals/${encodeURIComponent(s.manualId)}?page=${s.page}${s.chunkId ? `&hl=${encodeURIComponent(s.chunkId)}` : ''}`;
+  return viewerLink(s.manualId, s.page, s.chunkId);
 }
 
 /** A passage of a manual page, as found by a text search. */

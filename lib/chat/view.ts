@@ -6,6 +6,7 @@
 import { numberCitations } from '@/lib/answer/citations';
 import type { AgentEvent, AnswerMode, ClosestPage, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
+import { pageImageLink } from '../text/page-links';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -200,7 +201,7 @@ export function closestPageTarget(page: ClosestPage, index: number): CitationTar
 
 /** The thumbnail of a page (the manuals' cached thumb route). */
 export function pageThumbUrl(page: Pick<ClosestPage, 'manualId' | 'page'>): string {
-  return `/manuals/${encodeURIComponent(page.manualId)}/pages/${page.page}/thumb`;
+  return pageImageLink(page.manualId, page.page, 'thumb');
 }
 
 // A word as lib/text/analyze reads one: letters and digits, inner dots, dashes, plus, slash kept.

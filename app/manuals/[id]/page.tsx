@@ -6,6 +6,7 @@ import { ManualBrowser } from '@/components/manuals/manual-browser';
 import { readerOrSignIn } from '@/lib/auth/access';
 import { getChunk, getManual, listPages } from '@/lib/store/manuals';
 import type { BBox } from '@/lib/providers/types';
+import { manualLink } from '@/lib/text/page-links';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,14 +19,14 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  await readerOrSignIn(`/manuals/${encodeURIComponent(id)}`);
+  await readerOrSignIn(manualLink(id));
   const manual = await getManual(id);
   return { title: manual?.title ?? 'Manual' };
 }
 
 export default async function ManualPage({ params, searchParams }: Props) {
   const { id } = await params;
-  await readerOrSignIn(`/manuals/${encodeURIComponent(id)}`);
+  await readerOrSignIn(manualLink(id));
   const manual = await getManual(id);
   if (!manual) notFound();
   const { page, hl } = searchSchema.parse(await searchParams);
