@@ -11,7 +11,7 @@ import type { PdfJob } from '../pdf-worker/protocol';
 
 /** Renders running or queued, by manual and page: concurrent requests for one page share one render. */
 const state = globalThis as unknown as {
-  __mcPageRenders?: Map<string, Promise<void>>;
+  __mcPageRenders?: Map<string, ReturnType<typeof render1>>;
   __mcFailedRenders?: Map<string, { at: number; reason: string }>;
   __mcRendersByClient?: Map<string, number>;
 };
@@ -77,47 +77,38 @@ export async function renderOnce(req: RenderRequest, jobFor: () => Promise<PdfJo
   if (failed && Date.now() - failed.at < FAILED_RENDER_TTL_MS) return { failed: failed.reason };
   let render = renders().get(key);
   if (!render) {
-    // Counted before the first await, so a burst of concurrent requests sees every earlier one.
+    // Counted and shared before the first await, so a burst of concurrent requests sees every earlier one.
     if (client !== undefined && (rendersByClient().get(client) ?? 0) >= RENDERS_PER_CLIENT) return { busy: true };
     const release = client === undefined ? () => {} : holdClientSlot(client);
-    let started = false;
-    try {
-      const job = await jobFor();
-      if (!job) return null;
-      // Another caller may have started it while this one looked the manual up.
-      render = renders().get(key);
-      if (!render) {
-        const refused = req.refuse?.();
-        if (refused) return refused;
-        let busy = false;
-        started = true;
-        render = runPdfJob(job)
-          .then(() => {
-            failures().delete(key);
-            req.afterRender?.();
-          })
-          .catch((err: Error) => {
-            if (isPdfPoolBusy(err)) {
-              busy = true;
-              return;
-            }
-            failures().set(key, { at: Date.now(), reason: err.message });
-            if (failures().size > 10_000) failures().clear();
-          })
-          .finally(() => {
-            renders().delete(key);
-            release();
-          });
-        renders().set(key, render);
-        const waited = await waitFor(render, waitMs);
-        if (busy) return { busy: true };
-        return waited ? settled(key, target) : { pending: true };
-      }
-    } finally {
-      if (!started) release();
-    }
+    render = render1(req, jobFor).finally(() => {
+      renders().delete(key);
+      release();
+    });
+    renders().set(key, render);
   }
-  return (await waitFor(render, waitMs)) ? settled(key, target) : { pending: true };
+  const ended = await Promise.race([render, waitMs === Infinity ? new Promise<never>(() => {}) : sleep(waitMs).then(() => 'waiting' as const)]);
+  if (ended === 'waiting') return { pending: true };
+  if (ended !== 'rendered') return ended;
+  if (fs.existsSync(target)) return { file: target };
+  return { failed: failures().get(key)?.reason ?? 'the page could not be rendered' };
+}
+
+/** One render: 'rendered' when the job ended (its file written, or its failure remembered); else what to answer instead. */
+async function render1(req: RenderRequest, jobFor: () => Promise<PdfJob | null>): Promise<'rendered' | null | { busy: true } | { diskFull: string }> {
+  const job = await jobFor();
+  if (!job) return null;
+  const refused = req.refuse?.();
+  if (refused) return refused;
+  try {
+    await runPdfJob(job);
+    failures().delete(req.key);
+    req.afterRender?.();
+  } catch (err) {
+    if (isPdfPoolBusy(err)) return { busy: true };
+    failures().set(req.key, { at: Date.now(), reason: (err as Error).message });
+    if (failures().size > 10_000) failures().clear();
+  }
+  return 'rendered';
 }
 
 function holdClientSlot(client: string): () => void {
@@ -131,17 +122,6 @@ function holdClientSlot(client: string): () => void {
     if (left > 0) counts.set(client, left);
     else counts.delete(client);
   };
-}
-
-/** True when `render` ended within `waitMs`. */
-const waitFor = (render: Promise<void>, waitMs: number) =>
-  Promise.race([render.then(() => true), waitMs === Infinity ? new Promise<never>(() => {}) : sleep(waitMs).then(() => false)]);
-
-/** What a finished render left: its file, a remembered failure, or — when the workers were too busy to take it — `busy`. */
-function settled(key: string, target: string): PageImageState {
-  if (fs.existsSync(target)) return { file: target };
-  const failed = failures().get(key);
-  return failed ? { failed: failed.reason } : { busy: true };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
