@@ -14,7 +14,7 @@ export interface LockHolder {
   startTicks: number | null;
 }
 
-export const lockFileOf = (dataDir: string) => path.join(dataDir, 'instance.lock');
+const lockFileOf = (dataDir: string) => path.join(dataDir, 'instance.lock');
 
 /** Start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat); null where /proc cannot tell. */
 function startTicksOf(pid: number): number | null {
