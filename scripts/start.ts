@@ -121,7 +121,11 @@ async function main() {
     );
   }
   // The data folder holds password hashes and chats: only its owner may read it.
-  fs.chmodSync(config.dataDir, 0o700);
+  try {
+    fs.chmodSync(config.dataDir, 0o700);
+  } catch (err) {
+    console.warn(`• Could not make DATA_DIR private (${(err as NodeJS.ErrnoException).code ?? err}): another account owns it`);
+  }
   if (!(await portIsFree(config.host, config.port))) fail(portInUse(config.host, config.port));
 
   buildIfNeeded();

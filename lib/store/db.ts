@@ -48,9 +48,15 @@ const state = globalThis as unknown as { __mcDb?: { key: string; ready: Promise<
  */
 function makePrivate(dir: string, file: string) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
   fs.closeSync(fs.openSync(file, 'a', 0o600));
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+  for (const [f, mode] of [[dir, 0o700], [file, 0o600], [`${file}-wal`, 0o600], [`${file}-shm`, 0o600]] as const) {
+    try {
+      if (fs.existsSync(f)) fs.chmodSync(f, mode);
+    } catch (err) {
+      // Another account owns it (a shared folder): it still works, only less private.
+      console.warn(`[db] could not make ${f} private: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+  }
 }
 
 async function openSqlite(dir: string): Promise<Opened> {
