@@ -11,7 +11,7 @@ import type { PdfJob } from '../pdf-worker/protocol';
 
 /** Renders running or queued, by manual and page: concurrent requests for one page share one render. */
 const state = globalThis as unknown as {
-  __mcPageRenders?: Map<string, ReturnType<typeof render1>>;
+  __mcPageRenders?: Map<string, ReturnType<typeof renderJob>>;
   __mcFailedRenders?: Map<string, { at: number; reason: string }>;
   __mcRendersByClient?: Map<string, number>;
 };
@@ -80,7 +80,7 @@ export async function renderOnce(req: RenderRequest, jobFor: () => Promise<PdfJo
     // Counted and shared before the first await, so a burst of concurrent requests sees every earlier one.
     if (client !== undefined && (rendersByClient().get(client) ?? 0) >= RENDERS_PER_CLIENT) return { busy: true };
     const release = client === undefined ? () => {} : holdClientSlot(client);
-    render = render1(req, jobFor).finally(() => {
+    render = renderJob(req, jobFor).finally(() => {
       renders().delete(key);
       release();
     });
@@ -94,7 +94,7 @@ export async function renderOnce(req: RenderRequest, jobFor: () => Promise<PdfJo
 }
 
 /** One render: 'rendered' when the job ended (its file written, or its failure remembered); else what to answer instead. */
-async function render1(req: RenderRequest, jobFor: () => Promise<PdfJob | null>): Promise<'rendered' | null | { busy: true } | { diskFull: string }> {
+async function renderJob(req: RenderRequest, jobFor: () => Promise<PdfJob | null>): Promise<'rendered' | null | { busy: true } | { diskFull: string }> {
   const job = await jobFor();
   if (!job) return null;
   const refused = req.refuse?.();
