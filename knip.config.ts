@@ -22,6 +22,8 @@ const config: KnipConfig = {
   project: ['{app,actions,components,lib,tools,scripts}/**/*.{ts,tsx,mjs}!', '*.ts!', 'e2e/**/*.ts', 'test/**/*.ts', '!**/*.test.{ts,tsx}!', '!**/testing/**!'],
   // Loaded by path (next/font/local, tesseract's model folder) or by CSS (@import "tailwindcss").
   ignoreDependencies: ['@fontsource-variable/inter', '@fontsource-variable/jetbrains-mono', '@tesseract.js-data/eng', 'tailwindcss'],
+  // System tools tests run (a named pipe holds a PDF worker on a job without timing).
+  ignoreBinaries: ['mkfifo'],
   ignoreExportsUsedInFile: production,
 };
 

@@ -3,14 +3,18 @@
  * with nothing serving; now the supervisor (scripts/start.ts) starts it again after 1 s (its log
  * says so) and a new server answers /api/health ok, counting the restart. How fast it comes back
  * on a loaded machine is not asserted (no wall-clock bounds in tests). SIGTERM to `npm start`
- * still stops everything. A second `npm start` of the build the main web server made, on its own
- * port with a scratch DATA_DIR.
+ * still stops everything. A second `npm start` on the same DATA_DIR and port exits at once and
+ * leaves the running one's upload in flight alone; a port another program takes while the server
+ * is down ends `npm start` with a message instead of a restart loop. A second `npm start` of the
+ * build the main web server made, on its own port with a scratch DATA_DIR.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { uniqueSamplePdf } from './sample-pdf';
 
 const PORT = Number(process.env.E2E_PORT ?? 3107) + 2;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -61,14 +65,31 @@ function alive(pid: number): boolean {
   }
 }
 
-test.beforeAll(async () => {
-  // The same entry point as `npm start`; the build is the one the main web server made.
-  supervisor = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+/** `npm start` on this spec's port and DATA_DIR (the same entry point; the build is the one the main web server made). */
+function npmStart(): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, MC_NO_SAMPLE: '1', NEXT_TELEMETRY_DISABLED: '1', MC_REBUILD: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+function superviseAnew() {
+  log = '';
+  supervisor = npmStart();
   for (const stream of [supervisor.stdout!, supervisor.stderr!]) stream.setEncoding('utf8').on('data', (d: string) => (log += d));
+}
+
+/** Runs a process to its exit: its code and output. */
+async function untilExit(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+  let output = '';
+  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
+test.beforeAll(async () => {
+  superviseAnew();
   await healthWhen(() => true, 240_000, 'first healthy server');
 });
 
@@ -94,6 +115,45 @@ test('kill -9 of next-server: npm start brings up a healthy server after 1 s and
   expect(log).toMatch(/The server stopped \(SIGKILL\); restarting it in 1 s/);
 });
 
+test('a second npm start on the same DATA_DIR and port exits at once and leaves the running upload alone', async () => {
+  const running = await healthWhen((h) => h.ok, 30_000, 'healthy server');
+  const page = await fetch(`${BASE}/signin`, { redirect: 'manual' });
+  await page.arrayBuffer();
+  const cookie = page.headers.get('set-cookie')!.split(';')[0];
+  // An upload in flight: half its bytes sent, the rest held back until the second start is over.
+  const pdf = await uniqueSamplePdf('supervision');
+  const bytes = fs.readFileSync(pdf.path);
+  let sendRest!: () => void;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, bytes.length >> 1));
+      sendRest = () => {
+        controller.enqueue(bytes.subarray(bytes.length >> 1));
+        controller.close();
+      };
+    },
+  });
+  const uploading = fetch(`${BASE}/api/manuals`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/pdf', 'x-file-name': pdf.fileName, 'content-length': String(bytes.length) },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  const uploads = path.join(dataDir, 'uploads');
+  await expect.poll(() => (fs.existsSync(uploads) ? fs.readdirSync(uploads).filter((n) => n.endsWith('.part')) : []).length, { timeout: 30_000 }).toBe(1);
+
+  const second = await untilExit(npmStart());
+  expect(second.code).toBe(1);
+  expect(second.output).toContain(`Manual Copilot is already running on this DATA_DIR (${dataDir}): npm start, pid ${supervisor.pid}, port ${PORT}.`);
+  expect(second.output).not.toMatch(/Removed|building|Serving on|restarting/i);
+
+  sendRest();
+  const res = await uploading;
+  expect(res.status, await res.clone().text()).toBe(201);
+  const after = await healthWhen((h) => h.ok, 30_000, 'healthy server');
+  expect(after.pid).toBe(running.pid);
+});
+
 test('SIGTERM to npm start still stops the server and itself', async () => {
   const { pid } = await healthWhen((h) => h.ok, 30_000, 'healthy server');
   const exited = new Promise<number | null>((r) => supervisor.once('exit', (code) => r(code)));
@@ -104,4 +164,29 @@ test('SIGTERM to npm start still stops the server and itself', async () => {
   expect(await health()).toBeNull();
   // A shutdown it asked for is not restarted: the only restart logged is the one after the kill.
   expect(log.match(/restarting it in/g)).toHaveLength(1);
+});
+
+test('a port another program takes while the server is down ends npm start with a message, not a restart loop', async () => {
+  superviseAnew();
+  const { pid } = await healthWhen((h) => h.ok, 240_000, 'healthy server');
+  const squatter = net.createServer();
+  process.kill(pid, 'SIGKILL');
+  // The port frees as the server dies; take it before the supervisor's restart (1 s later).
+  await expect(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        squatter.once('error', reject);
+        squatter.listen(PORT, '127.0.0.1', () => resolve());
+      }),
+  ).toPass({ timeout: 900, intervals: [10] });
+  try {
+    const code = await new Promise<number | null>((resolve) => supervisor.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(log).toContain(`The server could not listen: Port ${PORT} on 127.0.0.1 is already in use by another program.`);
+    expect(log.match(/restarting it in/g)).toHaveLength(1);
+  } finally {
+    await new Promise((resolve) => squatter.close(resolve));
+  }
+  // Its lock went with it: the next npm start on this DATA_DIR is not refused.
+  expect(fs.existsSync(path.join(dataDir, 'instance.lock'))).toBe(false);
 });

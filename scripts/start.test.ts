@@ -4,8 +4,9 @@
  * so the unwritable paths are paths below a regular file (ENOTDIR) or a regular file itself.
  * A disk with less free space than MC_MIN_FREE_MB (set far above any real disk here) stops it too.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -98,5 +99,47 @@ describe('scripts/start.ts with too little free disk space', () => {
     expect(r.stderr).toContain('MC_MIN_FREE_MB must be a whole number of megabytes (0 = no check), got "200MB"');
     expect(r.stdout).not.toMatch(/building|Serving on/i);
     expect(fs.existsSync(path.join(scratch, 'never-created'))).toBe(false);
+  });
+});
+
+describe('scripts/start.ts and another instance', () => {
+  it('a DATA_DIR a live npm start holds: exits at once naming its pid and port, touching nothing', async () => {
+    const dataDir = path.join(scratch, 'locked');
+    fs.mkdirSync(path.join(dataDir, 'uploads'), { recursive: true });
+    // The running instance's upload in flight, and its lock (this test process stands in for it).
+    fs.writeFileSync(path.join(dataDir, 'uploads', 'in-flight.part'), 'half an upload');
+    const lock = JSON.stringify({ pid: process.pid, port: 4321, startTicks: null });
+    fs.writeFileSync(path.join(dataDir, 'instance.lock'), lock);
+    const before = listing(dataDir);
+    const r = await start(dataDir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`Manual Copilot is already running on this DATA_DIR (${dataDir}): npm start, pid ${process.pid}, port 4321.`);
+    expect(r.stdout).not.toMatch(/building|Serving on|Removed/i);
+    expect(listing(dataDir)).toEqual(before);
+    expect(fs.readFileSync(path.join(dataDir, 'uploads', 'in-flight.part'), 'utf8')).toBe('half an upload');
+    expect(fs.readFileSync(path.join(dataDir, 'instance.lock'), 'utf8')).toBe(lock);
+  });
+
+  it('takes over a stale lock, makes the folder private, and stops with a message when another program holds the port', async () => {
+    const dataDir = path.join(scratch, 'stale-lock');
+    fs.mkdirSync(dataDir, { mode: 0o755 });
+    fs.chmodSync(dataDir, 0o755);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid; // exited: its pid holds nothing
+    fs.writeFileSync(path.join(dataDir, 'instance.lock'), JSON.stringify({ pid: dead, port: 4321, startTicks: null }));
+    const other = net.createServer();
+    await new Promise<void>((resolve) => other.listen(39217, '127.0.0.1', resolve));
+    try {
+      const r = await start(dataDir);
+      expect(r.status).toBe(1);
+      // Past the lock (taken over), stopped at the port: no build, no server, no restart loop.
+      expect(r.stderr).toContain('Port 39217 on 127.0.0.1 is already in use by another program. Stop it, or set PORT to a free port.');
+      expect(r.stdout).not.toMatch(/building|Serving on/i);
+      expect(r.stderr).not.toMatch(/restarting/);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+    // Its own lock went with it.
+    expect(fs.existsSync(path.join(dataDir, 'instance.lock'))).toBe(false);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
   });
 });

@@ -8,14 +8,17 @@
  * 4. Supervises it: a server that dies (a crash, the OOM killer, kill -9) is started again after a
  *    backoff (1 s doubling to 30 s; back to 1 s once it has run for a minute), and told how often
  *    in MC_SERVER_RESTARTS (/api/health shows it). SIGINT/SIGTERM stop the server and this process.
+ * Only one `npm start` serves a DATA_DIR (lib/runtime/instance-lock.ts), and a port another program
+ * holds stops it with a message rather than a restart loop.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { freeBytes, formatMb, minFreeBytes } from '../lib/runtime/disk-space';
 import { LEAN_MALLOC_ENV } from '../lib/runtime/process-memory';
 import { isLoopbackHost } from '../lib/config/network';
-import { removeOrphanedUploads } from '../lib/security/orphaned-uploads';
+import { acquireInstanceLock } from '../lib/runtime/instance-lock';
 import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/config';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -65,7 +68,19 @@ function buildIfNeeded() {
 }
 
 
-function main() {
+const portInUse = (host: string, port: number) =>
+  `Port ${port} on ${host} is already in use by another program. Stop it, or set PORT to a free port.`;
+
+/** Whether the server could listen on host:port now (the port is tried and let go at once). */
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err)));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+async function main() {
   let config;
   try {
     config = loadConfig(process.env);
@@ -97,8 +112,21 @@ function main() {
     fail(`DATA_DIR is not writable: ${config.dataDir} (${(err as NodeJS.ErrnoException).code ?? err}). Set DATA_DIR to a writable folder.`);
   }
 
-  const orphans = removeOrphanedUploads(config.dataDir);
-  if (orphans) console.log(`• Removed ${orphans} unfinished upload${orphans === 1 ? '' : 's'} left by the last run`);
+  // Before anything in DATA_DIR is touched: a second start must not disturb the running one.
+  const lock = acquireInstanceLock(config.dataDir, config.port);
+  if (!lock.ok) {
+    fail(
+      `Manual Copilot is already running on this DATA_DIR (${config.dataDir}): npm start, pid ${lock.holder.pid}, port ${lock.holder.port}. ` +
+        'Use that one, stop it first, or set DATA_DIR to another folder.',
+    );
+  }
+  // The data folder holds password hashes and chats: only its owner may read it.
+  try {
+    fs.chmodSync(config.dataDir, 0o700);
+  } catch (err) {
+    console.warn(`• Could not make DATA_DIR private (${(err as NodeJS.ErrnoException).code ?? err}): another account owns it`);
+  }
+  if (!(await portIsFree(config.host, config.port))) fail(portInUse(config.host, config.port));
 
   buildIfNeeded();
 
@@ -111,10 +139,11 @@ function main() {
   // 320 → 720–760 MB in 6 load-test rounds with the default (~4 GB) limit and 320 → 535 MB with
   // 1,024 MB, while its live heap after GC stays ~70 MB (measured: npm run load-test).
   const heapMb = runtimeNumber('MC_SERVER_HEAP_MB', 1024, { integer: true });
-  supervise(() =>
+  supervise(portInUse(config.host, config.port), () =>
     spawn(process.execPath, [`--max-old-space-size=${heapMb}`, NEXT_BIN, 'start', '-p', String(config.port), '-H', config.host], {
       cwd: root,
-      stdio: 'inherit',
+      // stderr passes through here, so a port taken while the server was down is noticed.
+      stdio: ['inherit', 'inherit', 'pipe'],
       // glibc hands freed native memory back (LEAN_MALLOC_ENV says why and what it saved).
       env: { ...LEAN_MALLOC_ENV, ...process.env, DATA_DIR: config.dataDir, NEXT_TELEMETRY_DISABLED: '1', MC_SERVER_RESTARTS: String(restarts) },
     }),
@@ -134,7 +163,7 @@ let restarts = 0;
  * server's own children (ingest and PDF workers) notice their parent is gone and exit, and the new
  * server starts its own (a job the old ingest worker held is reclaimed: see README).
  */
-function supervise(launch: () => ChildProcess) {
+function supervise(portInUseMessage: string, launch: () => ChildProcess) {
   let server: ChildProcess | undefined;
   let stopping: NodeJS.Signals | undefined;
   let pending: NodeJS.Timeout | undefined;
@@ -144,11 +173,28 @@ function supervise(launch: () => ChildProcess) {
     const child = launch();
     server = child;
     const healthy = setTimeout(() => (inARow = 0), HEALTHY_AFTER_MS);
+    let seen = '';
+    let addressInUse = false;
+    // Another program took the port: restarting cannot help until it is gone. Checked on exit and
+    // on output, since the last of stderr may arrive after the exit event.
+    const giveUpIfPortTaken = () => {
+      if (!addressInUse || stopping || (child.exitCode === null && child.signalCode === null)) return;
+      clearTimeout(pending);
+      fail(`The server could not listen: ${portInUseMessage}`);
+    };
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      // The tail of the last chunk too: the code may be split between two.
+      seen = seen.slice(-32) + chunk.toString('utf8');
+      if (seen.includes('EADDRINUSE')) addressInUse = true;
+      giveUpIfPortTaken();
+    });
     child.on('error', (err) => console.error(`✖ Could not start the server: ${err.message}`));
     child.on('exit', (code, signal) => {
       clearTimeout(healthy);
       server = undefined;
       if (stopping) process.exit(code ?? 0);
+      giveUpIfPortTaken();
       const delay = Math.min(RESTART_MAX_MS, RESTART_MIN_MS * 2 ** inARow);
       inARow += 1;
       restarts += 1;
@@ -169,4 +215,4 @@ function supervise(launch: () => ChildProcess) {
   run();
 }
 
-main();
+void main();

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { requireReader } from '../auth/access';
 import { AccessError } from '../auth/roles';
+import { getConfig } from '../config';
+import { clientAddress } from '../config/network';
 import { pageImage } from './page-images';
 import { zoomImage, zoomScaleOf } from './page-zoom';
 
@@ -28,6 +30,19 @@ async function readerDenied(): Promise<Response | null> {
   );
 }
 
+/** Who asks, for the per-client render cap (RENDERS_PER_CLIENT): the socket's address, or the trusted proxy's. */
+const clientOf = (request: Request) => clientAddress(request.headers, getConfig().trustedProxies);
+
+/** A refusal to render now that says nothing about the page: uncached, with when to try again. */
+const busyResponse = () =>
+  Response.json(
+    { error: 'The server is busy rendering pages. Please try again in a moment.', code: 'busy' },
+    { status: 503, headers: { 'cache-control': 'no-store', 'retry-after': '2' } },
+  );
+
+/** The file's bytes; null when it went between the check and the read (the zoom cache removed it). */
+const readIfThere = (file: string) => fs.promises.readFile(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+
 const png = (body: Buffer, type: string) =>
   new Response(new Uint8Array(body), { headers: { 'content-type': type, 'cache-control': PRIVATE_IMMUTABLE, 'content-length': String(body.length) } });
 
@@ -36,18 +51,20 @@ const png = (body: Buffer, type: string) =>
  * cannot be) gets a small uncached placeholder instead of holding the request; the render goes on
  * in a PDF worker process.
  */
-export async function pageImageResponse(id: string, n: string, kind: 'image' | 'thumb'): Promise<Response> {
+export async function pageImageResponse(request: Request, id: string, n: string, kind: 'image' | 'thumb'): Promise<Response> {
   const page = Number(n);
   if (!validPage(id, page)) return new Response('Not found', { status: 404 });
   const denied = await readerDenied();
   if (denied) return denied;
-  const got = await pageImage(id, page, kind, RENDER_WAIT_MS).catch((err) => {
+  const got = await pageImage(id, page, kind, RENDER_WAIT_MS, clientOf(request)).catch((err) => {
     console.error('[pages] could not render', id, page, err);
     return { failed: 'the page could not be rendered' };
   });
   if (!got) return new Response('Not found', { status: 404 });
-  if (!('file' in got)) return placeholder(page, 'pending' in got ? 'pending' : 'failed');
-  return png(await fs.promises.readFile(got.file), kind === 'image' ? 'image/png' : 'image/webp');
+  // Busy is shown like a render still under way: the viewer asks again.
+  if (!('file' in got)) return placeholder(page, 'failed' in got ? 'failed' : 'pending');
+  const body = await readIfThere(got.file);
+  return body ? png(body, kind === 'image' ? 'image/png' : 'image/webp') : placeholder(page, 'pending');
 }
 
 /**
@@ -55,18 +72,21 @@ export async function pageImageResponse(id: string, n: string, kind: 'image' | '
  * first request. The viewer shows the stored image until it loads, so a page that cannot be
  * rendered is a plain 404 rather than a placeholder over it.
  */
-export async function pageZoomResponse(id: string, n: string, scaleParam: string | null): Promise<Response> {
+export async function pageZoomResponse(request: Request, id: string, n: string, scaleParam: string | null): Promise<Response> {
   const page = Number(n);
   const scale = zoomScaleOf(scaleParam);
   if (!validPage(id, page) || !scale) return new Response('Not found', { status: 404 });
   const denied = await readerDenied();
   if (denied) return denied;
-  const got = await zoomImage(id, page, scale).catch((err) => {
+  const got = await zoomImage(id, page, scale, clientOf(request)).catch((err) => {
     console.error('[pages] could not render a zoomed page', id, page, err);
     return null;
   });
-  if (!got || !('file' in got)) return new Response('Not found', { status: 404, headers: { 'cache-control': 'no-store' } });
-  return png(await fs.promises.readFile(got.file), 'image/png');
+  if (got && 'busy' in got) return busyResponse();
+  if (got && 'diskFull' in got) return Response.json({ error: got.diskFull, code: 'disk_full' }, { status: 507, headers: { 'cache-control': 'no-store' } });
+  const body = got && 'file' in got ? await readIfThere(got.file) : null;
+  if (!body) return got && 'file' in got ? busyResponse() : new Response('Not found', { status: 404, headers: { 'cache-control': 'no-store' } });
+  return png(body, 'image/png');
 }
 
 /** A grey page with a caption; `x-page-image` says which, so the viewer (and tests) can tell. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIngestError } from '../ingest/errors';
-import { inspectPdfFile, pdfPoolStats, runPdfJob, stopPdfWorkers } from './pool';
+import { inspectPdfFile, isPdfPoolBusy, pdfPoolStats, runPdfJob, stopPdfWorkers } from './pool';
 import { aesBombPdf, bombPdf, chainBombPdf, writeZerosPdf } from './testing/hostile-pdfs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-pdf-pool-'));
@@ -101,6 +101,27 @@ describe('PDF worker pool', () => {
     // Refused by the decode caps, not killed by the memory cap.
     expect(pdfPoolStats().crashes).toBe(crashes);
   }, 180_000);
+
+  it('checks an upload at once while page reads fill their lane, and refuses reads past their queue as busy', async () => {
+    // Two workers (the default): reads may hold one, the other stays free for upload checks.
+    const good = path.join(dir, 'lanes.pdf');
+    await twoPagePdf(good);
+    const missing = path.join(dir, 'no-such.pdf');
+    const read = () => runPdfJob({ kind: 'zoom', file: missing, page: 1, scale: 3, imagePath: path.join(dir, 'lanes', '1@3.png') }).catch((e: Error) => e);
+    // One read running and 100 queued (they fail at once in the worker: no such file); one more is refused here.
+    const reads = Array.from({ length: 102 }, read);
+    expect(pdfPoolStats().lanes.read).toEqual({ busy: 1, queued: 100 });
+    const upload = inspectPdfFile(good, limits);
+    // The upload check started on the other worker, ahead of every queued read.
+    expect(pdfPoolStats().lanes.upload).toEqual({ busy: 1, queued: 0 });
+    await expect(upload).resolves.toMatchObject({ pages: 2 });
+    const errors = await Promise.all(reads);
+    expect(errors.filter(isPdfPoolBusy)).toHaveLength(1);
+    expect(isPdfPoolBusy(errors[101])).toBe(true);
+    expect((errors[101] as Error).message).toMatch(/busy/);
+    expect(errors.slice(0, 101).every((e) => e instanceof Error && !isPdfPoolBusy(e))).toBe(true);
+    expect(pdfPoolStats()).toMatchObject({ busy: 0, queued: 0 });
+  }, 120_000);
 
   it('kills a render that exceeds the memory cap and keeps serving the next job', async () => {
     // 60 MB of drawing operators passes the per-stream cap; pdf.js's operator list for it does not fit.

@@ -8,15 +8,39 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { IngestError } from '../ingest/errors';
+import { IngestError, isIngestError } from '../ingest/errors';
 import { LEAN_MALLOC_ENV, rssOfPid } from '../runtime/process-memory';
 import { getConfig } from '../config';
 import type { BBox } from '../ingest/geometry';
 import type { ValueTarget } from '../ingest/word-boxes';
 import type { InspectResult, JobResult, LocateResult, PdfJob, WorkerReply } from './protocol';
 
-/** Jobs waiting for a worker; more than this and new jobs are refused (the server is saturated). */
-const MAX_QUEUED_JOBS = 200;
+/**
+ * Two lanes share the workers: upload checks, and page reads (renders, zoom renders, value
+ * placement) that anyone who may read can ask for. Uploads go first, and reads may hold every
+ * worker but one, so a burst of page reads never makes an upload wait or fail. Each lane has its
+ * own queue cap; a job past it is refused at once as busy (`isPdfPoolBusy`), which is no verdict
+ * on the page and must not be remembered as one.
+ */
+type Lane = 'upload' | 'read';
+const laneOf = (job: PdfJob): Lane => (job.kind === 'inspect' ? 'upload' : 'read');
+/** Jobs waiting per lane; more than this and new jobs of that lane are refused (the server is saturated). */
+const MAX_QUEUED_JOBS: Record<Lane, number> = { upload: 100, read: 100 };
+const readWorkerShare = (processes: number) => Math.max(1, processes - 1);
+const POOL_BUSY = 'pool_busy';
+
+/** Whether `err` is a refusal because the lane's queue was full (try again later), not a failure of the job. */
+export function isPdfPoolBusy(err: unknown): boolean {
+  return isIngestError(err) && err.detail === POOL_BUSY;
+}
+
+/** Index in `queue` of the job to start next: the oldest upload check, else the oldest read while reads hold less than their share; -1 for none. */
+function nextJobIndex(p: { workers: Set<Worker>; queue: Waiting[] }, processes: number): number {
+  const upload = p.queue.findIndex((t) => laneOf(t.job) === 'upload');
+  if (upload >= 0) return upload;
+  const readsBusy = [...p.workers].filter((w) => w.busy && laneOf(w.busy.task.job) === 'read').length;
+  return readsBusy < readWorkerShare(processes) ? p.queue.findIndex((t) => laneOf(t.job) === 'read') : -1;
+}
 /** An idle worker exits after this, giving its memory back. */
 const IDLE_EXIT_MS = 30_000;
 /** How often a busy worker's resident memory is read from /proc. */
@@ -40,7 +64,11 @@ const pool = () => (state.__mcPdfPool ??= { workers: new Set(), queue: [], nextI
 /** Workers running and busy, jobs queued, and workers that died or were killed at a limit while working (crashes: /api/health). */
 export function pdfPoolStats() {
   const p = pool();
-  return { workers: p.workers.size, busy: [...p.workers].filter((w) => w.busy).length, queued: p.queue.length, crashes: p.crashes };
+  const lane = (l: Lane) => ({
+    busy: [...p.workers].filter((w) => w.busy && laneOf(w.busy.task.job) === l).length,
+    queued: p.queue.filter((t) => laneOf(t.job) === l).length,
+  });
+  return { workers: p.workers.size, busy: [...p.workers].filter((w) => w.busy).length, queued: p.queue.length, crashes: p.crashes, lanes: { upload: lane('upload'), read: lane('read') } };
 }
 
 /**
@@ -115,13 +143,13 @@ function kill(w: Worker, reason: string) {
 function dispatch() {
   const p = pool();
   const { processes, jobTimeoutMs, maxRssMb } = getConfig().pdfWorker;
-  while (p.queue.length) {
+  for (let next = nextJobIndex(p, processes); next >= 0; next = nextJobIndex(p, processes)) {
     let w = [...p.workers].find((x) => !x.busy && x.child.connected);
     if (!w) {
       if (p.workers.size >= processes) return;
       w = launch();
     }
-    const task = p.queue.shift()!;
+    const [task] = p.queue.splice(next, 1);
     const id = p.nextId++;
     clearTimeout(w.idleTimer);
     w.child.ref();
@@ -144,8 +172,14 @@ function dispatch() {
 
 export function runPdfJob(job: PdfJob): Promise<JobResult> {
   const p = pool();
-  if (p.queue.length >= MAX_QUEUED_JOBS) {
-    return Promise.reject(new IngestError('render_failed', 'The server is busy reading other PDFs. Please try again in a minute.', { retryable: true }));
+  const lane = laneOf(job);
+  if (p.queue.filter((t) => laneOf(t.job) === lane).length >= MAX_QUEUED_JOBS[lane]) {
+    return Promise.reject(
+      new IngestError('render_failed', 'The server is busy reading other PDFs. Please try again in a minute.', {
+        detail: POOL_BUSY,
+        retryable: true,
+      }),
+    );
   }
   return new Promise((resolve, reject) => {
     p.queue.push({ job, resolve, reject });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deleteManual } from '../manuals/service';
 import { closeVectorStores } from '../providers/vectorstore';
@@ -22,5 +24,25 @@ describe('first-run sample manual', () => {
     await deleteManual(first.manualId!, 'admin');
     expect((await seedSampleManual()).seeded).toBe(false);
     expect(await listManuals()).toHaveLength(0);
+  });
+});
+
+describe('orphaned files at start', () => {
+  it('removes a killed upload’s .part file and the folder of a manual deleted mid-ingest, keeping the library’s', async () => {
+    const { createManual } = await import('../store/manuals');
+    const { filesDir, manualDir } = await import('../ingest/paths');
+    const { removeOrphanedFiles } = await import('./startup');
+    await createManual({ id: 'live-manual', title: 'live', fileName: 'live.pdf', sha256: 'a'.repeat(64), sizeBytes: 1 });
+    for (const id of ['live-manual', 'deleted-mid-ingest']) {
+      fs.mkdirSync(path.join(manualDir(id), 'pages'), { recursive: true });
+      fs.writeFileSync(path.join(manualDir(id), 'pages', '1.png'), 'png');
+    }
+    fs.mkdirSync(filesDir('uploads'), { recursive: true });
+    fs.writeFileSync(filesDir('uploads', 'killed.part'), 'half an upload');
+
+    expect(await removeOrphanedFiles()).toEqual({ uploads: 1, manuals: 1 });
+    expect(fs.existsSync(filesDir('uploads', 'killed.part'))).toBe(false);
+    expect(fs.existsSync(manualDir('deleted-mid-ingest'))).toBe(false);
+    expect(fs.existsSync(path.join(manualDir('live-manual'), 'pages', '1.png'))).toBe(true);
   });
 });

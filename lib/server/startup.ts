@@ -1,6 +1,7 @@
 /**
- * What the web server does once on start (instrumentation.ts): apply migrations, seed the sample
- * manual on first run, start the ingest worker (which recovers interrupted jobs).
+ * What the web server does once on start (instrumentation.ts): apply migrations, remove what a
+ * crash left behind, seed the sample manual on first run, start the ingest worker (which recovers
+ * interrupted jobs).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,10 @@ import { dataDir, ensureDataDir } from '../runtime/data-dir';
 import { startIngestWorker } from '../ingest/worker-client';
 import { runtimeFlag } from '../config';
 import { acceptUpload } from '../manuals/service';
-import { getDb } from '../store/db';
+import { filesDir } from '../ingest/paths';
+import { removeOrphans } from '../security/orphaned-uploads';
+import { dbDialect, getDb } from '../store/db';
+import { listManuals } from '../store/manuals';
 
 /**
  * Adds the generated sample manual to the library once per DATA_DIR. A marker file remembers it,
@@ -24,8 +28,26 @@ export async function seedSampleManual(): Promise<{ seeded: boolean; manualId?: 
   return { seeded: true, manualId: manual.id };
 }
 
+/** How long an upload or manual folder nobody owns is left alone where other servers share FILES_DIR (theirs may be in flight). */
+const SHARED_ORPHAN_AGE_MS = 60 * 60_000;
+
+/**
+ * Removes `.part` files and folders of manuals that no longer exist. With SQLite this server is the
+ * only one (npm start holds DATA_DIR's lock) and nothing is in flight before it serves, so all go;
+ * with Postgres, other servers may be writing theirs, so only those untouched for an hour.
+ */
+export async function removeOrphanedFiles(): Promise<{ uploads: number; manuals: number }> {
+  const ids = new Set((await listManuals()).map((m) => m.id));
+  const changedBefore = dbDialect() === 'postgres' ? Date.now() - SHARED_ORPHAN_AGE_MS : Infinity;
+  const removed = removeOrphans(filesDir(), (id) => ids.has(id), changedBefore);
+  if (removed.uploads) console.log(`• Removed ${removed.uploads} unfinished upload${removed.uploads === 1 ? '' : 's'} left by the last run`);
+  if (removed.manuals) console.log(`• Removed the files of ${removed.manuals} deleted manual${removed.manuals === 1 ? '' : 's'}`);
+  return removed;
+}
+
 export async function startServer(): Promise<void> {
   await getDb();
+  await removeOrphanedFiles().catch((err) => console.error('[startup] could not remove orphaned files:', err));
   if (!runtimeFlag('MC_NO_SAMPLE')) {
     await seedSampleManual().catch((err) => console.error('[startup] could not add the sample manual:', err));
   }

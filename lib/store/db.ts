@@ -5,6 +5,7 @@
  * drizzle-kit) are applied on first use, so a fresh database or an upgraded app is always on the
  * current schema. Queries are written once against the `Db` type (see tables.ts).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { sql } from 'drizzle-orm';
@@ -40,11 +41,31 @@ interface Opened {
 // One connection (pool) per process and target; kept on globalThis so Next's dev reloads reuse it.
 const state = globalThis as unknown as { __mcDb?: { key: string; ready: Promise<Opened> } };
 
+/**
+ * The database holds password hashes and chats: only the account that runs the app may read it.
+ * DATA_DIR becomes 0700 and app.db 0600 — created so before SQLite opens it, since SQLite gives its
+ * WAL and shared-memory files the database's own mode; a database from before this is fixed at start.
+ */
+function makePrivate(dir: string, file: string) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const [f, mode] of [[dir, 0o700], [file, 0o600], [`${file}-wal`, 0o600], [`${file}-shm`, 0o600]] as const) {
+    try {
+      if (fs.existsSync(f)) fs.chmodSync(f, mode);
+    } catch (err) {
+      // Another account owns it (a shared folder): it still works, only less private.
+      console.warn(`[db] could not make ${f} private: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+  }
+}
+
 async function openSqlite(dir: string): Promise<Opened> {
   // The client pools connections, so per-connection settings go through its options: a pragma
   // run once would reach only the first connection (seen as SQLITE_BUSY under load).
   // `timeout` is SQLite's busy timeout: the ingest worker and the server write the same file.
-  const client = createClient({ url: `file:${path.join(dir, 'app.db')}`, timeout: BUSY_TIMEOUT_MS });
+  const file = path.join(dir, 'app.db');
+  makePrivate(dir, file);
+  const client = createClient({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
   // WAL (a property of the file, so once is enough) lets the worker write while requests read.
   await client.execute('PRAGMA journal_mode = WAL');
   // Foreign keys (cascading deletes) are on by default in every libsql connection.

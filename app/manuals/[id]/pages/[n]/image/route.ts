@@ -1,6 +1,6 @@
 import { pageImageResponse } from '@/lib/manuals/page-image-response';
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string; n: string }> }) {
+export async function GET(request: Request, { params }: { params: Promise<{ id: string; n: string }> }) {
   const { id, n } = await params;
-  return pageImageResponse(id, n, 'image');
+  return pageImageResponse(request, id, n, 'image');
 }
