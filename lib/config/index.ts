@@ -65,6 +65,13 @@ export interface AppConfig {
   pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
   /** The ingest worker the server starts (worker-client.ts): killed, and its manuals failed, past these. */
   ingestWorker: { heapMb: number; maxRssMb: number };
+  /**
+   * Deadlines on ingest work (lib/ingest/pdf-thread.ts, pipeline.ts): a page read or drawn longer
+   * than `pageTimeoutMs`, or with more than `pageMaxOperators` drawing operators, fails its manual;
+   * so does a job past `jobBaseMs` + `jobPerPageMs` × its pages. pdf.js for an ingest runs in a
+   * thread with a `pageHeapMb` heap, so a page that needs more fails alone.
+   */
+  ingestLimits: { pageTimeoutMs: number; pageMaxOperators: number; pageHeapMb: number; jobBaseMs: number; jobPerPageMs: number };
   /** Sign-in (lib/auth/access.ts): required unless the app listens on loopback with no proxy in front. */
   auth: {
     signInRequired: boolean;
@@ -167,6 +174,18 @@ const envSchema = z.object({
   PDF_WORKERS: positiveInt(2),
   INGEST_WORKER_HEAP_MB: positiveInt(2048),
   INGEST_WORKER_MAX_RSS_MB: positiveInt(3072),
+  // The slowest real page (16 public manuals, load ~7 on 2 cores) took 1.6 s to read or draw, its
+  // OCR render 3.6 s: 30 s leaves ~8× for a busier machine. The probe's bomb page takes 80 s.
+  INGEST_PAGE_TIMEOUT_S: positiveInt(30),
+  // The most operators on a real page is 44,000 (a dense wiring diagram); the bomb has 1,000,000
+  // a page. 1,000,000 still draws in ~10 s, inside the page's time budget.
+  INGEST_PAGE_MAX_OPERATORS: positiveInt(1_000_000),
+  // pdf.js's heap for one ingest; the largest real manual's parse stays under 300 MB.
+  INGEST_PAGE_HEAP_MB: positiveInt(1024),
+  // A job may take 10 min plus 5 s a page: real manuals ingest at 0.1–1 s a page (scans near the
+  // top), so only work that is stuck, or pages each just under the page budget, reach it.
+  INGEST_JOB_TIMEOUT_S: positiveInt(600),
+  INGEST_JOB_S_PER_PAGE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(5)),
   MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
   MC_ADMIN_PASSWORD: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl,
@@ -398,6 +417,13 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     },
     pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },
     ingestWorker: { heapMb: e.INGEST_WORKER_HEAP_MB, maxRssMb: e.INGEST_WORKER_MAX_RSS_MB },
+    ingestLimits: {
+      pageTimeoutMs: e.INGEST_PAGE_TIMEOUT_S * 1000,
+      pageMaxOperators: e.INGEST_PAGE_MAX_OPERATORS,
+      pageHeapMb: e.INGEST_PAGE_HEAP_MB,
+      jobBaseMs: e.INGEST_JOB_TIMEOUT_S * 1000,
+      jobPerPageMs: e.INGEST_JOB_S_PER_PAGE * 1000,
+    },
   };
 }
 
