@@ -174,18 +174,21 @@ const envSchema = z.object({
   PDF_WORKERS: positiveInt(2),
   INGEST_WORKER_HEAP_MB: positiveInt(2048),
   INGEST_WORKER_MAX_RSS_MB: positiveInt(3072),
-  // The slowest real page (16 public manuals, load ~7 on 2 cores) took 1.6 s to read or draw, its
-  // OCR render 3.6 s: 30 s leaves ~8× for a busier machine. The probe's bomb page takes 80 s.
+  // The slowest call on the 16 public manuals' 443 pages (load 7–9 on 2 cores) read a page in
+  // 4.0 s and drew one in 4.4 s (2.9 s for an OCR render at 3×): 30 s leaves ~7× for a busier
+  // machine. The probe's bomb page needs 12 s to read and 140 s to draw.
   INGEST_PAGE_TIMEOUT_S: positiveInt(30),
-  // The most operators on a real page is 44,000 (a dense wiring diagram); the bomb has 1,000,000
-  // a page. 1,000,000 still draws in ~10 s, inside the page's time budget.
-  INGEST_PAGE_MAX_OPERATORS: positiveInt(1_000_000),
-  // pdf.js's heap for one ingest; the largest real manual's parse stays under 300 MB.
+  // The densest real page has 34,513 operators (a board diagram); 500,000 is 14× that. The
+  // budget in time catches costly operators first; this one, floods of cheap ones.
+  INGEST_PAGE_MAX_OPERATORS: positiveInt(500_000),
+  // pdf.js's heap for one ingest, in its own thread: 1 GB is more than twice what parsing the
+  // 2,000-page manual needs (the whole worker peaks at 694–819 MB then).
   INGEST_PAGE_HEAP_MB: positiveInt(1024),
-  // A job may take 10 min plus 5 s a page: real manuals ingest at 0.1–1 s a page (scans near the
-  // top), so only work that is stuck, or pages each just under the page budget, reach it.
+  // A job may take 10 min plus 20 s a page: the slowest ingest measured, scanned pages at load
+  // 25–29, ran at 16 s a page; text pages take 0.1–0.2 s. Only stuck work, or pages each just under
+  // the page budget, reach it.
   INGEST_JOB_TIMEOUT_S: positiveInt(600),
-  INGEST_JOB_S_PER_PAGE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(5)),
+  INGEST_JOB_S_PER_PAGE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(20)),
   MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
   MC_ADMIN_PASSWORD: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl,

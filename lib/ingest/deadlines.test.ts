@@ -114,7 +114,7 @@ describe('an ingest with a CPU bomb', () => {
   it('fails past the job deadline (INGEST_JOB_TIMEOUT_S + INGEST_JOB_S_PER_PAGE × pages) when every page is within its own budget', async () => {
     process.env.INGEST_JOB_TIMEOUT_S = '2';
     process.env.INGEST_JOB_S_PER_PAGE = '0';
-    // Each page draws well inside the 30 s page budget; forty of them (and their OCR) do not fit in 2 s.
+    // Each page draws well inside its page budget; forty of them (and their OCR) do not fit in 2 s.
     const { manual } = await acceptUpload(bytesOf(await cpuBombPdf({ pages: 40, mb: 0.3 })), 'slow.pdf', 'owner-a');
     const { result: summary, ms } = await countingTurns(() => ingestManual(manual.id));
     expect(summary?.status).toBe('failed');
