@@ -1,6 +1,6 @@
 /**
- * Bundles the worker processes — the ingest worker (lib/ingest/worker.ts) and the bounded PDF
- * worker (lib/pdf-worker/worker.ts) — into plain JavaScript so production runs them with `node`
+ * Bundles the worker processes — the ingest worker (lib/ingest/worker.ts) with its pdf.js thread
+ * (lib/ingest/pdf-thread-entry.ts) and the bounded PDF worker (lib/pdf-worker/worker.ts) — into plain JavaScript so production runs them with `node`
  * alone, without a TypeScript loader. Packages stay external (resolved from node_modules at run
  * time) but for JSON-only ones; the tsconfig's `@/` paths are resolved by esbuild. Runs after `next build` (which
  * empties .next/), from `npm run build` and from scripts/start.ts.
@@ -37,6 +37,8 @@ await build({
   entryPoints: {
     'ingest-worker': path.join(root, 'lib', 'ingest', 'worker.ts'),
     'pdf-worker': path.join(root, 'lib', 'pdf-worker', 'worker.ts'),
+    // The ingest worker's pdf.js thread (lib/ingest/pdf-thread.ts looks for it beside the worker).
+    'pdf-thread': path.join(root, 'lib', 'ingest', 'pdf-thread-entry.ts'),
   },
   outdir,
   outExtension: { '.js': '.mjs' },
@@ -49,4 +51,4 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-console.log('• Workers bundled: .next/ingest-worker.mjs, .next/pdf-worker.mjs');
+console.log('• Workers bundled: .next/ingest-worker.mjs, .next/pdf-thread.mjs, .next/pdf-worker.mjs');

@@ -67,6 +67,13 @@ export interface AppConfig {
   pdfWorker: { heapMb: number; maxRssMb: number; jobTimeoutMs: number; processes: number };
   /** The ingest worker the server starts (worker-client.ts): killed, and its manuals failed, past these. */
   ingestWorker: { heapMb: number; maxRssMb: number };
+  /**
+   * Deadlines on ingest work (lib/ingest/pdf-thread.ts, pipeline.ts): a page read or drawn longer
+   * than `pageTimeoutMs`, or with more than `pageMaxOperators` drawing operators, fails its manual;
+   * so does a job past `jobBaseMs` + `jobPerPageMs` × its pages. pdf.js for an ingest runs in a
+   * thread with a `pageHeapMb` heap, so a page that needs more fails alone.
+   */
+  ingestLimits: { pageTimeoutMs: number; pageMaxOperators: number; pageHeapMb: number; jobBaseMs: number; jobPerPageMs: number };
   /** Sign-in (lib/auth/access.ts): required unless the app listens on loopback with no proxy in front. */
   auth: {
     signInRequired: boolean;
@@ -170,6 +177,21 @@ const envSchema = z.object({
   PDF_WORKERS: positiveInt(2),
   INGEST_WORKER_HEAP_MB: positiveInt(2048),
   INGEST_WORKER_MAX_RSS_MB: positiveInt(3072),
+  // The slowest call on the 16 public manuals' 443 pages (load 7–9 on 2 cores) read a page in
+  // 4.0 s and drew one in 4.4 s (2.9 s for an OCR render at 3×): 30 s leaves ~7× for a busier
+  // machine. The probe's bomb page needs 12 s to read and 140 s to draw.
+  INGEST_PAGE_TIMEOUT_S: positiveInt(30),
+  // The densest real page has 34,513 operators (a board diagram); 500,000 is 14× that. The
+  // budget in time catches costly operators first; this one, floods of cheap ones.
+  INGEST_PAGE_MAX_OPERATORS: positiveInt(500_000),
+  // pdf.js's heap for one ingest, in its own thread: 1 GB is more than twice what parsing the
+  // 2,000-page manual needs (the whole worker peaks at 694–819 MB then).
+  INGEST_PAGE_HEAP_MB: positiveInt(1024),
+  // A job may take 10 min plus 20 s a page: the slowest ingest measured, scanned pages at load
+  // 25–29, ran at 16 s a page; text pages take 0.1–0.2 s. Only stuck work, or pages each just under
+  // the page budget, reach it.
+  INGEST_JOB_TIMEOUT_S: positiveInt(600),
+  INGEST_JOB_S_PER_PAGE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(20)),
   MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
   MC_ADMIN_PASSWORD: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl,
@@ -405,6 +427,13 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
     },
     pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },
     ingestWorker: { heapMb: e.INGEST_WORKER_HEAP_MB, maxRssMb: e.INGEST_WORKER_MAX_RSS_MB },
+    ingestLimits: {
+      pageTimeoutMs: e.INGEST_PAGE_TIMEOUT_S * 1000,
+      pageMaxOperators: e.INGEST_PAGE_MAX_OPERATORS,
+      pageHeapMb: e.INGEST_PAGE_HEAP_MB,
+      jobBaseMs: e.INGEST_JOB_TIMEOUT_S * 1000,
+      jobPerPageMs: e.INGEST_JOB_S_PER_PAGE * 1000,
+    },
   };
 }
 

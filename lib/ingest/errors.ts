@@ -13,6 +13,8 @@ export type IngestErrorCode =
   | 'password_incorrect'
   | 'render_failed'
   | 'ocr_failed'
+  | 'too_slow'
+  | 'too_complex'
   | 'disk_full';
 
 export class IngestError extends Error {
@@ -47,6 +49,10 @@ export function isIngestError(err: unknown, code?: IngestErrorCode): err is Inge
 
 const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
+/** "45 s", "12 min". */
+const seconds = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
+const SIMPLIFY = 'Re-export it from the original document, or split it, and upload it again.';
+
 /** Constructors with the user-facing wording kept in one place. */
 export const ingestErrors = {
   empty: () => new IngestError('empty', 'The file is empty (0 bytes). Please upload the PDF again.'),
@@ -77,6 +83,18 @@ export const ingestErrors = {
     new IngestError('password_incorrect', 'The password is incorrect for this PDF. Please try again.', { retryable: true }),
   renderFailed: (page: number, cause?: unknown) =>
     new IngestError('render_failed', `Page ${page} could not be rendered as an image.`, { detail: String(cause), cause }),
+  pageTooSlow: (page: number, doing: 'read' | 'draw', ms: number) =>
+    new IngestError('too_slow', `Page ${page} takes too long to ${doing} (more than ${seconds(ms)}). ${SIMPLIFY}`, { detail: `page ${page}: ${doing} > ${ms} ms` }),
+  tooManyOperators: (page: number, max: number) =>
+    new IngestError('too_complex', `Page ${page} has too many drawing operations (more than ${max.toLocaleString('en-US')}). ${SIMPLIFY}`, {
+      detail: `page ${page}: > ${max} operators`,
+    }),
+  pageTooBig: (page: number | undefined, heapMb: number) =>
+    new IngestError('too_complex', `${page ? `Page ${page}` : 'This PDF'} needs more than ${heapMb} MB of memory to read. ${SIMPLIFY}`, {
+      detail: `page ${page ?? '-'}: pdf.js heap > ${heapMb} MB`,
+    }),
+  jobTooSlow: (ms: number) =>
+    new IngestError('too_slow', `Processing this PDF took longer than its limit (${seconds(ms)}). ${SIMPLIFY}`, { detail: `job > ${ms} ms` }),
   ocrFailed: (detail: string, cause?: unknown) =>
     new IngestError('ocr_failed', 'Text recognition (OCR) failed for a scanned page.', { detail, cause }),
   notEnoughSpace: (needed: number, free: number) =>

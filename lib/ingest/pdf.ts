@@ -11,7 +11,7 @@ import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
 import { type ImageRegion, findImageRegions } from './images';
 import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout';
 import { loadPdfjs, pdfjsAssets } from './pdfjs';
-import { type RawImage, type RenderedImage, type RenderOptions, renderPdfPage, renderPdfPageRaw, renderPdfRegion, renderPdfRegionRaw } from './render';
+import { type RawImage, type RenderedImage, type RenderOptions, TooManyOperators, renderPdfPage, renderPdfPageRaw, renderPdfRegion, renderPdfRegionRaw } from './render';
 import { describeNonPdf, findPdfHeader } from './sniff';
 import { repairTextLayer } from '../text/text-layer';
 
@@ -229,6 +229,8 @@ class PdfJsDoc implements PdfDoc {
       const textChars = spans.reduce((k, s) => k + s.text.replace(/\s/g, '').length, 0);
       const ops = opList ?? (textChars >= MIN_TEXT_LAYER_CHARS ? await opListOf() : null);
       throwIfBombed();
+      const maxOperators = getConfig().ingestLimits.pageMaxOperators;
+      if (ops && ops.fnArray.length > maxOperators) throw ingestErrors.tooManyOperators(n, maxOperators);
       const images = ops ? findImageRegions(this.pdfjs.OPS, ops, viewport.transform, viewport) : [];
       return {
         ...layout,
@@ -269,6 +271,7 @@ class PdfJsDoc implements PdfDoc {
     } catch (err) {
       throwIfBombed();
       if (isIngestError(err)) throw err;
+      if (err instanceof TooManyOperators) throw ingestErrors.tooManyOperators(n, err.max);
       throw ingestErrors.renderFailed(n, err);
     } finally {
       // Decoded images and operator lists stay on the page object otherwise: ~0.15 MB a page,

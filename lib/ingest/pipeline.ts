@@ -26,14 +26,15 @@ import { titleFromPages } from './manual-title';
 import { titleFromFileName } from './upload';
 import { processWorkerId } from './worker-id';
 import { chunkPages, ManualChunker, type Chunk } from './chunk';
-import { isIngestError } from './errors';
+import { ingestErrors, isIngestError } from './errors';
 import { type OcrEngine, createTesseractEngine } from './ocr';
 import { describeOcrEngine, figureEngineOf } from './ocr-engine';
 import { createNativeTesseractEngine } from './ocr-native';
 import { createPaddleEngine } from './ocr-paddle';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
 import { discardPartialOutput } from './partial-output';
-import { openPdf, type PageContent } from './pdf';
+import type { PageContent } from './pdf';
+import { openPdfInThread } from './pdf-thread';
 import { PagePass } from './page-pass';
 import { holdAtE2eGate } from './e2e-gate';
 import path from 'node:path';
@@ -160,9 +161,33 @@ export async function ingestManual(manualId: string, deps: IngestDeps = {}, call
   }
 }
 
-async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSignal, workerId: string): Promise<IngestSummary | null> {
+/**
+ * The job's deadline (INGEST_JOB_TIMEOUT_S + INGEST_JOB_S_PER_PAGE × pages): aborts with the
+ * reason the manual fails with. Pages each just under their own budget end here.
+ */
+function jobDeadline(pages: number): { signal: AbortSignal; clear(): void } {
+  const { jobBaseMs, jobPerPageMs } = getConfig().ingestLimits;
+  const ms = jobBaseMs + jobPerPageMs * pages;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(ingestErrors.jobTooSlow(ms)), ms);
+  timer.unref();
+  return { signal: deadline.signal, clear: () => clearTimeout(timer) };
+}
+
+async function runPipeline(manualId: string, deps: IngestDeps, outerSignal: AbortSignal, workerId: string): Promise<IngestSummary | null> {
   const manual = await getManual(manualId);
   if (!manual) return null;
+  // The upload's inspection counted the pages; pdf.js's own count is the same file's.
+  const deadline = jobDeadline(manual.pageCount ?? 0);
+  try {
+    return await runPipelineWithin(manual, deps, AbortSignal.any([outerSignal, deadline.signal]), workerId, deadline.signal);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: AbortSignal, workerId: string, deadline: AbortSignal): Promise<IngestSummary | null> {
+  const manualId = manual.id;
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   let ocrPages = 0;
@@ -244,7 +269,8 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     const store = (opened ??= await getVectorStore());
     current = 'parsing';
     const bytes = new Uint8Array(await fs.promises.readFile(manualSourcePath(manualId)));
-    const doc = await openPdf(bytes, { password: manual.password ?? undefined, maxBytes: Infinity, checkPageTree: false });
+    // pdf.js runs in a thread of its own: a page past its budget, or the job past its deadline, stops it.
+    const doc = await openPdfInThread(bytes, { password: manual.password ?? undefined, signal });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount, searchablePages: 0, figureLabels: 'pending' });
     const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()), signal, languages: getConfig().ocr.languages });
@@ -367,15 +393,17 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
     });
     if (!(await getManual(manualId))) await store.deleteManual(manualId);
     return { manualId, status: 'ready', pages: pageCount, ocrPages, chunks: chunkCount, timings, ms: timings.total };
-  } catch (err) {
-    if (err instanceof LeaseLost || signal.reason instanceof LeaseLost) throw err;
+  } catch (caught) {
+    if (caught instanceof LeaseLost || signal.reason instanceof LeaseLost) throw caught;
+    // Past the job's deadline whatever was running failed with an abort: the deadline is the reason.
+    const err: unknown = deadline.aborted ? deadline.reason : caught;
     await discardPartialOutput(manualId, opened).catch((cleanupErr) => console.error('[ingest] cleanup failed', manualId, cleanupErr));
     if (err instanceof ManualGone) {
       // The deleter removed the folder already; late page images may have recreated parts of it.
       await fs.promises.rm(manualDir(manualId), { recursive: true, force: true }).catch(() => {});
       return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: 'deleted during processing', timings, ms: Math.round(performance.now() - t0) };
     }
-    if (signal.aborted) throw err;
+    if (signal.aborted && !deadline.aborted) throw err;
     const message = isIngestError(err) ? err.message : `Processing failed while ${DOING[current]}: ${rootCause(err)}. Upload the file again to retry.`;
     const errorCode = isIngestError(err) ? err.code : 'ingest_failed';
     if (!isIngestError(err)) console.error('[ingest] failed', manualId, err);

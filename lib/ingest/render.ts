@@ -5,7 +5,15 @@
 import { createCanvas } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
+import { getConfig } from '../config';
 import type { BBox } from './geometry';
+
+/** A page drew more than INGEST_PAGE_MAX_OPERATORS operators: drawing stops there (pdf.ts names the page). */
+export class TooManyOperators extends Error {
+  constructor(readonly max: number) {
+    super(`more than ${max} drawing operators`);
+  }
+}
 
 export interface RenderOptions {
   /** Pixels per point; 1.5 ≈ 108 dpi for viewing, 2.5–4 for OCR. */
@@ -51,10 +59,16 @@ async function drawRaw(page: PDFPageProxy, scale: number, offset: { x: number; y
   // offsetX/Y shift the page so the wanted region starts at the canvas origin.
   const viewport = page.getViewport({ scale, offsetX: -offset.x * scale, offsetY: -offset.y * scale });
   const canvas = createCanvas(width, height);
+  const max = getConfig().ingestLimits.pageMaxOperators;
   await page.render({
     canvas: canvas as unknown as HTMLCanvasElement,
     viewport,
     background: 'rgb(255,255,255)',
+    // pdf.js has no operator cap of its own; this sees each operator's index before it is drawn.
+    operationsFilter: (i: number) => {
+      if (i >= max) throw new TooManyOperators(max);
+      return true;
+    },
   }).promise;
   // A copy: the buffer canvas.data() returns may point into the canvas's own pixel memory, which is
   // freed with the canvas while sharp may still be reading it on another thread.

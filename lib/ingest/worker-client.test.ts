@@ -14,7 +14,7 @@ import { restoreEnv, snapshotEnv } from '@/test/env';
 import { closeIngestStack } from './testing/teardown';
 import { ingestWorkerStats, startIngestWorker, stopIngestWorker } from './worker-client';
 
-const saved = snapshotEnv(['INGEST_WORKER_MAX_RSS_MB']);
+const saved = snapshotEnv(['INGEST_WORKER_MAX_RSS_MB', 'INGEST_PAGE_TIMEOUT_S', 'INGEST_PAGE_HEAP_MB']);
 afterAll(async () => {
   await stopIngestWorker();
   stopPdfWorkers();
@@ -77,6 +77,9 @@ describe('the ingest worker', () => {
     // restarted worker on a busy CI machine); the heavy file passes 1,000 MB well before the 2 GB heap cap.
     const limit = 1000;
     process.env.INGEST_WORKER_MAX_RSS_MB = String(limit);
+    // The page's own budgets would stop it first (deadlines.test.ts): here the process cap is tested.
+    process.env.INGEST_PAGE_TIMEOUT_S = '600';
+    process.env.INGEST_PAGE_HEAP_MB = '4096';
     startIngestWorker();
     // 60 MB of drawing operators passes every decode cap; their operator list does not fit.
     const heavy = await settled(await upload(await bombPdf(60), 'operators.pdf'));

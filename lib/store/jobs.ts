@@ -130,12 +130,15 @@ export async function runningWorkerIds(): Promise<string[]> {
 /**
  * Takes over running jobs whose worker is gone — lease expired, no lease at all (a crash before
  * leases existed, or a status set by hand), or a worker known dead (`deadWorkerIds`) — for
- * `workerId` to clean up: the caller discards their partial output, then calls requeueInterrupted.
+ * `workerId` to clean up, never one `workerId` holds: the caller discards their partial output, then calls requeueInterrupted.
  * Each is taken by exactly one reclaimer (the lease moves to it in the same statement).
  */
 export async function claimInterrupted(workerId: string, deadWorkerIds: string[] = []): Promise<Array<{ id: string; attempts: number }>> {
   const db = await getDb();
-  const gone = or(isNull(manuals.leaseUntil), lt(manuals.leaseUntil, sqlNow() as unknown as Date), deadWorkerIds.length ? inArray(manuals.workerId, deadWorkerIds) : undefined);
+  const expired = or(isNull(manuals.leaseUntil), lt(manuals.leaseUntil, sqlNow() as unknown as Date), deadWorkerIds.length ? inArray(manuals.workerId, deadWorkerIds) : undefined);
+  // Never a job the reclaimer holds itself: it is still running it (a stall past the lease), and
+  // taking it back would clean its output under it and queue it a second time.
+  const gone = and(expired, or(isNull(manuals.workerId), ne(manuals.workerId, workerId)));
   const candidates = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(and(inArray(manuals.status, RUNNING_STATUSES), gone)).limit(50));
   return db
     .update(manuals)
