@@ -53,7 +53,7 @@ function newestSourceMtime(): number {
 
 function buildIfNeeded() {
   const current = String(newestSourceMtime());
-  const complete = ['BUILD_ID', 'ingest-worker.mjs', 'pdf-worker.mjs'].every((f) => fs.existsSync(path.join(root, '.next', f)));
+  const complete = ['BUILD_ID', 'ingest-worker.mjs', 'pdf-thread.mjs', 'pdf-worker.mjs'].every((f) => fs.existsSync(path.join(root, '.next', f)));
   const built = complete && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   if (built === current && !runtimeEnv('MC_REBUILD')) return;
   console.log(built ? '• Sources changed since the last build: rebuilding…' : '• First start: building the app (about a minute)…');
