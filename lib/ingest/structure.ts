@@ -116,6 +116,8 @@ const CODE_LINE = /^([A-Z]{1,4}[-\s]?\d{1,4}[A-Z]?)\s*(?:[:=–—-]\s*|\s{1,})(
 const CAPTION = /^(?:fig(?:ure)?|abb(?:ildung)?|illustration)\.?\s*\d[\d.\-–]*/i;
 /** "(continued)", "cont'd": a table's or procedure's continuation overleaf. */
 const CONTINUED = /\b(?:continued|cont(?:'|’)?d)\b/i;
+/** A step number or bullet standing in a cell of its own. */
+const MARKER_CELL = /^(?:\(?\d{1,2}[.)]|[•·▪●◦■□➢►✓✔\-–*])$/u;
 /** "Power (W)", "Fuse [A]": the unit of a header. */
 const HEADER_UNIT = /[([]\s*([^()[\]]{1,12}?)\s*[)\]]\s*$/;
 
@@ -460,9 +462,41 @@ interface OpenProcedure {
 export function readManualStructure(pages: StructurePage[]): StructureUnit[] {
   const running = new RunningLines();
   for (const p of pages) running.add(p);
+  const ocrRunning = new RunningOcrLines(pages);
   const reader = new StructureReader();
-  for (const p of pages) reader.page(running.mark(p));
+  for (const p of pages) reader.page(ocrRunning.mark(running.mark(p)));
   return reader.finish();
+}
+
+/** Top and bottom 8 % of a page: where running headers and footers sit (the generated and public manuals' margins). */
+const OCR_MARGIN = 0.08;
+const runningKey = (t: string) => t.toLowerCase().replace(/\d+/g, '#').replace(/[^\p{L}#]+/gu, '');
+
+/**
+ * RunningLines (layout.ts) leaves OCR lines alone; on scanned pages a header or footer is OCR
+ * text too. Lines in the margins whose letters (digits as one) repeat on at least 3 pages and
+ * 30 % of them — RunningLines' own rule — are set aside, and the page's blocks rebuilt.
+ */
+class RunningOcrLines {
+  private readonly repeated = new Set<string>();
+  constructor(pages: StructurePage[]) {
+    const counts = new Map<string, number>();
+    for (const p of pages) {
+      const keys = new Set(p.lines.filter((l) => l.ocr && this.inMargin(l, p)).map((l) => runningKey(l.text)));
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const min = Math.max(3, Math.ceil(pages.length * 0.3));
+    for (const [k, n] of counts) if (k && n >= min) this.repeated.add(k);
+  }
+  private inMargin(l: TextLine, p: StructurePage): boolean {
+    return l.bbox.y < p.height * OCR_MARGIN || bottom(l.bbox) > p.height * (1 - OCR_MARGIN);
+  }
+  mark<P extends StructurePage>(p: P): P {
+    if (this.repeated.size === 0) return p;
+    const keep = p.lines.filter((l) => !(l.ocr && !l.running && this.inMargin(l, p) && this.repeated.has(runningKey(l.text))));
+    if (keep.length === p.lines.length) return p;
+    return { ...p, lines: keep, blocks: buildBlocks(keep.filter((l) => !l.running), p.bodyFontSize || undefined) };
+  }
 }
 
 class StructureReader {
@@ -533,6 +567,14 @@ class StructureReader {
   }
 
   private table(b: TextBlock, page: number): void {
+    // OCR keeps a step's number apart from its text (layout.ts joins them only for the text
+    // layer): a "table" whose first column is all step markers is a list.
+    const rowsWithCells = b.lines.filter((l) => l.cells.length > 1);
+    if (rowsWithCells.length >= 2 && rowsWithCells.every((l) => l.cells.length === 2 && MARKER_CELL.test(l.cells[0].text.trim()))) {
+      const lines = b.lines.map((l) => (l.cells.length === 2 ? { ...l, cells: [{ text: l.text, bbox: l.bbox }] } : l));
+      this.paragraph({ ...b, kind: 'paragraph', lines }, page);
+      return;
+    }
     this.closeProcedure();
     const table = readTable(b.lines, page);
     if (!table) {
@@ -540,8 +582,9 @@ class StructureReader {
       return;
     }
     const prev = this.openTable;
-    // The first unit of a page continuing the last table of the previous one.
-    if (prev && this.onPage === 0 && prev.unit.regions.at(-1)!.page === page - 1 && continuesTable(prev.table, table, b.lines, prev.lines)) {
+    // The first unit of a page (after a "… (continued)" line at most) continuing the last table of the previous one.
+    const first = this.units.slice(this.units.length - this.onPage).every((u) => u.kind === 'paragraph' && CONTINUED.test(u.text));
+    if (prev && first && prev.unit.regions.at(-1)!.page === page - 1 && continuesTable(prev.table, table, b.lines, prev.lines)) {
       appendTable(prev.table, table);
       prev.unit.regions.push({ page, bbox: b.bbox });
       prev.unit.text = tableText(prev.table);
@@ -588,7 +631,7 @@ class StructureReader {
         const text = clean(cur.lines.map((l) => l.text).join(' '));
         // A note between two numbered steps stays inside the procedure; a bulleted list ends at prose.
         if (this.openProcedure?.bullet) this.closeProcedure();
-        this.openTable = null;
+        if (!CONTINUED.test(text)) this.openTable = null;
         this.push({ kind: 'paragraph', page, regions: [{ page, bbox: union(cur.lines.map((l) => l.bbox)) }], heading: this.heading, text, ocr: cur.lines.some((l) => l.ocr) });
       }
     }
