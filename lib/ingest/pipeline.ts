@@ -35,6 +35,7 @@ import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './pat
 import { discardPartialOutput } from './partial-output';
 import { openPdf, type PageContent } from './pdf';
 import { PagePass } from './page-pass';
+import { storeStructure } from './structure-store';
 import { holdAtE2eGate } from './e2e-gate';
 import path from 'node:path';
 
@@ -334,6 +335,10 @@ async function runPipeline(manualId: string, deps: IngestDeps, signal: AbortSign
           const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
           await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
         }
+        // Structure units (issue 38), from the complete pages: after every page is searchable.
+        const structureStart = performance.now();
+        await storeStructure(manualId, pages);
+        timings.structure = Math.round(performance.now() - structureStart);
         await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
         await tick(pageCount + 2);
       }));

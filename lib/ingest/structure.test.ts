@@ -6,7 +6,7 @@
  * path and the same text, over all ground-truth cells.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateStructureManual, imageOnlyCopy, type StructureManual, type TruthTable } from '@/lib/sample/tables';
+import { generateStructureManual, imageOnlyCopy, type StructureManual, type TruthTable } from '@/lib/sample/testing/tables';
 import { createTesseractEngine, type OcrEngine } from './ocr';
 import { createNativeTesseractEngine, findTesseract } from './ocr-native';
 import { withOcrLines } from './ocr-page';

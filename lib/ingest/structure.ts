@@ -14,25 +14,25 @@
  * and cannot read OCR word boxes, so none fits a single path for text and scanned pages.
  *
  * Every threshold below is in units of the font size (em) or of the page width, chosen on the
- * generated structure manual (lib/sample/tables.ts) and checked on the public manuals' counts;
+ * generated structure manual (lib/sample/testing/tables.ts) and checked on the public manuals' counts;
  * none is taken from a question.
  */
 import { type BBox, union } from './geometry';
 import { type PageLayout, RunningLines, type TextBlock, type TextLine, buildBlocks } from './layout';
 
-export interface UnitRegion {
+interface UnitRegion {
   page: number;
   bbox: BBox;
 }
 
-export interface TableColumn {
+interface TableColumn {
   /** Header texts over the column, top header row first (a spanning header repeats over its columns). */
   header: string[];
   /** The unit a header states: "Power (W)" → "W", "Fuse [A]" → "A". */
   unit: string | null;
 }
 
-export interface TableRow {
+interface TableRow {
   /** Text of the row-label (first) column; a row under a row-spanning label inherits it. */
   label: string;
   inherited?: boolean;
@@ -40,7 +40,7 @@ export interface TableRow {
   bbox: BBox;
 }
 
-export interface TableCell {
+interface TableCell {
   row: number;
   col: number;
   text: string;
@@ -56,7 +56,7 @@ export interface TableData {
   cells: TableCell[];
 }
 
-export interface ProcedureStep {
+interface ProcedureStep {
   marker: string;
   text: string;
   page: number;
@@ -83,7 +83,6 @@ export type StructureUnit =
   | (UnitBase & { kind: 'figure'; caption: string | null; labels: string[] })
   | (UnitBase & { kind: 'paragraph' });
 
-export type UnitKind = StructureUnit['kind'];
 
 /** What the reader needs of a page: its layout and (text pages) the raster image regions. */
 export type StructurePage = PageLayout & { images?: ReadonlyArray<{ bbox: BBox }> };
@@ -350,7 +349,7 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
 }
 
 /** A table's text: one line per row, "label · header: value · header: value". */
-export function tableText(t: TableData): string {
+function tableText(t: TableData): string {
   const head = t.columns.map((c) => c.header.join(' ')).filter(Boolean).join(' | ');
   const lines = t.rows.map((r, i) => {
     const parts = t.cells.filter((c) => c.row === i && c.col > 0).map((c) => {

@@ -11,18 +11,16 @@
  * word comes from a question set.
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
-import { CONTENT_WIDTH, drawPageFrame, embedFonts, INK, MARGIN, PAGE, PageWriter, SIZE, type Fonts } from './layout';
-import { registerFont } from './raster';
-
-export const STRUCTURE_MANUAL_FILE = 'orvik-cc4-structure-test.pdf';
+import { CONTENT_WIDTH, drawPageFrame, embedFonts, INK, MARGIN, PAGE, PageWriter, SIZE, type Fonts } from '../layout';
+import { registerFont } from '../raster';
 
 /** One header cell of a grid; `span` columns wide (default 1). */
-export interface HeaderCell {
+interface HeaderCell {
   text: string;
   span?: number;
 }
 
-export interface TruthCell {
+interface TruthCell {
   row: string;
   /** Header texts over the cell's column, top row first (spanning headers included). */
   column: string[];
@@ -40,13 +38,13 @@ export interface TruthTable {
   cells: TruthCell[];
 }
 
-export interface TruthProcedure {
+interface TruthProcedure {
   heading: string;
   pages: number[];
   steps: string[];
 }
 
-export interface StructureTruth {
+interface StructureTruth {
   tables: TruthTable[];
   procedures: TruthProcedure[];
   labelledValues: Array<{ page: number; key: string; value: string }>;
