@@ -8,6 +8,7 @@ import path from 'node:path';
 import { getVectorStore } from '../providers';
 import type { VectorStore } from '../providers/types';
 import { clearPagesAndChunks } from '../store/manuals';
+import { clearUnits } from '../store/units';
 import { manualDir } from './paths';
 
 /**
@@ -19,6 +20,7 @@ export async function discardPartialOutput(manualId: string, store?: VectorStore
   const results = await Promise.allSettled([
     (async () => (store ?? (await getVectorStore())).deleteManual(manualId))(),
     clearPagesAndChunks(manualId),
+    clearUnits(manualId),
     fs.promises.rm(path.join(manualDir(manualId), 'pages'), { recursive: true, force: true }),
     fs.promises.rm(path.join(manualDir(manualId), 'thumbs'), { recursive: true, force: true }),
   ]);

@@ -8,6 +8,7 @@ import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { acceptUpload, deleteManual } from '@/lib/manuals/service';
 import { getChunk, getManual, listPages, searchableManualIds, updateManual } from '@/lib/store/manuals';
+import { listUnitsOfPage } from '@/lib/store/units';
 import { libraryIndex } from '@/lib/ranking/library-cache';
 import { readCorpusRows } from '@/lib/store/corpus';
 import { ADMIN_USER_ID } from '@/lib/store/users';
@@ -51,6 +52,25 @@ describe('ingest pipeline on the generated sample manual', () => {
     const counts = await store.count({ manualIds: [sampleId] });
     expect(counts.pages).toBe(10);
     expect(counts.chunks).toBeGreaterThan(10);
+  });
+
+  it('stores the structure units of its pages with their boxes (issue 38)', async () => {
+    const m = (await getManual(sampleId))!;
+    expect(m.timings!.structure).toBeGreaterThanOrEqual(0);
+    const all = (await Promise.all(Array.from({ length: 10 }, (_, i) => listUnitsOfPage(sampleId, i + 1)))).flat();
+    const kinds = new Set(all.map((u) => u.kind));
+    for (const k of ['table', 'procedure', 'paragraph']) expect(kinds).toContain(k);
+    for (const u of all) {
+      expect(u.id.startsWith(`${sampleId}:u`)).toBe(true);
+      for (const r of u.regions) {
+        expect(r.bbox.x).toBeGreaterThanOrEqual(0);
+        expect(r.bbox.x + r.bbox.w).toBeLessThanOrEqual(596);
+        expect(r.bbox.y + r.bbox.h).toBeLessThanOrEqual(842);
+      }
+    }
+    // A table's grid comes back whole from the JSON column.
+    const table = all.find((u) => u.kind === 'table')!;
+    expect((table.data as { table: { rows: unknown[] } }).table.rows.length).toBeGreaterThan(0);
   });
 
   it('makes the raster-only page searchable through OCR', async () => {
@@ -193,6 +213,7 @@ describe('bad input and failures leave nothing behind', () => {
     expect((await getManual(manual.id))?.status).toBe('queued');
     expect(await (await getVectorStore()).count({ manualIds: [manual.id] })).toEqual({ chunks: 0, pages: 0 });
     expect(await listPages(manual.id)).toEqual([]);
+    expect(await listUnitsOfPage(manual.id, 1)).toEqual([]);
     // Two more interruptions: it is failed with a clear reason instead of looping forever.
     for (let i = 0; i < 2; i++) {
       await updateManual(manual.id, { status: 'ocr' });

@@ -36,6 +36,7 @@ import { discardPartialOutput } from './partial-output';
 import type { PageContent } from './pdf';
 import { openPdfInThread } from './pdf-thread';
 import { PagePass } from './page-pass';
+import { storeStructure } from './structure-store';
 import { holdAtE2eGate } from './e2e-gate';
 import path from 'node:path';
 
@@ -360,6 +361,10 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
           const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
           await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
         }
+        // Structure units (issue 38), from the complete pages: after every page is searchable.
+        const structureStart = performance.now();
+        await storeStructure(manualId, pages);
+        timings.structure = Math.round(performance.now() - structureStart);
         await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
         await tick(pageCount + 2);
       }));

@@ -90,6 +90,25 @@ export const chunks = pgTable(
   (t) => [index('chunks_manual_page_idx').on(t.manualId, t.page)],
 );
 
+/** Structure units read at ingest: see schema.ts. */
+export const units = pgTable(
+  'units',
+  {
+    id: text('id').primaryKey(),
+    manualId: cascadeTo('manual_id', () => manuals.id),
+    seq: integer('seq').notNull(),
+    kind: text('kind').notNull(),
+    page: integer('page').notNull(),
+    pageEnd: integer('page_end').notNull(),
+    heading: text('heading').notNull().default(''),
+    text: text('text').notNull(),
+    ocr: boolean('ocr').notNull().default(false),
+    regions: jsonb('regions').$type<Array<{ page: number; bbox: BBox }>>().notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('units_manual_page_idx').on(t.manualId, t.page)],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

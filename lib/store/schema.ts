@@ -117,6 +117,30 @@ export const chunks = sqliteTable(
   (t) => [index('chunks_manual_page_idx').on(t.manualId, t.page)],
 );
 
+/**
+ * Structure units read at ingest (issue 38, lib/ingest/structure.ts): a table, code list,
+ * procedure, labelled value, figure or paragraph, with its boxes on each page it covers (`regions`,
+ * PDF points from the top-left) and its kind's own fields in `data` (a table's grid, a procedure's
+ * steps…). `seq` keeps the reading order; `page`..`pageEnd` the pages a continued unit spans.
+ */
+export const units = sqliteTable(
+  'units',
+  {
+    id: text('id').primaryKey(),
+    manualId: cascadeTo('manual_id', () => manuals.id),
+    seq: integer('seq').notNull(),
+    kind: text('kind').notNull(),
+    page: integer('page').notNull(),
+    pageEnd: integer('page_end').notNull(),
+    heading: text('heading').notNull().default(''),
+    text: text('text').notNull(),
+    ocr: integer('ocr', { mode: 'boolean' }).notNull().default(false),
+    regions: text('regions', { mode: 'json' }).$type<Array<{ page: number; bbox: BBox }>>().notNull(),
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('units_manual_page_idx').on(t.manualId, t.page)],
+);
+
 export const sessions = sqliteTable(
   'sessions',
   {

@@ -25,6 +25,7 @@ export const manuals = pick(lite.manuals, pg.manuals);
 export const workers = pick(lite.workers, pg.workers);
 export const pages = pick(lite.pages, pg.pages);
 export const chunks = pick(lite.chunks, pg.chunks);
+export const units = pick(lite.units, pg.units);
 export const sessions = pick(lite.sessions, pg.sessions);
 export const messages = pick(lite.messages, pg.messages);
 export const shares = pick(lite.shares, pg.shares);

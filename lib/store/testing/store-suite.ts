@@ -9,6 +9,7 @@ import { uniqueId as uid } from './ids';
 export function storeSuite(label: string) {
   const load = async () => ({
     manuals: await import('../manuals'),
+    units: await import('../units'),
     sessions: await import('../sessions'),
     keys: await import('../api-keys'),
     corpus: await import('../corpus'),
@@ -36,6 +37,31 @@ export function storeSuite(label: string) {
       const { db } = await load();
       expect(db.dbDialect()).toBe(label);
       expect(await db.checkDb()).toMatchObject({ ok: true, dialect: label });
+    });
+
+    it('stores structure units with their regions and data, by the pages they cover, and cascades deletes', async () => {
+      const { manuals: m, units: u } = await load();
+      const id = uid('m');
+      await m.createManual({ id, title: 'Units', fileName: 'units.pdf', sha256: uid('sha'), sizeBytes: 1 });
+      const table = { table: { columns: [{ header: ['Model'], unit: null }, { header: ['Fuse (A)'], unit: 'A' }], headerRows: 1, rows: [{ label: 'X1', page: 2, bbox: { x: 1, y: 2, w: 3, h: 4 } }], cells: [] } };
+      const rows = [
+        { id: `${id}:u0`, manualId: id, seq: 0, kind: 'paragraph', page: 1, pageEnd: 1, heading: '', text: 'Intro.', ocr: false, regions: [{ page: 1, bbox: { x: 0, y: 0, w: 10, h: 10 } }], data: {} },
+        { id: `${id}:u1`, manualId: id, seq: 1, kind: 'table', page: 2, pageEnd: 3, heading: 'Fuses', text: 'X1 · Fuse (A): 2', ocr: true, regions: [{ page: 2, bbox: { x: 50.5, y: 60.25, w: 300, h: 200 } }, { page: 3, bbox: { x: 50.5, y: 70, w: 300, h: 40 } }], data: table },
+      ];
+      // More rows than one insert batch, so the batched write is exercised too.
+      const many = Array.from({ length: 450 }, (_, i) => ({ ...rows[0], id: `${id}:u${i + 2}`, seq: i + 2, page: 4, pageEnd: 4 }));
+      await u.replaceUnits(id, [...rows, ...many]);
+      expect(await u.listUnitsOfPage(id, 3)).toEqual([rows[1]]);
+      expect((await u.listUnitsOfPage(id, 2)).map((r) => r.id)).toEqual([`${id}:u1`]);
+      expect(await u.listUnitsOfPage(id, 4)).toHaveLength(450);
+      // Replacing drops the old rows.
+      await u.replaceUnits(id, rows);
+      expect(await u.listUnitsOfPage(id, 4)).toEqual([]);
+      await u.clearUnits(id);
+      expect(await u.listUnitsOfPage(id, 1)).toEqual([]);
+      await u.replaceUnits(id, rows);
+      await m.deleteManualRow(id);
+      expect(await u.listUnitsOfPage(id, 2)).toEqual([]);
     });
 
     it('stores manuals, pages and chunks with their types intact, and cascades deletes', async () => {
