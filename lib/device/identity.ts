@@ -45,6 +45,10 @@ const PROFILE_PAGES = 3;
 /** At most this many words in a kind ("vector network analyzer"). */
 const MAX_KIND_WORDS = 3;
 
+/** Words that name a document, not a maker or a kind of device (general knowledge of how manuals are titled). */
+const DOCUMENT_WORDS = new Set('manual guide handbook instructions instruction protocol specification datasheet reference notes wiring standard user users quick start service operation operating overview'.split(' '));
+const documentWord = (w: string) => DOCUMENT_WORDS.has(w.toLowerCase());
+
 /** A word that can be part of a kind: letters only, not a stop word, not a designation. */
 const kindWord = (w: string) => /^\p{L}{2,}$/u.test(w) && !isStopword(w.toLowerCase());
 
@@ -66,23 +70,27 @@ export function deviceProfile(manual: ProfileManual, firstPages: readonly string
   const cover = firstPages.slice(0, PROFILE_PAGES).join('\n');
   const models: string[] = [];
   const cores = new Set<string>();
-  for (const t of [...designationTokens(manual.title), ...designationTokens(fileNameText(manual.fileName).replace(/-/g, ' ')), ...designationTokens(firstPages[0] ?? '')]) {
-    if (!/\p{Lu}/u.test(t) && !/\d/.test(t)) continue;
+  const named = [...designationTokens(manual.title), ...designationTokens(fileNameText(manual.fileName).replace(/-/g, ' '))];
+  // The cover's designations count when they are shaped like a model: short, letters, digits and hyphens.
+  const onCover = designationTokens(firstPages[0] ?? '').filter((t) => t.length <= 16 && /^[\p{L}\d-]+$/u.test(t) && /\p{Lu}/u.test(t));
+  for (const t of [...named, ...onCover]) {
     const core = modelCore(words(t)[0] ?? t.toLowerCase());
     if (cores.has(core)) continue;
     cores.add(core);
     models.push(t);
   }
   const variants = [...new Set(identityTokens(cover).filter((t) => t.includes('/')).flatMap((t) => (words(t).length ? writtenDesignations(t.toLowerCase()) : [])))].filter(
-    (v) => /\p{L}/u.test(v) && /\d/.test(v) && v.length >= 3,
+    // Variants of the models named ("hx200a" of HX-200), not values or other codes of a slashed list.
+    (v) => cores.has(modelCore(v)) && !cores.has(v),
   );
   // "The" first: a question's (or title's) first word is never read as a maker.
-  const mention = modelMentions(`The ${manual.title}`)[0] ?? modelMentions(`The ${firstPages[0] ?? ''}`)[0];
+  const mention = modelMentions(`The ${manual.title}`).find((m) => !documentWord(m.text.split(' ')[0]));
   const maker = mention?.text.split(' ')[0];
   // A maker comes before the model, the kind after it ("Acme HX-200 press controller").
   const nameWords = name.split(/\s+/);
   const model = nameWords.findLastIndex((w) => designationTokens(w).length > 0);
-  const fromName = (model >= 0 ? nameWords.slice(model + 1) : nameWords).filter((w) => kindWord(w) && w !== maker);
+  const fromName = model >= 0 ? nameWords.slice(model + 1).filter((w) => kindWord(w) && !documentWord(w)) : [];
+  // The title's words after the model, else what the manual says the device is ("… is a handheld spectrum analyzer").
   const kind = fromName.length ? fromName.slice(-MAX_KIND_WORDS).join(' ').toLowerCase() : kindFromProse(cover);
   return { manualId: manual.id, name, ...(maker ? { maker } : {}), models, variants, ...(kind ? { kind } : {}) };
 }
