@@ -33,7 +33,7 @@ export interface ClarifySample {
 
 /** The bound on asking: at most 30 % of the questions. */
 const MAX_CLARIFY_RATE = 0.3;
-export const CLARIFY_GRID: readonly number[] = [0, ...Array.from({ length: 14 }, (_, i) => Math.round((0.35 + i * 0.05) * 100) / 100)];
+const CLARIFY_GRID: readonly number[] = [0, ...Array.from({ length: 14 }, (_, i) => Math.round((0.35 + i * 0.05) * 100) / 100)];
 
 const asks = (s: ClarifySample, t: number) => s.share !== undefined && s.share < t && !!s.picked;
 const outcome = (s: ClarifySample, t: number) => (asks(s, t) ? s.picked! : s.open);
@@ -75,7 +75,7 @@ export function chooseClarifyPolicy(samples: readonly ClarifySample[]): ClarifyP
 }
 
 /** Fold → the policy chosen without that fold's questions. */
-export function clarifyFolds(samples: readonly ClarifySample[]): Map<string, ClarifyPolicy> {
+function clarifyFolds(samples: readonly ClarifySample[]): Map<string, ClarifyPolicy> {
   const folds = [...new Set(samples.map((s) => s.fold))];
   return new Map(folds.map((f) => [f, chooseClarifyPolicy(samples.filter((s) => s.fold !== f))]));
 }

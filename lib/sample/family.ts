@@ -8,9 +8,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { drawPageFrame, embedFonts, PageWriter } from './layout';
 
-export const FAMILY_MAKER = 'Korvin';
-/** The product line's kind, as its manuals write it. */
-export const FAMILY_KIND = 'temperature regulator';
+const FAMILY_MAKER = 'Korvin';
 
 export interface FamilyVariant {
   /** "TR-630" */
@@ -32,7 +30,7 @@ export interface FamilyManual {
 const FAULTS = ['sensor open circuit', 'sensor short circuit', 'heater relay stuck', 'internal memory checksum error', 'overtemperature cut-off', 'supply voltage too low', 'fan stalled'];
 
 /** The variants: n ≥ 6, each with its own values and codes (deterministic). */
-export function familyVariants(n = 6): FamilyVariant[] {
+function familyVariants(n = 6): FamilyVariant[] {
   if (n < 6) throw new Error('a family has at least 6 variants');
   return Array.from({ length: n }, (_, i) => {
     const model = `TR-6${i + 1}0`;
@@ -53,7 +51,7 @@ export function familyVariants(n = 6): FamilyVariant[] {
 }
 
 /** One variant's manual: a cover, an overview, the specifications and the error codes. */
-export async function generateFamilyManual(v: FamilyVariant): Promise<Uint8Array> {
+async function generateFamilyManual(v: FamilyVariant): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`${FAMILY_MAKER} ${v.model} Temperature Regulator User Manual`);
   doc.setAuthor(FAMILY_MAKER);
