@@ -97,3 +97,31 @@ async function generateFamilyManual(v: FamilyVariant): Promise<Uint8Array> {
 export async function generateFamily(n = 6): Promise<FamilyManual[]> {
   return Promise.all(familyVariants(n).map(async (variant) => ({ variant, pdf: await generateFamilyManual(variant) })));
 }
+
+/** A question about a family manual, in the eval's format (../shared/eval/README.md). */
+interface FamilyQuestion {
+  id: string;
+  manual: string;
+  question: string;
+  answer_keywords: string[];
+  pages: number[];
+  kind: string;
+}
+
+/**
+ * Questions about each variant, named ("… of the Korvin TR-630?") and unnamed ("What is the output
+ * relay rating?": the same words for every variant, each asked about its own manual). The eval's
+ * public mixed library asks them beside the public sets.
+ */
+export function familyQuestions(variants: readonly FamilyVariant[]): FamilyQuestion[] {
+  return variants.flatMap((v) => {
+    const tag = v.model.toLowerCase().replace('-', '');
+    const [code, meaning] = v.errors[0];
+    return [
+      { id: `fam-${tag}-relay-named`, manual: v.fileName, question: `What is the output relay rating of the ${FAMILY_MAKER} ${v.model}?`, answer_keywords: [v.relayRating.split(' at ')[0]], pages: [2], kind: 'fact' },
+      { id: `fam-${tag}-code-named`, manual: v.fileName, question: `What does error ${code} mean on the ${v.model}?`, answer_keywords: [meaning], pages: [3], kind: 'table' },
+      { id: `fam-${tag}-relay-unnamed`, manual: v.fileName, question: 'What is the output relay rating?', answer_keywords: [v.relayRating.split(' at ')[0]], pages: [2], kind: 'fact' },
+      { id: `fam-${tag}-supply-unnamed`, manual: v.fileName, question: 'What supply voltage does the regulator need?', answer_keywords: [v.supplyVoltage.split(' DC')[0]], pages: [2], kind: 'fact' },
+    ];
+  });
+}
