@@ -7,7 +7,7 @@
  *   - name: what sentences and labels call it (./name.ts, from the title);
  *   - maker: the capitalised word before a model designation on the title or cover ("Acme HX-200");
  *   - models: the designations of the title, the file name and the cover page, as they are written;
- *   - variants: the variants a slashed list writes out ("HX-200A/B" → HX-200A, HX-200B);
+ *   - variants: the variants a slashed list writes out ("ZX-9K/L" → ZX-9K, ZX-9L);
  *   - kind: what sort of device it is, in the manual's own words: the words of the title's device
  *     name that are no designation ("X-9 controller" → "controller"), else the noun phrase after
  *     "is a" / "is an" on its first pages ("The X-9 is a hydraulic press controller").
