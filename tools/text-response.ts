@@ -8,7 +8,9 @@ import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
+import { clarifySentence, readDevices, shouldClarify, type ClarifyReading } from '@/lib/answer/clarify';
 import { closestPages } from '@/lib/answer/closest-pages';
+import { deviceKey, deviceProfiles, manualsOfKind, type DeviceProfile } from '@/lib/device/identity';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import { readQuestion } from '@/lib/answer/select';
 import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
@@ -137,6 +139,29 @@ function pageRefs(hits: readonly RefHit[], pages: readonly ClosestPage[]): strin
     .join(' ');
 }
 
+/**
+ * How the closest pages split over devices, when the turn has no device and the library holds
+ * several (TreeData.openDevice); undefined otherwise. Names and kinds come from the device profiles.
+ */
+function deviceReading(t: TreeData, profiles: ReadonlyMap<string, DeviceProfile> = new Map()): ClarifyReading | undefined {
+  if (!t.openDevice) return undefined;
+  const among = t.openDevice.among;
+  const hits = among?.length ? t.environment.textHits().filter((h) => among.includes(h.manualId)) : t.environment.textHits();
+  const titles = new Map(hits.map((h) => [h.manualId, h.manualTitle ?? h.manualId]));
+  const reading = readDevices(hits, (id) => profiles.get(id)?.name ?? titles.get(id) ?? id, manualsOfKind(t.question, profiles));
+  return reading.choices.length ? reading : undefined;
+}
+
+/**
+ * A stated answer in a library of several devices names its manual first ("HX-200 controller:
+ * …"), unless its first words already do. `name` is the cited manual's device name.
+ */
+function namingManual(text: string, name: string | undefined): string {
+  if (!name || !text.trim()) return text;
+  const head = text.slice(0, Math.max(80, name.length + 20)).toLowerCase();
+  return head.includes(name.toLowerCase()) ? text : `${name}: ${text}`;
+}
+
 export const textResponse: Tool<z.output<typeof inputs>> = {
   name: TOOL.textResponse,
   description: 'Writes the final answer with [n] citations from the environment. Ends the turn.',
@@ -149,6 +174,22 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     return { ok: false, reason: 'nothing retrieved yet: search first' };
   },
   async *run(t, input, ctx) {
+    // "Which device?" before any answer is written: no device set, and no clear margin between devices.
+    const index = t.library ?? (await ctx.libraryIndex().catch(() => null));
+    const profiles = index ? deviceProfiles(index) : undefined;
+    const severalDevices = !!index && new Set(index.manuals.map(deviceKey)).size > 1;
+    /** The device name a stated answer citing `ref` first opens with, in a library of several devices. */
+    const nameFor = (ref: number | undefined) => {
+      const id = ref === undefined ? undefined : t.environment.hit(ref)?.manualId;
+      return severalDevices && id ? (profiles?.get(id)?.name ?? t.environment.hit(ref!)?.manualTitle) : undefined;
+    };
+    const devices = deviceReading(t, profiles);
+    if (devices && shouldClarify(devices)) {
+      const text = clarifySentence(devices);
+      yield { type: 'response', delta: text };
+      yield { type: 'response', text, sources: [], declined: false, mode: 'clarify', choices: devices.choices, pages: devices.pages, deviceShare: devices.topShare };
+      return;
+    }
     const llm = await ctx.llm();
     let text = '';
     let method: AnswerMethod = 'extractive';
@@ -198,6 +239,11 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),
         notReady: devicesNotReady(t.environment.modelLookups()),
       });
+      if (answer.mode === 'answer' && answer.parts.length) {
+        const named = namingManual(answer.parts[0], nameFor(answer.refs[0]));
+        answer.text = answer.text.replace(answer.parts[0], named);
+        answer.parts[0] = named;
+      }
       text = answer.text;
       declined = answer.declined;
       mode = answer.mode;
@@ -211,6 +257,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     } else {
       declined = DECLINED.test(text);
       mode = declined ? llmDeclineMode(t) : 'answer';
+      if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
     const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
     // Sources list what an answer cites, or the pages shown instead of one.
@@ -230,6 +277,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode,
       ...(pages.length ? { pages } : {}),
       ...(processing.length ? { processing } : {}),
+      ...(devices ? { deviceShare: devices.topShare } : {}),
       method,
       ...(fallbackReason ? { fallbackReason } : {}),
       ...(evidence ? { evidence } : {}),

@@ -78,9 +78,10 @@ export function Chat(props: ChatProps) {
     }
   }, [sessionId, source]);
   const ask = useCallback((q: string) => void send(q, scope), [send, scope]);
+  const pickDevice = useCallback((q: string, manualId: string) => void send(q, scope, manualId), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
-  const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask }), [rate, retry, scope, ask]);
+  const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask, onPickDevice: pickDevice }), [rate, retry, scope, ask, pickDevice]);
 
   // Follow the answer while it streams, unless the reader scrolled up.
   const scroller = useRef<HTMLDivElement>(null);

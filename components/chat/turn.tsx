@@ -8,11 +8,14 @@ import { AnswerMarkdown } from './answer';
 import { ClosestPageCards, FormNotice, RevealClosestPages } from './closest-pages';
 import { Icon } from '../ui/icons';
 import { Trail } from './trail';
+import { DeviceChoices } from './device-choices';
 
 export interface TurnActions {
   onRate?: (id: string, rating: 1 | -1 | null) => void;
   onRetry?: (id: string) => void;
   onAsk?: (question: string) => void;
+  /** Asks the question again about the picked device (a `clarify` reply's choice); it becomes the chat's device. */
+  onPickDevice?: (question: string, manualId: string) => void;
 }
 
 /** One question and its answer: trail, markdown with citations, sources, notes and actions. */
@@ -94,6 +97,15 @@ export function Turn({
         )}
 
         {turn.mode === 'pages' && <ClosestPageCards pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
+        {turn.mode === 'clarify' && (
+          <DeviceChoices
+            choices={turn.choices}
+            pages={turn.pages}
+            question={turn.question}
+            onOpen={onOpenSource}
+            onPick={isLast && !readOnly && turn.status === 'done' && actions.onPickDevice ? (c) => actions.onPickDevice?.(turn.question, c.manualId) : undefined}
+          />
+        )}
         {turn.mode === 'not_covered' && <RevealClosestPages pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
 
         {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>}

@@ -33,13 +33,15 @@ function clientErrorOf(error: Error, answered: boolean): string {
 interface RequestBody {
   sessionId: string;
   scope: Scope;
+  /** A device picked from a "Which device?" reply (a manual id). */
+  device?: string;
 }
 
 /** The server keeps the history: a request carries only the new question (or the message to retry). */
 const transport = new DefaultChatTransport<ChatUIMessage>({
   api: '/api/chat',
   prepareSendMessagesRequest: ({ messages, trigger, messageId, body }) => {
-    const { sessionId, scope } = body as unknown as RequestBody;
+    const { sessionId, scope, device } = body as unknown as RequestBody;
     const retryOf = trigger === 'regenerate-message' && messageId && !messageId.startsWith('pending-') ? messageId : undefined;
     const last = messages.at(-1);
     const debugDelayMs = (window as unknown as { __mcDebugDelayMs?: unknown }).__mcDebugDelayMs;
@@ -48,6 +50,7 @@ const transport = new DefaultChatTransport<ChatUIMessage>({
         sessionId,
         scope,
         ...(retryOf ? { retryOf } : { question: last ? messageText(last) : '' }),
+        ...(device && !retryOf ? { device } : {}),
         ...(typeof debugDelayMs === 'number' ? { debugDelayMs } : {}),
       },
     };
@@ -111,10 +114,10 @@ export function useManualChat({ sessionId, initialTurns, onStarted }: { sessionI
   }, []);
 
   const send = useCallback(
-    (question: string, scope: Scope) => {
+    (question: string, scope: Scope, device?: string) => {
       if (busy) return;
       begin();
-      return sendMessage({ text: question }, { body: { sessionId, scope } satisfies RequestBody });
+      return sendMessage({ text: question }, { body: { sessionId, scope, ...(device ? { device } : {}) } satisfies RequestBody });
     },
     [busy, begin, sendMessage, sessionId],
   );

@@ -9,6 +9,7 @@
 import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
+import type { DeviceChoice } from '@/lib/answer/clarify';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
 import type { DeciderProvider } from '@/lib/config';
@@ -56,6 +57,10 @@ export type ToolOutput =
       mode?: AnswerMode;
       /** With text, in the `pages` and `not_covered` forms: the closest pages, best first. */
       pages?: ClosestPage[];
+      /** With text, in the `clarify` form: the candidate devices, most likely first. */
+      choices?: DeviceChoice[];
+      /** With text: the top device's share of the closest pages (lib/answer/clarify.ts), when the turn could have asked. */
+      deviceShare?: number;
       /** With text: manuals searched while still processing (their ready pages only). */
       processing?: ProcessingManual[];
       metadata?: Record<string, unknown>;
@@ -153,6 +158,14 @@ export interface TreeData {
   services: AgentServices;
   /** Tools taken out of this turn, with the reason shown to the decider. */
   removed: Record<string, string>;
+  /**
+   * No device is set for this turn (none picked, named or kept by the chat) and the library holds
+   * several: the reply may ask which one (lib/answer/clarify.ts). `among`: the manuals an ambiguous
+   * name matched, when it matched several devices.
+   */
+  openDevice?: { among?: string[] };
+  /** The library index the turn read (once per turn); absent when it could not be read. */
+  library?: LibraryIndex;
 }
 
 export interface Tool<I = unknown> {

@@ -5,6 +5,7 @@
  */
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
+import type { DeviceChoice } from '@/lib/answer/clarify';
 import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, Source, TopicTerms } from './contract';
 import type { DeviceContext } from './device-context';
 
@@ -19,7 +20,7 @@ export type EventSource = Source;
  * answer; `not_covered`, no ready manual covers the asked device (or its manual is still processing).
  * Decided by lib/answer/form.ts; a ClosestPage is what a `pages` card shows (./contract.ts).
  */
-export type { AnswerMode, ClosestPage };
+export type { AnswerMode, ClosestPage, DeviceChoice };
 
 export type ToolOutcome = 'ok' | 'error' | 'invalid_input' | 'timeout' | 'cancelled';
 
@@ -137,6 +138,10 @@ export type AgentEvent = Timed<
       mode?: AnswerMode;
       /** With `pages` (and `not_covered`, shown on request): the closest pages, best first, at most 3. */
       pages?: ClosestPage[];
+      /** `clarify` ("Which device?"): the candidate devices, most likely first, each with its best page. */
+      choices?: DeviceChoice[];
+      /** The top device's share of the closest pages, when no device was set and the library holds several. */
+      device_share?: number;
       /** Manuals searched while still processing (their ready pages only): the trail says so. */
       processing?: ProcessingManual[];
       /** Cut short by cancellation. */

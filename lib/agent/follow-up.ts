@@ -12,6 +12,7 @@
  * follow-up first, so a chain of them keeps its subject.
  */
 import { deviceWords } from '@/lib/ranking/named-device';
+import { identityTokens } from '@/lib/device/tokens';
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';
 
@@ -41,7 +42,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The qualifiers of a question: a content word followed by a number ("output 2"), and designations with a letter prefix ("J4", "CH1"). */
 function qualifiers(text: string): Qualifier[] {
-  const raw = text.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
+  const raw = identityTokens(text);
   const out: Qualifier[] = [];
   for (let i = 1; i < raw.length; i++) {
     const word = raw[i - 1].toLowerCase();

@@ -9,6 +9,7 @@ import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/co
 import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
 import { namedDevice } from '@/lib/ranking/named-device';
+import { deviceKey } from '@/lib/device/identity';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { resolveFollowUp } from './follow-up';
 import { chooseScope, type DeviceContext, type TurnScope } from './device-context';
@@ -105,6 +106,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     skill: null,
     services: input.services,
     removed: {},
+    ...(scope && index ? openDevice(scope, index) : {}),
+    ...(index ? { library: index } : {}),
   };
 
   // Metrics state.
@@ -202,6 +205,8 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
             ...(out.evidence ? { evidence: out.evidence } : {}),
             ...(out.mode ? { mode: out.mode } : {}),
             ...(out.pages?.length ? { pages: out.pages } : {}),
+            ...(out.choices?.length ? { choices: out.choices } : {}),
+            ...(out.deviceShare !== undefined ? { device_share: Math.round(out.deviceShare * 1000) / 1000 } : {}),
             ...(out.processing?.length ? { processing: out.processing } : {}),
             time_ms: Math.round(clock() - started),
           });
@@ -408,6 +413,16 @@ function toEventHit(h: RefHit): EventHit {
     ...(h.previewUrl ? { previewUrl: h.previewUrl } : {}),
     ...(h.thumbnailUrl ? { thumbnailUrl: h.thumbnailUrl } : {}),
   };
+}
+
+/**
+ * Whether the reply may ask which device (lib/answer/clarify.ts): nothing picked, named or kept by
+ * the chat, and the library holds two or more devices (copies of one manual are one device).
+ */
+function openDevice(scope: TurnScope, index: LibraryIndex): Pick<TreeData, 'openDevice'> {
+  if (scope.context || scope.manualIds?.length || scope.preferManualIds?.length) return {};
+  if (new Set(index.manuals.map(deviceKey)).size < 2) return {};
+  return { openDevice: scope.ambiguous ? { among: scope.ambiguous } : {} };
 }
 
 /**

@@ -10,7 +10,8 @@
  *     not say.
  */
 import { words } from '@/lib/text/analyze';
-import { designations, designationTokens, modelCore, modelMentions, variantOf } from '@/lib/text/designations';
+import { designations, designationTokens, modelCore, modelMentions, variantOf } from '@/lib/device/designations';
+import { nameText } from '@/lib/device/tokens';
 import type { Reading } from './select';
 
 /** What a search found out about a query's model names. */
@@ -80,7 +81,7 @@ export function pendingManualsNaming(designationWords: readonly string[], pendin
   const out: Record<string, PendingManual> = {};
   for (const w of designationWords) {
     const core = modelCore(w);
-    const manual = pending.find((m) => words(`${m.title} ${m.fileName.replace(/\.pdf$/i, '').replace(/_+/g, ' ')}`).some((t) => modelCore(t) === core));
+    const manual = pending.find((m) => words(nameText(m, ' ')).some((t) => modelCore(t) === core));
     if (manual) out[w] = manual;
   }
   return out;

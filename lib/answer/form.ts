@@ -14,7 +14,8 @@
 import type { AnswerEvidence } from './decide';
 import shipped from './form.json';
 
-export type AnswerMode = 'answer' | 'pages' | 'not_covered';
+/** `clarify` ("Which device?") is decided before these three, by ./clarify.ts. */
+export type AnswerMode = 'answer' | 'pages' | 'not_covered' | 'clarify';
 
 export interface FormPolicy {
   /** Below this coverage of the question by the quoted span, show pages; 0 turns it off. */

@@ -11,6 +11,8 @@ import { audited, authenticateRequest, withInFlightSlot, type ApiCaller } from '
 const askBodySchema = z.object({
   question: z.string().trim().min(1, 'question must not be empty').max(4000, 'question is longer than 4000 characters'),
   manuals: z.array(z.string().min(1).max(200)).max(50).optional(),
+  /** The device the question is about (a manual id or exact title): the answer to a `clarify` reply. */
+  device: z.string().min(1).max(200).optional(),
 });
 
 export async function handleAsk(request: Request, baseUrl: string, deps?: LibraryDeps): Promise<Response> {

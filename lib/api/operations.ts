@@ -7,7 +7,8 @@
 import fs from 'node:fs/promises';
 import { runTurn, type AgentEvent } from '@/lib/agent';
 import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
-import type { AnswerMode, ClosestPage, EventSource } from '@/lib/agent/events';
+import type { AnswerMode, ClosestPage, DeviceChoice, EventSource } from '@/lib/agent/events';
+import { deviceName } from '@/lib/device/name';
 import { viewerUrl } from '@/lib/answer/hits';
 import { ensurePageImage } from '@/lib/manuals/page-images';
 import { isSearchable } from '@/lib/manuals/view';
@@ -62,6 +63,11 @@ interface ApiSource {
 /** A page the `pages` form offers: a source without a reference number. */
 type ApiClosestPage = Omit<ApiSource, 'ref'>;
 
+/** A device a `clarify` reply offers: its manual (the `device` to ask again with), its name and its best page. */
+interface ApiDeviceChoice extends ApiClosestPage {
+  device: string;
+}
+
 export interface ApiAnswer {
   answer: string;
   sources: ApiSource[];
@@ -69,8 +75,10 @@ export interface ApiAnswer {
   declined: boolean;
   /** The form of the reply: a quoted answer, the closest pages (the manuals state no value), or a device no ready manual covers. */
   mode?: AnswerMode;
-  /** With `pages` (and `not_covered`): the closest pages, best first, at most 3. */
+  /** With `pages` (and `not_covered`): the closest pages, best first, at most 3; with `clarify`, grouped by device. */
   pages?: ApiClosestPage[];
+  /** With `clarify` ("Which device?"): the candidate devices; ask again with `device` set to one's `manual`. */
+  choices?: ApiDeviceChoice[];
   status: 'done' | 'cancelled' | 'failed';
   errors: string[];
 }
@@ -164,11 +172,14 @@ export async function readPage(input: { manual: string; page: number }, base: st
 }
 
 /** One question through the agent (no chat history, nothing stored), its cited answer and sources. */
-export async function askAgent(input: { question: string; manuals?: string[] }, base: string, deps: LibraryDeps = {}, signal?: AbortSignal): Promise<ApiAnswer> {
+export async function askAgent(input: { question: string; manuals?: string[]; device?: string }, base: string, deps: LibraryDeps = {}, signal?: AbortSignal): Promise<ApiAnswer> {
   const manuals = await resolveManuals(input.manuals);
+  // The device picked (a clarify reply's choice): the turn is about it, as a chat whose device is set.
+  const picked = input.device ? (await resolveManuals([input.device]))[0] : undefined;
+  const device = picked ? { manualIds: [picked.id], device: deviceName(picked.title), turn: 1 } : null;
   const out: ApiAnswer = { answer: '', sources: [], declined: false, status: 'failed', errors: [] };
   let streamed = '';
-  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), signal, services: agentServices(deps.agent) }) as AsyncIterable<AgentEvent>) {
+  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), device, signal, services: agentServices(deps.agent) }) as AsyncIterable<AgentEvent>) {
     if (e.type === 'response_delta') streamed = e.reset ? e.delta : streamed + e.delta;
     else if (e.type === 'response') {
       out.answer = e.text;
@@ -182,6 +193,16 @@ export async function askAgent(input: { question: string; manuals?: string[] }, 
           heading: p.heading,
           snippet: p.snippet,
           previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })),
+        }));
+      if (e.choices?.length)
+        out.choices = e.choices.map((c: DeviceChoice) => ({
+          manual: c.manualId,
+          device: c.name,
+          manualTitle: c.manualTitle,
+          page: c.page,
+          heading: c.heading,
+          snippet: c.snippet,
+          previewUrl: absolute(base, viewerUrl({ manualId: c.manualId, page: c.page })),
         }));
       out.sources = e.sources.map((s: EventSource) => ({
         ref: s.ref,

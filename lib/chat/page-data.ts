@@ -11,7 +11,7 @@ import { listManuals } from '@/lib/store/manuals';
 import { manualHeadings } from '@/lib/store/sessions';
 import { listChatSessions, type SessionSummary } from './service';
 import { exampleQuestions } from './suggestions';
-import { deviceName } from '@/lib/ingest/manual-title';
+import { deviceName } from '@/lib/device/name';
 
 export interface ChatPageContext {
   sessions: SessionSummary[];

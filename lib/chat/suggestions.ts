@@ -5,8 +5,8 @@
  */
 import type { AgentEvent } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
-import { designationTokens } from '@/lib/text/designations';
-import { deviceName } from '@/lib/ingest/manual-title';
+import { designationTokens } from '@/lib/device/designations';
+import { deviceName } from '@/lib/device/name';
 
 export interface HeadingSeed {
   manualId: string;
@@ -106,7 +106,7 @@ const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
 export function productName(title: string, text = ''): string {
   const device = deviceName(title);
   if (designationTokens(device).some((t) => /\p{Lu}/u.test(t))) return device;
-  // The most frequent designation printed with capitals (lib/text/designations.ts: letters and
+  // The most frequent designation printed with capitals (lib/device/designations.ts: letters and
   // digits, not a value such as 24V), other than ratings, standards and error codes.
   const counts = new Map<string, number>();
   for (const token of designationTokens(text)) {

@@ -16,7 +16,8 @@ import { DISK_FULL_MESSAGE_TEXT, isDiskFull } from '@/lib/runtime/disk-space';
 import { historyOf, runTurn, type AgentEvent, type RunTurnInput } from '@/lib/agent';
 import { agentServices } from '@/lib/services/agent-services';
 import { runtimeFlag } from '@/lib/config';
-import { searchableManualIds } from '@/lib/store/manuals';
+import { getManual, searchableManualIds } from '@/lib/store/manuals';
+import { deviceName } from '@/lib/device/name';
 import { defaultTools } from '@/tools';
 import {
   createSession,
@@ -44,6 +45,8 @@ export interface AskInput {
   retryOf?: string;
   /** 'all' = every searchable manual (ready, or processing with ready pages); otherwise the chosen ids (the others are dropped). */
   scope: 'all' | string[];
+  /** The device picked from a "Which device?" reply (a manual id): it becomes the chat's device before this question runs. */
+  device?: string;
   /** End-to-end tests only (MC_E2E=1): pause between events so Stop can be exercised. */
   debugDelayMs?: number;
 }
@@ -108,6 +111,14 @@ export async function prepareTurn(input: AskInput, deps: { searchableManualIds?:
     createdSession = true;
   } else {
     await touchSession(session.id, { scope });
+  }
+  if (input.device) {
+    // A picked device: the chat is about it from this question on (lib/agent/device-context.ts).
+    const manual = ready.includes(input.device) ? await getManual(input.device) : undefined;
+    if (!manual) throw new ChatError('bad_request:scope');
+    const device = { manualIds: [manual.id], device: deviceName(manual.title || manual.fileName), turn: prior.length + 1 };
+    await touchSession(session.id, { device });
+    session = { ...session, device };
   }
   const message = await insertMessage({ id: randomUUID(), sessionId: session.id, question });
   const active = registerTurn({ messageId: message.id, sessionId: session.id, ownerId: input.ownerId });

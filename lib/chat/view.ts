@@ -4,7 +4,7 @@
  * so a reloaded or shared chat renders exactly what was streamed.
  */
 import { numberCitations } from '@/lib/answer/citations';
-import type { AgentEvent, AnswerMode, ClosestPage, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
+import type { AgentEvent, AnswerMode, ClosestPage, DeviceChoice, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { pageImageLink } from '../text/page-links';
 
@@ -38,6 +38,8 @@ export interface TurnView extends StoredTurn {
   mode: AnswerMode;
   /** The closest pages the reply offers (`pages`; `not_covered` on request), best first. */
   pages: ClosestPage[];
+  /** `clarify` ("Which device?"): the devices offered, each with its best page. */
+  choices: DeviceChoice[];
   /** A problem outside the agent (network, refused request), shown instead of an answer. */
   clientError?: string;
 }
@@ -61,11 +63,14 @@ export function emptyTurn(id: string, question: string, createdAt = Date.now()):
     literal: false,
     mode: 'answer',
     pages: [],
+    choices: [],
   };
 }
 
 /** A reply offers at most this many closest pages (the contract's limit, enforced where they are shown). */
 const MAX_CLOSEST_PAGES = 3;
+/** …and a clarify at most this many, grouped by device. */
+const MAX_CLARIFY_PAGES = 8;
 
 /** Folds one event into the turn (pure: returns a new object). */
 export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
@@ -86,7 +91,9 @@ export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
         partial: !!event.partial,
         literal: event.method === 'extractive',
         mode: event.mode ?? 'answer',
-        pages: (event.pages ?? []).slice(0, MAX_CLOSEST_PAGES),
+        // A clarify groups its closest pages by device (two per device offered).
+        pages: (event.pages ?? []).slice(0, event.mode === 'clarify' ? MAX_CLARIFY_PAGES : MAX_CLOSEST_PAGES),
+        choices: event.choices ?? [],
       };
     case 'check':
       return { ...turn, events: [...turn.events, event], unsupported: event.unsupported, checked: { method: event.method, count: event.checked } };
@@ -172,6 +179,7 @@ export function withCurrentTitles(turn: TurnView, titles: ReadonlyMap<string, st
     ...turn,
     sources: turn.sources.map(retitle),
     pages: turn.pages.map(retitle),
+    choices: turn.choices.map(retitle),
     events: turn.events.map((e) =>
       e.type === 'result'
         ? { ...e, hits: e.hits.map(retitle) }

@@ -11,6 +11,7 @@
  * A rate is null where it does not apply: retrieval metrics without answerable questions, answer
  * metrics for strategies that do not answer, refusal_rate without unanswerable questions.
  */
+import type { ClarifyReport } from './clarify-cv';
 import type { AnswerMode, FormPolicy } from '../answer/form';
 import type { CurvePoint, FormSample } from './form-cv';
 import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
@@ -44,6 +45,8 @@ interface AnswerResult {
   shown?: string[];
   /** Answerable questions: 1-based rank of the expected page among the shown pages, null = not shown. */
   shownRank?: number | null;
+  /** A stated answer (`answer` form) citing another manual than the question's. */
+  wrongDeviceStated?: boolean;
 }
 
 export interface QuestionResult {
@@ -69,6 +72,11 @@ export interface QuestionResult {
   namesDevice?: boolean;
   /** A later turn of a multi-turn session. */
   followUp?: boolean;
+  /**
+   * The agent asked "Which device?" (issue 39) and the runner picked the question's own manual:
+   * the row holds the answer after the pick (one extra turn).
+   */
+  clarified?: { choices: string[]; deviceShare?: number };
 }
 
 interface Metrics {
@@ -96,6 +104,10 @@ interface Metrics {
   unanswerable_stated?: number | null;
   /** Answering strategies: of the answerable questions answered in the `pages` form, the share whose expected page is among the (at most 3) shown. */
   'pages_recall@3'?: number | null;
+  /** Answering strategies: share of the questions answered with "Which device?" (then picked and answered). */
+  clarify_rate?: number | null;
+  /** Answering strategies: stated answers citing another manual than the question's. */
+  wrong_device_stated?: number;
   errors: number;
   /** Share of the answerable questions whose rank-1 page is from another manual. */
   'wrong_device@1': number | null;
@@ -121,6 +133,8 @@ export interface EvalReport {
   config: Record<string, unknown>;
   /** The form policy (--cv, --train, offline agent): the curve over its grid and the policies chosen. */
   forms?: FormsReport;
+  /** `clarify` (issue 39): asking off beside the cross-validated threshold, the curve and the samples (--cv, --train). */
+  clarify?: ClarifyReport;
 }
 
 export interface FormsReport {
@@ -191,6 +205,8 @@ function formMetrics(results: readonly QuestionResult[]) {
     stated_coverage: round(mean(answerable.map((r) => r.answer?.mode === 'answer'))),
     unanswerable_stated: round(mean(results.filter((r) => !r.answerable).map((r) => r.answer?.mode === 'answer'))),
     'pages_recall@3': round(mean(paged.map((r) => hitAtK(r.answer?.shownRank ?? null, 3)))),
+    clarify_rate: round(mean(results.map((r) => !!r.clarified))),
+    wrong_device_stated: results.filter((r) => r.answer?.wrongDeviceStated).length,
   };
 }
 

@@ -16,7 +16,9 @@ import { namedDevice } from '../ranking/named-device';
 import { foldKeys, foldModels, trainAll, trainingRow, type CvScheme, type TrainingRow } from './cv';
 import { chooseFormPolicy, formCurve, formFolds, NEVER_WITHHOLD, type FormSample } from './form-cv';
 import { setFormPolicy, withFormPolicy, type FormPolicy } from '../answer/form';
-import { keywordHit } from './metrics';
+import { keywordHit, firstRelevantRank, wrongDeviceAt1 } from './metrics';
+import { clarifyReport, type ClarifyOutcome, type ClarifySample } from './clarify-cv';
+import { withClarifyPolicy } from '../answer/clarify';
 import { libraryIndex } from '../ranking/library-cache';
 import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
@@ -27,6 +29,7 @@ import { rankerInput, STRATEGY_FNS, type EvalChat, type StrategyContext, type St
 /** Where --train writes the shipped ranker weights and form policy. */
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
 const FORM_FILE = path.join(process.cwd(), 'lib', 'answer', 'form.json');
+const CLARIFY_FILE = path.join(process.cwd(), 'lib', 'answer', 'clarify.json');
 
 /** "…/dev2-qa.jsonl" → "dev2": the question set a question came from. */
 const setName = (file: string) => path.basename(file).replace(/(-qa)?\.jsonl?$/i, '');
@@ -214,6 +217,43 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       log(`form policy: chosen on all ${samples.length} questions ${JSON.stringify(chosen)}`);
     }
 
+    // The clarify threshold (--cv, --train; issue 39): each single-turn question recorded with asking
+    // off and, when its pages span several devices with no device set, with its own manual picked
+    // (lib/eval/clarify-cv.ts), each with its fold's ranker.
+    let clarify: ReturnType<typeof clarifyReport> | undefined;
+    if ((opts.cv || opts.train) && opts.strategies.includes('agent') && opts.llm.kind === 'offline') {
+      const samples: ClarifySample[] = [];
+      for (const q of questions) {
+        const manualId = manualIdOf.get(q.manual);
+        if (q.session !== undefined || !manualId) continue;
+        const fold = opts.cv ? folds.get(foldOf.get(q.id)!) : undefined;
+        const ask = (chat?: EvalChat) => {
+          const run = () => withClarifyPolicy({ maxTopShare: 0 }, () => withNamedDevicePolicy(devicePolicy, () => STRATEGY_FNS.agent(q.question, opts.k, ctx, chat)));
+          return (fold ? withRankingModel(fold, run) : run()).catch(() => null);
+        };
+        const outcome = (out: StrategyOutput | null): ClarifyOutcome => ({
+          rank: isAnswerable(q) && out ? firstRelevantRank(out.pages.slice(0, opts.k), manualId, q.pages) : null,
+          wrongFirst: isAnswerable(q) && !!out && wrongDeviceAt1(out.pages, manualId),
+          wrongStated: out?.answer?.mode === 'answer' && !!out.answer.citedManuals?.some((m) => m !== manualId),
+        });
+        const open = await ask();
+        const share = open?.answer?.deviceShare;
+        const picked = share !== undefined && share < 1 ? await ask({ turns: [], device: { manualIds: [manualId], device: q.manual, turn: 1 } }) : undefined;
+        samples.push({
+          id: q.id,
+          fold: foldOf.get(q.id)!,
+          set: setOf.get(q.id) ?? '',
+          answerable: isAnswerable(q),
+          ...(share !== undefined ? { share } : {}),
+          open: outcome(open),
+          ...(picked !== undefined ? { picked: outcome(picked) } : {}),
+        });
+      }
+      clarify = clarifyReport(samples);
+      if (opts.train) fs.writeFileSync(CLARIFY_FILE, `${JSON.stringify(clarify.chosen_all)}\n`);
+      log(`clarify: ${samples.length} questions recorded; chosen on all ${JSON.stringify(clarify.chosen_all)}; never asking ${JSON.stringify(clarify.never.overall)}; cv ${JSON.stringify(clarify.cv.overall)}`);
+    }
+
     const byStrategy: Record<string, QuestionResult[]> = {};
     const runs: Array<{ name: StrategyName; report: string; cv: boolean }> = opts.strategies.flatMap((name) => [
       { name, report: name, cv: false },
@@ -233,14 +273,24 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         if (q.session !== undefined) chat = chats.get(q.session);
         const manualId = manualIdOf.get(q.manual) ?? null;
         let out: StrategyOutput | null = null;
+        let clarified: QuestionResult['clarified'];
         let error: string | undefined;
         const start = performance.now();
         try {
           const fold = cv ? folds.get(foldOf.get(q.id)!) : undefined;
           const policy = cv ? formByFold.get(foldOf.get(q.id)!) : undefined;
-          const answer = () => withNamedDevicePolicy(devicePolicy, () => fn(q.question, opts.k, ctx, chat));
-          const declining = () => (policy ? withFormPolicy(policy, answer) : answer());
-          out = fold ? await withRankingModel(fold, declining) : await declining();
+          const answer = (inChat = chat) => withNamedDevicePolicy(devicePolicy, () => fn(q.question, opts.k, ctx, inChat));
+          const declining = (inChat = chat) => (policy ? withFormPolicy(policy, () => answer(inChat)) : answer(inChat));
+          const asked = (inChat = chat) => (fold ? withRankingModel(fold, () => declining(inChat)) : declining(inChat));
+          out = await asked();
+          // "Which device?" (issue 39): answered as a user would, with the question's own manual,
+          // which becomes the chat's device; the row holds the answer after the pick.
+          if (out.answer?.mode === 'clarify' && manualId) {
+            clarified = { choices: out.answer.choices ?? [], ...(out.answer.deviceShare !== undefined ? { deviceShare: out.answer.deviceShare } : {}) };
+            const picked: EvalChat = chat ?? { turns: [], device: null };
+            picked.device = { manualIds: [manualId], device: q.manual, turn: picked.turns.length + 1 };
+            out = await asked(picked);
+          }
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }
@@ -261,6 +311,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           deepPages = (await fn(q.question, DIAGNOSTIC_DEPTH, ctx).catch(() => null))?.pages;
           if (deepPages) scored.rankAny = scoreQuestion(q, { pages: deepPages }, { k: DIAGNOSTIC_DEPTH, manualId, nameOf, ms }).rank;
         }
+        if (clarified) scored.clarified = clarified;
         results.push(scored);
         if (error) log(`${name} ${q.id}: error: ${error}`);
       }
@@ -268,7 +319,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       log(`${report}: ${questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
 
-    return buildReport(byStrategy, {
+    const report = buildReport(byStrategy, {
       k: opts.k,
       ...(forms ? { forms } : {}),
       config: {
@@ -292,6 +343,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         ...(agentDescribe ? { agent: agentDescribe } : {}),
       },
     });
+    return clarify ? { ...report, clarify } : report;
   } finally {
     await shutdownOcrEngine().catch(() => undefined);
     await closeVectorStores().catch(() => undefined);

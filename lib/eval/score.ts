@@ -58,6 +58,7 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       mode: out.answer.mode ?? (out.answer.declined ? 'not_covered' : 'answer'),
       ...(out.answer.shownPages ? { shown: out.answer.shownPages.map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`) } : {}),
       ...(answerable && out.answer.shownPages ? { shownRank: firstRelevantRank(out.answer.shownPages, opts.manualId, q.pages) } : {}),
+      ...(out.answer.mode === 'answer' && opts.manualId && out.answer.citedManuals?.some((m) => m !== opts.manualId) ? { wrongDeviceStated: true } : {}),
       path,
     };
   }

@@ -43,7 +43,22 @@ export interface StrategyContext {
 export interface StrategyOutput {
   /** Unique pages, best first (at least `depth` when the corpus has them). */
   pages: PageRef[];
-  answer?: { text: string; declined: boolean; path: string[]; status: string; unverifiedValues?: number; evidence?: AnswerEvidence; mode?: AnswerMode; shownPages?: PageRef[] };
+  answer?: {
+    text: string;
+    declined: boolean;
+    path: string[];
+    status: string;
+    unverifiedValues?: number;
+    evidence?: AnswerEvidence;
+    mode?: AnswerMode;
+    shownPages?: PageRef[];
+    /** `clarify`: the manuals offered. */
+    choices?: string[];
+    /** The top device's share of the closest pages, when the turn had no device (lib/answer/clarify.ts). */
+    deviceShare?: number;
+    /** The manuals a stated answer cites. */
+    citedManuals?: string[];
+  };
 }
 
 /**
@@ -122,6 +137,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let evidence: AnswerEvidence | undefined;
     let mode: AnswerMode | undefined;
     let shownPages: PageRef[] | undefined;
+    let extra: Pick<NonNullable<StrategyOutput['answer']>, 'choices' | 'deviceShare' | 'citedManuals'> = {};
     const errors: string[] = [];
     const inChat = chat ? { history: historyOf(chat.turns), device: chat.device, turn: chat.turns.length + 1 } : {};
     for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions, ...inChat })) {
@@ -133,10 +149,15 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
         evidence = e.evidence;
         mode = e.mode;
         shownPages = e.pages?.map((p) => ({ manualId: p.manualId, page: p.page }));
+        extra = {
+          ...(e.choices?.length ? { choices: e.choices.map((c) => c.manualId) } : {}),
+          ...(e.device_share !== undefined ? { deviceShare: e.device_share } : {}),
+          ...(e.mode === 'answer' ? { citedManuals: [...new Set(e.sources.map((s) => s.manualId))] } : {}),
+        };
       } else if (e.type === 'error') errors.push(`${e.tool}: ${e.message}`);
       else if (e.type === 'metrics') path = e.path;
       else if (e.type === 'check') unverifiedValues = e.values?.unverified.length ?? 0;
-      else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}), ...(mode ? { mode } : {}), ...(shownPages ? { shownPages } : {}) };
+      else if (e.type === 'done') answer = { text, declined, path, status: e.status, unverifiedValues, ...(evidence ? { evidence } : {}), ...(mode ? { mode } : {}), ...(shownPages ? { shownPages } : {}), ...extra };
     }
     chat?.turns.push({ question, answer: text, status: answer.status });
     if (answer.status === 'failed' && !text) throw new Error(`the turn failed${errors.length ? `: ${errors.join('; ')}` : ''}`);

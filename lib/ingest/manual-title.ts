@@ -6,7 +6,6 @@
  */
 import type { PageLayout } from './layout';
 import { stripBidiControls } from '../text/hygiene';
-import { designationTokens } from '../text/designations';
 
 /** Placeholder phrases that authoring tools leave in the title field. */
 const PLACEHOLDER = /\b(?:untitled|document title|title of (?:the )?document|insert title|no title|new document|click here|type (?:the )?title)\b/i;
@@ -92,77 +91,4 @@ export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages
     }
   }
   return undefined;
-}
-
-/**
- * Words that say what kind of document a title names, not which device: a manual's title is its
- * device plus these ("The X-9 controller Specification and operation manual"). General knowledge
- * of how manuals are titled, as the connecting words between them ("and", "for", "of").
- */
-const DOCUMENT_WORDS = new Set(
-  (
-    'manual manuals guide guides handbook handbooks instruction instructions specification specifications spec specs ' +
-    'operation operations operating operator operators user users owner owners datasheet datasheets ' +
-    'reference installation install service maintenance quick start getting started setup documentation document ' +
-    'technical brochure leaflet booklet catalogue catalog overview description edition revision rev version ver release ' +
-    'draft getting english and & for of the a an to'
-  ).split(' '),
-);
-/** Leading articles: "The X-9 controller" is named "X-9 controller" (a sentence adds its own "the"). */
-const ARTICLE = /^(?:the|a|an)$/i;
-/** A version or edition marker: "V1.2", "2nd (edition)". */
-const MARKER = /^(?:v\d[\d.]*|\d+(?:st|nd|rd|th))$/i;
-/** The words a number or a letter belongs to ("Revision B", "Version 1.2", "Edition 3"). */
-const NUMBERED = /^(?:edition|revision|rev|version|ver|release|issue|no)$/;
-const MAX_DEVICE_WORDS = 4;
-
-const bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '').replace(/[’']s$/, '');
-/** A word of the document type, an edition marker, or the number that follows one ("Revision B"). */
-const documentWord = (w: string) => DOCUMENT_WORDS.has(bare(w)) || MARKER.test(bare(w)) || bare(w) === '';
-const hasDesignation = (w: string) => designationTokens(w.replace(/[’']s$/, '')).length > 0;
-
-/**
- * The device a title names, short enough for a sentence ("How is the X-9 controller wired?"):
- * the part of the title that names a model (letters and digits) when it is split by a dash or a
- * colon, without leading articles and without the document-type words and edition markers before
- * and after it; at most four words, kept around the model designation (else the last four: the
- * head of a noun phrase comes last). Falls back to the title when nothing is left.
- */
-export function deviceName(title: string): string {
-  const clean = title.replace(/_+/g, ' ').replace(/\s+/g, ' ').trim();
-  // Two-word document types read as one.
-  const joined = clean.replace(/\bdata\s+sheets?\b/gi, 'datasheet');
-  // A slug such as "acme-hx200-manual" reads as words.
-  const spaced = /\s/.test(joined) ? joined : joined.replace(/(?<=\p{L})-(?=\p{L})|-(?=(?:manual|guide)\b)/giu, ' ');
-  const parts = spaced
-    .split(/\s+[-–—:|]\s+|:\s+|\s*[()[\]]\s*/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const trimmed = parts.map((p) => trimDocumentWords(p.split(' '))).filter((ws) => ws.length > 0);
-  const words = trimmed.find((ws) => ws.some(hasDesignation)) ?? trimmed[0];
-  if (!words) return clean.replace(/^(?:the|a|an)\s+/i, '') || clean;
-  return shorten(words).join(' ').replace(/[,;]+$/, '');
-}
-
-/** Without articles and document-type words at either end ("User manual for the …", "… operation manual"). */
-function trimDocumentWords(words: string[]): string[] {
-  let start = 0;
-  let end = words.length;
-  while (start < end && (ARTICLE.test(bare(words[start])) || documentWord(words[start]))) start++;
-  for (;;) {
-    if (end > start && documentWord(words[end - 1])) end--;
-    // "… Revision B", "… Version 1.2": the number or letter with its marker word.
-    else if (end - 1 > start && NUMBERED.test(bare(words[end - 2])) && /^(?:[\d.]+|\p{L})$/u.test(bare(words[end - 1]))) end -= 2;
-    else break;
-  }
-  return words.slice(start, end);
-}
-
-/** At most four words: the designation and the words after it (then before it); else the last four. */
-function shorten(words: string[]): string[] {
-  if (words.length <= MAX_DEVICE_WORDS) return words;
-  const at = words.findIndex(hasDesignation);
-  if (at < 0) return words.slice(-MAX_DEVICE_WORDS);
-  const start = Math.max(0, Math.min(at, words.length - MAX_DEVICE_WORDS));
-  return words.slice(start, start + MAX_DEVICE_WORDS);
 }

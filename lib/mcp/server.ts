@@ -108,10 +108,11 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'ask',
     {
       title: 'Ask the manuals',
-      description: "Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). `mode` says the form: answer (quoted), pages (no stated value found; `pages` are the closest pages), not_covered (no ready manual covers the asked device).",
+      description: "Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). `mode` says the form: answer (quoted), pages (no stated value found; `pages` are the closest pages), not_covered (no ready manual covers the asked device), clarify (the question names no device and the closest pages are from several: `choices` lists them with their best page; ask again with `device` set to the chosen manual id to get the answer).",
       inputSchema: {
         question: z.string().trim().min(1).max(4000).describe('the question, as a technician would ask it'),
         manuals: z.array(z.string().min(1).max(200)).max(50).optional().describe('restrict to these manuals (ids or exact titles); default all ready manuals'),
+        device: z.string().min(1).max(200).optional().describe('the device the question is about: a manual id or exact title (from `choices` of a clarify reply, or list_manuals)'),
       },
       annotations: { readOnlyHint: true },
     },

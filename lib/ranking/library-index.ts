@@ -7,7 +7,8 @@
 import type { Passage } from '../providers/types';
 import { Bm25Index } from '../text/bm25';
 import { charNgrams, terms, words } from '../text/analyze';
-import { modelCore, variantOf } from '../text/designations';
+import { modelCore, variantOf, writtenDesignations } from '../device/designations';
+import { fileNameText } from '../device/tokens';
 import { valueKinds } from '../text/quantities';
 
 export interface CorpusManual {
@@ -36,30 +37,12 @@ const pageKey = (manualId: string, page: number) => `${manualId}\u0000${page}`;
 
 /** A manual's identity text: the title, the file name's words and the cover page. */
 function identityText(manual: CorpusManual, cover: CorpusPage | undefined): string {
-  const fileWords = manual.fileName.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ');
+  const fileWords = fileNameText(manual.fileName);
   return [manual.title, fileWords, cover?.text ?? ''].join('\n');
 }
 
 /** A word that reads as a value ("24v", "87a"), not a model's variant: a number, then a unit. */
 const isValue = (w: string) => /^\d/.test(w) && (valueKinds(w).size > 0 || valueKinds(w.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0);
-
-/**
- * The designations a word of a page writes, hyphens out: itself, and for a slashed list of
- * variants each one ("qx-40a/b" → qx40a, qx40b; "dp831a/dp832" → dp831a, dp832).
- */
-function writtenDesignations(word: string): string[] {
-  const parts = word.replace(/-/g, '').split('/').filter(Boolean);
-  const out: string[] = [];
-  let last: { stem: string } | undefined;
-  for (const part of parts) {
-    if (last && /^\p{L}{1,3}$/u.test(part)) out.push(last.stem + part);
-    else {
-      out.push(part);
-      last = variantOf(part);
-    }
-  }
-  return out;
-}
 
 export class LibraryIndex {
   readonly manuals: CorpusManual[];

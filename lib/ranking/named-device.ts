@@ -29,6 +29,7 @@
  * word shared by both counts for both, and only a word of one decides.
  */
 import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
+import { nameText, trimToken } from '../device/tokens';
 import type { LibraryIndex } from './library-index';
 
 export interface NamedDevice {
@@ -61,7 +62,7 @@ function nameWords(index: LibraryIndex): Map<string, Set<string>> {
   if (out) return out;
   out = new Map();
   for (const m of index.manuals) {
-    const set = new Set(words(`${m.title}\n${m.fileName.replace(/\.pdf$/i, '').replace(/[_]+/g, ' ')}`));
+    const set = new Set(words(nameText(m)));
     for (const w of index.identityWords.get(m.id) ?? []) if (designationShaped(w)) set.add(w);
     for (const w of [...set]) if (isStopword(w) || w.length < 2 || EDITION.test(w)) set.delete(w);
     out.set(m.id, set);
@@ -107,7 +108,7 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   // A name is written as one: a capital or a digit ("Zentro", "HX-200"); "board" or "big" is prose,
   // and so is a sentence's first word with only its first letter capitalised ("Board …").
   const asName = (t: string, i: number) => /\d/.test(t) || /\p{Lu}/u.test(i === 0 ? t.slice(1) : t);
-  const tokens = question.trim().split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(asName);
+  const tokens = question.trim().split(/\s+/).map(trimToken).filter(asName);
   for (const w of new Set(tokens.flatMap((t) => words(t)))) {
     if (isStopword(w) || w.length < 2 || EDITION.test(w)) continue;
     const manuals = [...names].filter(([, set]) => set.has(w) || [...set].some((n) => partOf(w, n))).map(([id]) => id);

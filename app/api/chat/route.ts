@@ -26,6 +26,8 @@ const askSchema = z
     sessionId: z.string().regex(ID_PATTERN),
     question: z.string().trim().min(1).max(MAX_QUESTION_CHARS).optional(),
     retryOf: z.string().regex(ID_PATTERN).optional(),
+    /** The device picked from a "Which device?" reply (a manual id): the chat's device from this question on. */
+    device: z.string().regex(ID_PATTERN).optional(),
     scope: z.union([z.literal('all'), z.array(z.string().regex(ID_PATTERN)).min(1).max(200)]).default('all'),
     debugDelayMs: z.number().int().min(0).max(5000).optional(),
   })

@@ -10,8 +10,9 @@
  * qualifying a value ("DC 24V", "AC 230V") — that is not a stop word and does not start a sentence
  * ("Apply 24V …", "The 24V supply …").
  */
-import { isStopword, words } from './analyze';
-import { valueKinds } from './quantities';
+import { isStopword, words } from '@/lib/text/analyze';
+import { valueKinds } from '@/lib/text/quantities';
+import { identityTokens as tokensOf, trimToken } from './tokens';
 
 export interface ModelMention {
   /** As the question writes it: "Rigol DP832". */
@@ -28,8 +29,6 @@ const SENTENCE_END = /[.!?:;]["')\]]*$/u;
 const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those)$/i;
 /** Hyphen-joined parts of letters and digits, the first with a letter ('QX-40B', 'AB12-CD3'; not '3-pin'). */
 const HYPHENATED_MODEL = /^(?=.*\d)[\p{L}\d]*\p{L}[\p{L}\d]*(?:-[\p{L}\d]+)+$/u;
-const trimToken = (t: string) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-const tokensOf = (text: string) => text.split(/\s+/).map(trimToken).filter(Boolean);
 
 /** Letters and digits, at least three characters: the shape of a model, a code or a value. */
 const designationShaped = (token: string) => token.length >= 3 && /\p{L}/u.test(token) && /\d/.test(token);
@@ -104,6 +103,24 @@ export function modelMentions(question: string): ModelMention[] {
     if (!/^\p{Ll}{3,}$/u.test(after) || isStopword(after)) continue;
     const word = designationWord(model);
     if (word && !out.some((m) => m.model === word)) out.push({ text: model, model: word });
+  }
+  return out;
+}
+
+/**
+ * The designations a word of a page writes, hyphens out: itself, and for a slashed list of
+ * variants each one ("qx-40a/b" → qx40a, qx40b; "dp831a/dp832" → dp831a, dp832).
+ */
+export function writtenDesignations(word: string): string[] {
+  const parts = word.replace(/-/g, '').split('/').filter(Boolean);
+  const out: string[] = [];
+  let last: { stem: string } | undefined;
+  for (const part of parts) {
+    if (last && /^\p{L}{1,3}$/u.test(part)) out.push(last.stem + part);
+    else {
+      out.push(part);
+      last = variantOf(part);
+    }
   }
   return out;
 }

@@ -1,0 +1,21 @@
+/**
+ * The one tokenizer and file-name cleaner of device identity (./identity.ts): every reader of
+ * device names — designations, the named-device reading, the library index, follow-ups,
+ * applicability, suggestions — splits text and cleans file names here.
+ */
+
+/** A token without the punctuation around it ("(HX-200)," → "HX-200"). */
+export const trimToken = (t: string) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+/** The one tokenizer of device identity: whitespace-separated tokens, punctuation trimmed, empty ones dropped. */
+export function identityTokens(text: string): string[] {
+  return text.split(/\s+/).map(trimToken).filter(Boolean);
+}
+
+/** A file name as words: no folder, no ".pdf", underscores as spaces ("docs/acme_hx200_manual.pdf" → "acme hx200 manual"). */
+export function fileNameText(fileName: string): string {
+  return (fileName.split(/[\\/]/).pop() ?? '').replace(/\.pdf$/i, '').replace(/_+/g, ' ');
+}
+
+/** The text naming a manual: its title and its file name's words. */
+export const nameText = (m: { title: string; fileName: string }, sep = '\n') => `${m.title}${sep}${fileNameText(m.fileName)}`;
