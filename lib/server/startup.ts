@@ -8,7 +8,7 @@ import { dataDir, ensureDataDir } from '../runtime/data-dir';
 import { startIngestWorker } from '../ingest/worker-client';
 import { runtimeFlag } from '../config';
 import { acceptUpload } from '../manuals/service';
-import { getDb } from '../store/db';
+import { databaseProblem, describeDb } from '../store/db';
 
 /**
  * Adds the generated sample manual to the library once per DATA_DIR. A marker file remembers it,
@@ -25,7 +25,14 @@ export async function seedSampleManual(): Promise<{ seeded: boolean; manualId?: 
 }
 
 export async function startServer(): Promise<void> {
-  await getDb();
+  // A database that cannot be opened must not stop the server: a failed start would answer every
+  // path, health included, with a bare 500. Serving lets /api/health answer 503 with the reason
+  // and pages say it; the worker would only die on the same file, so it is not started.
+  const problem = await databaseProblem();
+  if (problem) {
+    console.error(`[startup] the database cannot be used: ${problem}. /api/health reports it; fix or restore ${describeDb().target} and restart.`);
+    return;
+  }
   if (!runtimeFlag('MC_NO_SAMPLE')) {
     await seedSampleManual().catch((err) => console.error('[startup] could not add the sample manual:', err));
   }
