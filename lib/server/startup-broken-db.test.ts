@@ -13,7 +13,7 @@ import { closeDb, databaseProblem } from '../store/db';
 import { startServer } from './startup';
 
 afterAll(async () => {
-  stopIngestWorker();
+  await stopIngestWorker();
   await closeDb();
 });
 
