@@ -5,7 +5,6 @@
  * drizzle-kit) are applied on first use, so a fresh database or an upgraded app is always on the
  * current schema. Queries are written once against the `Db` type (see tables.ts).
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createClient } from '@libsql/client';
 import { sql } from 'drizzle-orm';
@@ -43,33 +42,7 @@ interface Opened {
 // One connection (pool) per process and target; kept on globalThis so Next's dev reloads reuse it.
 const state = globalThis as unknown as { __mcDb?: { key: string; ready: Promise<Opened> } };
 
-/**
- * Every SQLite connection of this process commits without an fsync (`synchronous = NORMAL`, the
- * setting SQLite recommends with WAL): the file stays consistent after a crash, and a power loss
- * can lose only the last commits. With the default (FULL) each commit waited for the disk on the
- * thread that serves requests — chat turns commit an event at a time, the worker a row at a
- * time, and each commit held the write lock through its fsync — so under load every request,
- * health included, queued behind disk flushes (measured: 5.8 ms a commit on an idle disk, 0.3 ms
- * without). The client opens pooled connections itself and has no option for this pragma, so the
- * driver's prepare() runs it once on each connection before its first statement.
- */
-function commitWithoutFsync(): void {
-  const Database = createRequire(import.meta.url)('libsql') as { prototype: { prepare(...args: unknown[]): unknown; exec(sql: string): unknown } };
-  const prepare = Database.prototype.prepare;
-  if ((prepare as { mcNormalSync?: true }).mcNormalSync) return;
-  const configured = new WeakSet<object>();
-  const patched = function (this: { exec(sql: string): unknown }, ...args: unknown[]) {
-    if (!configured.has(this)) {
-      configured.add(this);
-      this.exec('PRAGMA synchronous = NORMAL');
-    }
-    return prepare.apply(this, args);
-  };
-  Database.prototype.prepare = Object.assign(patched, { mcNormalSync: true as const });
-}
-
 async function openSqlite(dir: string): Promise<Opened> {
-  commitWithoutFsync();
   // The client pools connections, so per-connection settings go through its options: a pragma
   // run once would reach only the first connection (seen as SQLITE_BUSY under load).
   // `timeout` is SQLite's busy timeout: the ingest worker and the server write the same file.
