@@ -7,7 +7,6 @@
  * smallest first; the pipeline writes to the index one manual at a time). When no upload waits, it
  * re-embeds the ready manuals whose vectors other embedders made (lib/ingest/reembed.ts).
  */
-import os from 'node:os';
 import { getConfig } from '@/lib/config';
 import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { repairVectorIndex } from '@/lib/store/vector-audit';
@@ -91,15 +90,7 @@ function reportJobs(workerId: string, running: Map<string, unknown>): void {
   if (process.connected) process.send?.({ type: 'jobs', workerId, ids: [...running.keys()] });
 }
 
-/**
- * Below the web server it shares the machine with: ingesting (OCR, rendering, embedding, and the
- * OCR processes it starts, which inherit this) is batch work, while requests and /api/health wait on
- * the server's CPU. A stand-alone worker (no parent) keeps its priority.
- */
-const NICE_BESIDE_SERVER = 10;
-
 async function main() {
-  if (process.send) os.setPriority(NICE_BESIDE_SERVER);
   const me = processWorkerInfo();
   process.on('message', (msg) => {
     if (msg === 'poke') wake?.();
