@@ -3,7 +3,9 @@ import localFont from 'next/font/local';
 import { headers } from 'next/headers';
 import { AppChrome } from '@/components/layout/app-chrome';
 import { AppHeader } from '@/components/layout/app-header';
+import { DatabaseError } from '@/components/layout/database-error';
 import { THEME_INIT_SCRIPT } from '@/components/ui/theme';
+import { databaseProblem } from '@/lib/store/db';
 import './globals.css';
 
 // Fonts ship from npm (@fontsource-variable): nothing is fetched from Google at build or run time.
@@ -33,6 +35,8 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // The per-request CSP nonce from proxy.ts: without it the strict CSP blocks this inline script.
   const nonce = (await headers()).get('x-nonce') ?? undefined;
+  // Every page reads the database first: when it cannot, say why instead of an anonymous 500.
+  const dbProblem = await databaseProblem();
   return (
     <html lang="en" className={`${inter.variable} ${mono.variable}`} suppressHydrationWarning>
       <head>
@@ -48,12 +52,14 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           Skip to content
         </a>
         {/* Not on shared chats: app/share/layout.tsx is their own shell, with no navigation. */}
-        <AppChrome>
-          <AppHeader />
-        </AppChrome>
+        {dbProblem ? null : (
+          <AppChrome>
+            <AppHeader />
+          </AppChrome>
+        )}
         {/* tabIndex -1: the skip link moves focus here, so the next Tab continues inside the page. */}
         <main id="content" tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
-          {children}
+          {dbProblem ? <DatabaseError reason={dbProblem} /> : children}
         </main>
       </body>
     </html>

@@ -4,13 +4,15 @@
  * Postgres database on TEST_DATABASE_URL's server, one FILES_DIR and one vector folder; turns and
  * uploads alternate between them and each upload is checked through the other server. Starts the built app with a scratch DATA_DIR (the sample manual is seeded), then per
  * round sends `concurrency` chat turns at once (each from its own owner, as separate people would)
- * while 2 uploads run; reports errors, latency percentiles, whether the uploads became ready, and
- * the server's memory per round. Exits 1 on any error or when memory does not level off
+ * while 2 uploads run; reports errors, latency percentiles, whether the uploads became ready, the
+ * server's memory per round, and how fast /api/health answered meanwhile (asked one after another
+ * for the whole round, as a load balancer would). Exits 1 on any error or when memory does not level off
  * (memoryVerdict). Traffic goes to 127.0.0.1 only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { askOverHttp, freePort, ownerCookie, peakRssTree, startServer, tail, waitFor, type RunningServer } from '../lib/eval/bench/server';
 import { memoryVerdict } from '../lib/eval/bench/memory';
 import { generateSampleManual } from '../lib/sample';
@@ -41,6 +43,52 @@ function currentRssMb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The health prober: asks /api/health one request after another until told to stop, as a load
+ * balancer's probe does, and answers with each request's latency and the failures (not a 200
+ * within 10 s). It runs on its own thread: on this script's thread the 30 answer streams it reads
+ * delay every response it sees, which measured this script, not the server (health p95 3.8 s
+ * here, 0.4 s from curl in another process at the same time).
+ */
+const HEALTH_PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ms = [];
+const failures = [];
+let running = true;
+parentPort.on('message', () => { running = false; });
+(async () => {
+  while (running) {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(workerData.url + '/api/health', { signal: AbortSignal.timeout(10000) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error('HTTP ' + res.status);
+    } catch (err) {
+      failures.push(String(err));
+    }
+    ms.push(performance.now() - t0);
+  }
+  parentPort.postMessage({ ms, failures });
+})();
+`;
+
+function pollHealth(url: string): { stop(): Promise<{ ms: number[]; failed: number }> } {
+  const prober = new Worker(HEALTH_PROBER, { eval: true, workerData: { url } });
+  const result = new Promise<{ ms: number[]; failures: string[] }>((resolve, reject) => {
+    prober.once('message', resolve);
+    prober.once('error', reject);
+  });
+  return {
+    async stop() {
+      prober.postMessage('stop');
+      const { ms, failures } = await result;
+      await prober.terminate();
+      for (const f of failures) log(`health under load: ${f}`);
+      return { ms, failed: failures.length };
+    },
+  };
 }
 
 async function main() {
@@ -88,8 +136,10 @@ async function main() {
     const rounds: Array<Record<string, unknown>> = [];
     let errors = 0;
 
+    const allHealthMs: number[] = [];
     for (let r = 0; r < ROUNDS && Date.now() < deadline; r++) {
       const t0 = performance.now();
+      const health = pollHealth(server.url);
       const turns = Array.from({ length: CONCURRENCY }, (_, i) => askOverHttp(serverFor(i).url, questions[(r * CONCURRENCY + i) % questions.length], {}));
       const uploads = [0, 1].map(async (i) => {
         // A unique copy each time (a comment after %%EOF), so it is a new manual, not a duplicate.
@@ -100,6 +150,9 @@ async function main() {
         return (await res.json()).manual.id as string;
       });
       const settled = await Promise.allSettled([...turns, ...uploads]);
+      const { ms: healthMs, failed: healthFailed } = await health.stop();
+      allHealthMs.push(...healthMs);
+      errors += healthFailed;
       const failed = settled.filter((s) => s.status === 'rejected') as PromiseRejectedResult[];
       const done = settled.slice(0, CONCURRENCY).flatMap((s) => (s.status === 'fulfilled' ? [s.value as Awaited<(typeof turns)[number]>] : []));
       const notDone = done.filter((t) => t.status !== 'done').length;
@@ -127,6 +180,7 @@ async function main() {
         wall_ms: Math.round(performance.now() - t0),
         first_event_ms: { p50: pct(first, 50), p95: pct(first, 95) },
         answer_ms: { p50: pct(answer, 50), p95: pct(answer, 95) },
+        health_ms: { failed: healthFailed, n: healthMs.length, p50: pct(healthMs, 50), p95: pct(healthMs, 95), max: pct(healthMs, 100) },
         server_rss_mb: pid ? currentRssMb(pid) : null,
         server_heap_mb: memory.heapUsedMb,
         server_external_mb: memory.externalMb,
@@ -140,12 +194,14 @@ async function main() {
       rounds.map((r) => r.server_heap_mb as number | null),
     );
     if (!memory.stable) log(`memory not stable: ${memory.reason}`);
-    const report = { servers: SERVERS, rounds, errors, memory, peak_rss: peak };
+    const healthUnderLoad = { n: allHealthMs.length, p50: pct(allHealthMs, 50), p95: pct(allHealthMs, 95), max: pct(allHealthMs, 100) };
+    const report = { servers: SERVERS, rounds, errors, memory, peak_rss: peak, health_ms: healthUnderLoad };
     if (json) console.log(JSON.stringify(report));
     else {
       console.log(`rounds: ${rounds.length} × (${CONCURRENCY} concurrent turns + 2 uploads) over ${SERVERS} server(s), errors: ${errors}`);
       for (const r of rounds) console.log(JSON.stringify(r));
       for (const p of peak) console.log(`peak RSS ${p.peak_mb} MB  ${p.command}`);
+      console.log(`health during the rounds: ${JSON.stringify(healthUnderLoad)} ms`);
       console.log(`memory: ${memory.stable ? 'stable' : 'NOT stable'} (${memory.reason})`);
     }
     if (errors) for (const s of servers) log(`server log ${s.url} (last lines):\n${tail(s.logFile, 40)}`);

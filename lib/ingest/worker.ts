@@ -9,6 +9,7 @@
  */
 import { getConfig } from '@/lib/config';
 import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
+import { repairVectorIndex } from '@/lib/store/vector-audit';
 import { runGuarded } from './decode-guard';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';
@@ -17,6 +18,8 @@ import { processWorkerId, processWorkerInfo } from './worker-id';
 import { ownMemory } from '../runtime/process-memory';
 
 const POLL_MS = 1000;
+/** How often the vector index is checked against the stored chunks and repaired (lib/store/vector-audit.ts). */
+const INDEX_AUDIT_EVERY_MS = 30_000;
 /** How often an idle or busy worker looks for jobs whose worker died (a cheap indexed query). */
 const RECLAIM_EVERY_MS = 5000;
 /**
@@ -31,6 +34,14 @@ let stopping = false;
 
 async function reclaim(): Promise<void> {
   for (const r of await recoverInterruptedJobs()) console.log(`[ingest] recovered interrupted job ${r.id}: ${r.outcome}`);
+}
+
+let lastIndexAudit = 0;
+/** Manuals whose vectors are gone (a deleted or damaged index) become re-embed jobs. */
+async function repairIndex(): Promise<void> {
+  if (Date.now() - lastIndexAudit < INDEX_AUDIT_EVERY_MS) return;
+  lastIndexAudit = Date.now();
+  await repairVectorIndex().catch((err) => console.error('[ingest] vector index audit failed:', err instanceof Error ? err.message : err));
 }
 
 /** The active embedders' fingerprint, once they could be loaded (retried with each reclaim until then). */
@@ -102,6 +113,7 @@ async function main() {
 
   await heartbeat(me);
   await reclaim();
+  await repairIndex();
   await prepareReembed();
   console.log(`[ingest] worker ${me.id} ready`);
   process.send?.('healthy');
@@ -117,6 +129,7 @@ async function main() {
     if (Date.now() - lastReclaim > RECLAIM_EVERY_MS) {
       lastReclaim = Date.now();
       await reclaim().catch((err) => console.error('[ingest] reclaim failed:', err instanceof Error ? err.message : err));
+      await repairIndex();
       await prepareReembed();
     }
     const next =

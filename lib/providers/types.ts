@@ -133,6 +133,11 @@ export interface VectorStore {
   multiVectorSearch(queryVectors: Float32Array[], opts: SearchOptions): Promise<PageHit[]>;
   count(filter?: SearchFilter): Promise<{ chunks: number; pages: number }>;
   /**
+   * Chunk and page rows per manual, reading every stored row's manual id, so damage shows (the
+   * vector index audit, lib/store/vector-audit.ts); absent where the backend keeps its own replicas.
+   */
+  vectorsPerManual?(): Promise<Map<string, { chunks: number; pages: number }>>;
+  /**
    * Folds every row written so far into the indexes now (LanceDB does it on its own once writes go
    * quiet); absent where writes are indexed as they land.
    */

@@ -5,6 +5,7 @@ import { activeIndexFingerprint, getEmbedder, getReranker } from '../providers';
 import { describeProviders, getConfig, runtimeEnv } from '../config';
 import { checkDb } from '../store/db';
 import { indexFingerprints, queueReport } from '../store/jobs';
+import { lastVectorAudit } from '../store/vector-audit';
 import { filesDir } from '../ingest/paths';
 import { ingestWorkerMemory, ingestWorkerRestarts } from '../ingest/worker-client';
 import { pdfPoolStats } from '../pdf-worker/pool';
@@ -57,8 +58,11 @@ export async function healthReport() {
   const db = await checkDb();
   const files = isFilesDirWritable();
   const queue = db.ok ? await queueReport().catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })) : { error: 'database unavailable' };
+  const index = db.ok ? await indexReport() : { error: 'database unavailable' };
   return {
     ok: dataDir.ok && db.ok && files.ok,
+    // Serving, but searches find less: the vector index lacks vectors and is being rebuilt.
+    degraded: 'vectors' in index && index.vectors?.ok === false,
     version: APP_VERSION,
     node: process.version,
     pid: process.pid,
@@ -67,7 +71,7 @@ export async function healthReport() {
     db,
     files,
     queue,
-    index: db.ok ? await indexReport() : { error: 'database unavailable' },
+    index,
     providers: await activeProviders(),
     memory: memoryReport(),
   };
@@ -85,13 +89,14 @@ function restartsReport() {
 
 /**
  * The fingerprint of the active embedders and the ones the ready manuals' vectors were made with;
- * `stale` manuals wait for the worker to re-embed them (lib/ingest/reembed.ts).
+ * `stale` manuals wait for the worker to re-embed them (lib/ingest/reembed.ts). `vectors`: the last
+ * background audit of the vector index against the stored chunks (lib/store/vector-audit.ts).
  */
 async function indexReport() {
   try {
     const [fingerprint, manuals] = await Promise.all([activeIndexFingerprint(), indexFingerprints()]);
     const stale = manuals.filter((m) => m.fingerprint !== fingerprint).reduce((n, m) => n + m.manuals, 0);
-    return { fingerprint, stale, manuals };
+    return { fingerprint, stale, manuals, vectors: lastVectorAudit() };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

@@ -11,7 +11,7 @@ import { runtimeFlag } from '../config';
 import { acceptUpload } from '../manuals/service';
 import { filesDir } from '../ingest/paths';
 import { removeOrphans } from '../security/orphaned-uploads';
-import { dbDialect, getDb } from '../store/db';
+import { databaseProblem, dbDialect, describeDb } from '../store/db';
 import { listManuals } from '../store/manuals';
 
 /**
@@ -46,7 +46,14 @@ export async function removeOrphanedFiles(): Promise<{ uploads: number; manuals:
 }
 
 export async function startServer(): Promise<void> {
-  await getDb();
+  // A database that cannot be opened must not stop the server: a failed start would answer every
+  // path, health included, with a bare 500. Serving lets /api/health answer 503 with the reason
+  // and pages say it; the worker would only die on the same file, so it is not started.
+  const problem = await databaseProblem();
+  if (problem) {
+    console.error(`[startup] the database cannot be used: ${problem}. /api/health reports it; fix or restore ${describeDb().target} and restart.`);
+    return;
+  }
   await removeOrphanedFiles().catch((err) => console.error('[startup] could not remove orphaned files:', err));
   if (!runtimeFlag('MC_NO_SAMPLE')) {
     await seedSampleManual().catch((err) => console.error('[startup] could not add the sample manual:', err));

@@ -36,6 +36,8 @@ interface Opened {
   close(): Promise<void>;
   /** A real read and a write (rolled back), so a corrupt or read-only database is noticed; 'busy' when another writer held the lock past HEALTH_LOCK_WAIT_MS. */
   check(): Promise<'ok' | 'busy'>;
+  /** The read half of check(): what every page reads first. */
+  read(): Promise<void>;
 }
 
 // One connection (pool) per process and target; kept on globalThis so Next's dev reloads reuse it.
@@ -71,12 +73,15 @@ async function openSqlite(dir: string): Promise<Opened> {
   // Foreign keys (cascading deletes) are on by default in every libsql connection.
   const db = drizzle(client, { schema: activeSchema as typeof schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  const check = async (): Promise<'ok' | 'busy'> => {
-    // Deferred: no lock until the insert, which waits for another writer at most HEALTH_LOCK_WAIT_MS
-    // (on this pooled connection only, restored before it goes back).
+  const read = async () => {
     // The table's own pages and its index's (count(*) reads the smallest index only): what every page reads first.
     await client.execute('select * from manuals limit 1');
     await client.execute('select count(*) from manuals');
+  };
+  const check = async (): Promise<'ok' | 'busy'> => {
+    // Deferred: no lock until the insert, which waits for another writer at most HEALTH_LOCK_WAIT_MS
+    // (on this pooled connection only, restored before it goes back).
+    await read();
     const tx = await client.transaction('deferred');
     try {
       await tx.execute(`PRAGMA busy_timeout = ${HEALTH_LOCK_WAIT_MS}`);
@@ -91,7 +96,7 @@ async function openSqlite(dir: string): Promise<Opened> {
       tx.close();
     }
   };
-  return { db, close: async () => client.close(), check };
+  return { db, close: async () => client.close(), check, read };
 }
 
 async function openPostgres(url: string): Promise<Opened> {
@@ -117,6 +122,10 @@ async function openPostgres(url: string): Promise<Opened> {
     throw new Error(`Postgres at ${describeTarget(url)} is not usable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   const db = drizzlePg(pool, { schema: activeSchema }) as unknown as Db;
+  const read = async () => {
+    await pool.query('select * from manuals limit 1');
+    await pool.query('select count(*) from manuals');
+  };
   const check = async (): Promise<'ok' | 'busy'> => {
     const conn = await pool.connect();
     try {
@@ -134,7 +143,7 @@ async function openPostgres(url: string): Promise<Opened> {
       conn.release();
     }
   };
-  return { db, close: () => pool.end(), check };
+  return { db, close: () => pool.end(), check, read };
 }
 
 function target(): { key: string; open: () => Promise<Opened> } {
@@ -223,6 +232,19 @@ export async function checkDb(): Promise<{ ok: boolean; dialect: Dialect; target
     return result === 'busy' ? { ok: true, ...info, busy: true } : { ok: true, ...info };
   } catch (err) {
     return { ok: false, ...info, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Why the database cannot serve a page, or null when it can: opening it (migrations included) and
+ * the read every page starts with. Pages show this reason instead of an anonymous 500.
+ */
+export async function databaseProblem(): Promise<string | null> {
+  try {
+    await (await opened()).read();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
 }
 

@@ -252,10 +252,13 @@ export async function abandonReembed(id: string, workerId: string): Promise<void
     .where(and(eq(manuals.id, id), eq(manuals.workerId, workerId)));
 }
 
-/** The index was emptied (vectors of a new size): every manual's vectors are unknown now. */
-export async function forgetIndexFingerprints(): Promise<void> {
+/** The index was emptied (vectors of a new size), or lost these manuals' vectors: their vectors are unknown now, so the worker re-embeds them. */
+export async function forgetIndexFingerprints(ids?: string[]): Promise<void> {
   const db = await getDb();
-  await db.update(manuals).set({ indexFingerprint: null }).where(isNotNull(manuals.indexFingerprint));
+  await db
+    .update(manuals)
+    .set({ indexFingerprint: null })
+    .where(and(isNotNull(manuals.indexFingerprint), ids ? inArray(manuals.id, ids) : undefined));
 }
 
 /** The fingerprints the library's ready manuals were embedded with, and how many each (/api/health). */

@@ -368,6 +368,32 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
     return { chunks, pages };
   }
 
+  /**
+   * Rows per manual in both tables, from the manual_id column of every data file: a deleted or
+   * truncated file fails here rather than quietly shrinking search results. A failure forgets the
+   * table handles, so the next use opens whatever the folder holds then.
+   */
+  async vectorsPerManual(): Promise<Map<string, { chunks: number; pages: number }>> {
+    this.assertOpen();
+    const counts = new Map<string, { chunks: number; pages: number }>();
+    for (const name of ['chunks', 'pages'] as const) {
+      try {
+        const table = await this.table(name);
+        if (!table) continue;
+        const column = (await table.query().select(['manual_id']).toArrow()).getChild('manual_id');
+        for (const id of column ?? []) {
+          const entry = counts.get(String(id)) ?? { chunks: 0, pages: 0 };
+          entry[name]++;
+          counts.set(String(id), entry);
+        }
+      } catch (err) {
+        this.handles.delete(name);
+        throw err;
+      }
+    }
+    return counts;
+  }
+
   /** Waits for queued writes, then folds every unindexed row into the indexes (bench, eval harness). */
   async optimize(): Promise<void> {
     this.assertOpen();
