@@ -31,7 +31,7 @@ const ALLOWED = {
   agent: ['answer', 'config', 'providers', 'ranking', 'runtime', 'text'],
   services: ['agent', 'config', 'manuals', 'providers', 'ranking', 'store'],
   chat: ['agent', 'answer', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'services', 'store', 'text'],
-  api: ['agent', 'answer', 'auth', 'chat', 'config', 'manuals', 'providers', 'runtime', 'security', 'services', 'store'],
+  api: ['agent', 'answer', 'auth', 'chat', 'config', 'manuals', 'providers', 'runtime', 'security', 'services', 'store', 'text'],
   mcp: ['api', 'config', 'runtime', 'security'],
   server: ['auth', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'sample', 'security', 'store'],
   eval: ['agent', 'answer', 'config', 'ingest', 'manuals', 'providers', 'ranking', 'runtime', 'sample', 'services', 'store', 'text'],
