@@ -32,7 +32,7 @@ const ALLOWED = {
   agent: ['answer', 'config', 'device', 'providers', 'ranking', 'runtime', 'text'],
   services: ['agent', 'config', 'manuals', 'providers', 'ranking', 'store'],
   chat: ['agent', 'answer', 'config', 'device', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'services', 'store', 'text'],
-  api: ['agent', 'answer', 'auth', 'chat', 'config', 'device', 'manuals', 'providers', 'runtime', 'security', 'services', 'store'],
+  api: ['agent', 'answer', 'auth', 'chat', 'config', 'device', 'manuals', 'providers', 'runtime', 'security', 'services', 'store', 'text'],
   mcp: ['api', 'config', 'runtime', 'security'],
   server: ['auth', 'config', 'ingest', 'manuals', 'pdf-worker', 'providers', 'runtime', 'sample', 'security', 'store'],
   eval: ['agent', 'answer', 'config', 'device', 'ingest', 'manuals', 'providers', 'ranking', 'runtime', 'sample', 'services', 'store', 'text'],

@@ -14,6 +14,7 @@ import { clientAddress } from '@/lib/config/network';
 import { FailureThrottle, type FailureRule } from '@/lib/security/failure-throttle';
 import { InFlightLimiter, RateLimiter, type ReleaseSlot } from '@/lib/security/rate-limit';
 import { findApiKeyByHash, insertApiKey, insertAudit, listApiKeys, revokeApiKey, touchApiKey, type ApiAuditRow } from '@/lib/store/api-keys';
+import { cleanName } from '@/lib/text/hygiene';
 
 const KEY_PREFIX = 'mc_';
 
@@ -49,7 +50,7 @@ function hashKey(key: string): string {
 }
 
 export async function createApiKey(ownerId: string, name: string): Promise<{ key: string; view: ApiKeyView }> {
-  const clean = name.replace(/\s+/g, ' ').trim().slice(0, 80);
+  const clean = cleanName(name).slice(0, 80);
   if (!clean) throw new ApiKeyError(400, 'Give the key a name, e.g. the tool that will use it.');
   const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await insertApiKey({ id: randomUUID(), ownerId, name: clean, prefix: key.slice(0, 8), hash: hashKey(key) });

@@ -1,15 +1,18 @@
 /**
  * Auth.js (next-auth v5) for the networked mode: a credentials provider over the `users` table
  * (scrypt hashes) and, when AUTH_OIDC_* is set, an OpenID Connect provider whose users become
- * members. Sessions are JWTs in an httpOnly cookie; the user's id is the owner id of their chats
- * and manuals. On loopback (the local single-user mode) none of this is consulted.
+ * members (lib/auth/oidc-account.ts: only a verified email). Sessions are JWTs in an httpOnly
+ * cookie carrying the account's session version (lib/auth/session-version.ts); the user's id is
+ * the owner id of their chats and manuals. On loopback (the local single-user mode) none of this is consulted.
  */
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { getConfig } from '../config';
-import { createUser, findUserByEmail, getUser } from '../store/users';
+import { endSessions, getUser } from '../store/users';
 import { checkCredentials } from './credentials';
+import { accountForOidc } from './oidc-account';
 import { authSecret } from './owner-cookie';
+import { sessionClaimsFor, sessionUser } from './session-version';
 
 function authConfig(): NextAuthConfig {
   const { oidc } = getConfig().auth;
@@ -35,24 +38,25 @@ function authConfig(): NextAuthConfig {
     ],
     callbacks: {
       async jwt({ token, user, account, profile }) {
-        if (account?.provider === 'oidc') {
-          // Single sign-on users are matched by email; new ones join as members.
-          const email = String(profile?.email ?? token.email ?? '').toLowerCase();
-          if (!email) throw new Error('The identity provider did not share an email address.');
-          const existing = (await findUserByEmail(email)) ?? (await createUser({ email, name: String(profile?.name ?? email), role: 'member' }));
-          token.sub = existing.id;
-        } else if (user?.id) {
-          token.sub = user.id;
-        } else if (token.sub && !(await getUser(token.sub))) {
-          // A session ends with its account: auth() answers null for a removed user at once (one
-          // read per check, no cache), as the proxy redirects their pages (lib/security/access-proxy.ts).
-          return null;
+        if (account?.provider === 'oidc') return { ...token, ...sessionClaimsFor(await accountForOidc(profile)) };
+        if (user?.id) {
+          const signedIn = await getUser(user.id);
+          return signedIn ? { ...token, ...sessionClaimsFor(signedIn) } : null;
         }
-        return token;
+        // A session ends with its account and with a newer session version (a password change, a
+        // sign-out): auth() answers null at once, as the proxy redirects the pages.
+        return (await sessionUser(token)) ? token : null;
       },
       async session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
         return session;
+      },
+    },
+    events: {
+      // Signing out ends every session of the account, so a copy of this cookie is worth nothing.
+      async signOut(message) {
+        const token = 'token' in message ? message.token : null;
+        if (await sessionUser(token)) await endSessions(token!.sub!);
       },
     },
   };

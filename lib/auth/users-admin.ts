@@ -1,6 +1,6 @@
 /** Managing users (admins only, checked by the callers): create, change role or password, remove. */
 import { z } from 'zod';
-import { stripBidiControls } from '../text/hygiene';
+import { cleanName } from '../text/hygiene';
 import { ADMIN_USER_ID, createUser, deleteUser, findUserByEmail, getUser, listUsers, updateUser, type User } from '../store/users';
 import { AccessError } from './roles';
 import { hashPassword } from './password';
@@ -24,9 +24,10 @@ export async function listUserViews(): Promise<UserView[]> {
 }
 
 export async function addUser(input: z.infer<typeof newUserSchema>): Promise<UserView> {
-  const email = stripBidiControls(input.email);
+  const email = cleanName(input.email);
+  if (!email) throw new AccessError(403, 'Give the user a sign-in name.');
   if (await findUserByEmail(email)) throw new AccessError(403, `A user named ${email} already exists.`);
-  return view(await createUser({ email, name: input.name && stripBidiControls(input.name), role: input.role, passwordHash: await hashPassword(input.password) }));
+  return view(await createUser({ email, name: input.name && cleanName(input.name), role: input.role, passwordHash: await hashPassword(input.password) }));
 }
 
 export async function changeUser(id: string, patch: z.infer<typeof userPatchSchema>): Promise<UserView> {

@@ -36,6 +36,7 @@ import type { BBox } from '@/lib/providers/types';
 import type { ValueBox } from '@/lib/answer/value-boxes';
 import { manualSourcePath } from '@/lib/ingest/paths';
 import { locateValuesInPdf } from '@/lib/pdf-worker/pool';
+import { cleanName } from '@/lib/text/hygiene';
 
 export interface SessionSummary {
   id: string;
@@ -119,7 +120,7 @@ export async function loadChat(sessionId: string, ownerId: string | null): Promi
 }
 
 export async function renameChat(ownerId: string | null, sessionId: string, title: string): Promise<SessionSummary> {
-  const clean = title.replace(/\s+/g, ' ').trim().slice(0, 120);
+  const clean = cleanName(title).slice(0, 120);
   if (!clean) throw new ChatError('bad_request:chat', 'A chat needs a title.');
   await requireSession(sessionId, ownerId);
   await renameSession(sessionId, ownerId!, clean);

@@ -7,6 +7,7 @@ import { numberCitations } from '@/lib/answer/citations';
 import type { AgentEvent, AnswerMode, ClosestPage, DeviceChoice, EventHit, EventOf, EventSource, TurnMetrics, UnsupportedSentence } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { pageImageLink } from '../text/page-links';
+import { cleanName } from '@/lib/text/hygiene';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -157,7 +158,7 @@ export function errorEvents(turn: Pick<TurnView, 'events'>): Array<EventOf<'erro
 
 /** A session title from its first question: one line, at most ~60 characters, cut at a word. */
 export function titleFromQuestion(question: string, maxChars = 60): string {
-  const line = question.replace(/\s+/g, ' ').trim();
+  const line = cleanName(question);
   if (!line) return 'New chat';
   if (line.length <= maxChars) return line;
   const cut = line.slice(0, maxChars);

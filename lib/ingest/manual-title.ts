@@ -5,7 +5,7 @@
  * for scans), and only failing that from the file name.
  */
 import type { PageLayout } from './layout';
-import { stripBidiControls } from '../text/hygiene';
+import { cleanName } from '../text/hygiene';
 
 /** Placeholder phrases that authoring tools leave in the title field. */
 const PLACEHOLDER = /\b(?:untitled|document title|title of (?:the )?document|insert title|no title|new document|click here|type (?:the )?title)\b/i;
@@ -16,8 +16,8 @@ const FILE_LIKE = /\.(?:pdf|docx?|odt|rtf|indd|qxd|fm|tex|dvi|ps|txt|html?)$|^[a
 
 /** The PDF's title when it names the document; undefined when it is junk. */
 export function usableTitle(title: string | undefined, fileName?: string): string | undefined {
-  // Bidi controls could make a title read differently from what it is (issue 13).
-  const t = title && stripBidiControls(title).replace(/\s+/g, ' ').trim();
+  // Invisible controls could make a title read differently from what it is.
+  const t = title && cleanName(title);
   if (!t || t.length < 4 || t.length > 160) return undefined;
   if (PLACEHOLDER.test(t) || PRODUCER.test(t)) return undefined;
   // One token of letters, digits, dashes, dots or underscores is a slug (a file name or a job
@@ -79,7 +79,7 @@ export function titleFromPages(pages: Array<Pick<PageLayout, 'lines'>>, maxPages
       const words: string[] = [];
       for (const l of lines) {
         if (l.fontSize < floor) continue;
-        const text = l.text.replace(/\s+/g, ' ').trim();
+        const text = cleanName(l.text);
         // Covers repeat the product name in several places: keep its first appearance.
         if (!words.some((w) => w.toLowerCase().includes(text.toLowerCase()))) words.push(text);
       }

@@ -28,9 +28,9 @@ describe('manual titles and names from untrusted input', () => {
 
 describe('bidi controls in names (issue 13, finding 7)', () => {
   it('are stripped from file names and PDF titles', async () => {
-    const { stripBidiControls } = await import('../text/hygiene');
-    expect(stripBidiControls('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
-    expect(stripBidiControls('a\u2066b\u2069c\u200Fd\u061Ce')).toBe('abcde');
+    const { stripInvisibleControls } = await import('../text/hygiene');
+    expect(stripInvisibleControls('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(stripInvisibleControls('a\u2066b\u2069c\u200Fd\u061Ce')).toBe('abcde');
     expect(usableTitle('Pump \u202Emanual\u202C service guide')).toBe('Pump manual service guide');
   });
 });

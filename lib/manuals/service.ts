@@ -13,7 +13,7 @@ import { usableTitle } from '../ingest/manual-title';
 import type { ManualView } from './view';
 import { inspectPdfFile } from '../pdf-worker/pool';
 import { getConfig } from '../config';
-import { stripBidiControls } from '../text/hygiene';
+import { cleanName, stripInvisibleControls } from '../text/hygiene';
 import { type Actor, actorFor } from '../auth/roles';
 import { getVectorStore } from '../providers/vectorstore';
 import { queuedManualIds } from '../store/jobs';
@@ -101,7 +101,7 @@ export async function acceptUpload(
     const id = existing?.id ?? randomUUID();
     fs.mkdirSync(manualDir(id), { recursive: true });
     fs.renameSync(saved.tmpPath, manualSourcePath(id));
-    const fileName = safeFileName(stripBidiControls(rawFileName));
+    const fileName = safeFileName(stripInvisibleControls(rawFileName));
     if (!existing) {
       const title = ('title' in inspected && inspected.title) || titleFromFileName(fileName);
       try {
@@ -173,7 +173,7 @@ export async function retryWithPassword(id: string, password: string, ownerId: s
 
 /** A title as a person types it: one line, 1–160 characters. */
 function cleanTitle(raw: string): string {
-  const title = raw.replace(/\s+/g, ' ').trim();
+  const title = cleanName(raw);
   if (!title || title.length > 160) throw new LibraryError(422, 'A title needs 1 to 160 characters.');
   return title;
 }

@@ -1,5 +1,6 @@
 /**
- * Issue 34: sessions end with their account, and server actions from another site are refused.
+ * Sessions end with their account, a password change and a sign-out; server actions from another
+ * site are refused.
  * The proxy's access step over a real users table and a real Auth.js session token.
  */
 import { encode } from 'next-auth/jwt';
@@ -7,7 +8,7 @@ import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authSecret } from '../auth/owner-cookie';
 import { closeDb } from '../store/db';
-import { createUser, deleteUser } from '../store/users';
+import { createUser, deleteUser, endSessions, updateUser } from '../store/users';
 import { accessStep } from './access-proxy';
 
 const SALT = 'authjs.session-token';
@@ -20,8 +21,9 @@ afterAll(async () => {
   await closeDb();
 });
 
-async function pageRequest(path: string, userId: string): Promise<NextRequest> {
-  const token = await encode({ token: { sub: userId, name: 'x' }, secret: authSecret(), salt: SALT });
+/** A page request with a session token of `userId`, issued at session version `version`. */
+async function pageRequest(path: string, userId: string, version: number | undefined = 0): Promise<NextRequest> {
+  const token = await encode({ token: { sub: userId, name: 'x', sessionVersion: version }, secret: authSecret(), salt: SALT });
   return new NextRequest(`http://app.test${path}`, { headers: { cookie: `${SALT}=${token}` } });
 }
 
@@ -37,6 +39,23 @@ describe('sign-in mode: the session check reads the account', () => {
       expect(new URL(redirect.headers.get('location')!).pathname).toBe('/signin');
       expect(redirect.headers.getSetCookie().join()).toMatch(/authjs\.session-token=;.*Max-Age=0/i);
     }
+  });
+
+  it('a password change or a sign-out ends the sessions issued before it, and clears their cookie', async () => {
+    const user = await createUser({ email: 'changer@example.com', role: 'member' });
+    expect(await accessStep(await pageRequest('/manuals', user.id, 0))).toEqual({});
+    await updateUser(user.id, { passwordHash: 'scrypt$new' });
+    const step = await accessStep(await pageRequest('/manuals', user.id, 0));
+    expect('redirect' in step).toBe(true);
+    expect((step as { redirect: Response }).redirect.headers.getSetCookie().join()).toMatch(/authjs\.session-token=;.*Max-Age=0/i);
+    expect(await accessStep(await pageRequest('/manuals', user.id, 1))).toEqual({});
+    await endSessions(user.id); // what signing out does
+    expect('redirect' in (await accessStep(await pageRequest('/manuals', user.id, 1)))).toBe(true);
+    expect(await accessStep(await pageRequest('/manuals', user.id, 2))).toEqual({});
+    // A name change ends nothing; a token from before session versions is refused.
+    await updateUser(user.id, { name: 'Renamed' });
+    expect(await accessStep(await pageRequest('/manuals', user.id, 2))).toEqual({});
+    expect('redirect' in (await accessStep(await pageRequest('/manuals', user.id, undefined)))).toBe(true);
   });
 
   it('a token naming no account at all is refused the same way', async () => {

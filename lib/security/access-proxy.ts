@@ -6,8 +6,9 @@
  *   their direct deletes are refused (401) like any cookieless request (issue 33); "Continue in a
  *   new chat" makes them an owner (its action sets the cookie);
  * - sign-in mode: a page request without a valid Auth.js session is sent to /signin — and so is
- *   one whose signed token names an account that no longer exists (one database read per page
- *   request, no cache: removing a user ends their sessions at once; the role is read per request
+ *   one whose signed token names an account that no longer exists, or an older session version
+ *   (lib/auth/session-version.ts; one database read per page request, no cache: removing a user,
+ *   changing their password or signing out ends their sessions at once; the role is read per request
  *   wherever it matters, so a demotion takes effect at once too);
  * - both modes: a write through a page (a server action's POST) sent from another site is refused
  *   (403), also when the browser sent no Origin but said `Sec-Fetch-Site: cross-site` — Next's
@@ -17,7 +18,7 @@
 import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { authSecret, newOwnerId, ONE_YEAR_S, OWNER_COOKIE, signOwnerId, verifyOwnerCookie } from '../auth/owner-cookie';
-import { actorFor } from '../auth/roles';
+import { sessionUser } from '../auth/session-version';
 import { getConfig } from '../config';
 import { assertSameOrigin, GuardError } from './request-guard';
 
@@ -45,11 +46,11 @@ export async function accessStep(request: NextRequest): Promise<AccessStep> {
     if (PUBLIC_PATHS.test(request.nextUrl.pathname)) return {};
     const secure = isHttps(request);
     const token = await getToken({ req: request, secret: authSecret(), secureCookie: secure, salt: sessionCookie(secure) });
-    if (token?.sub && (await actorFor(token.sub))) return {};
+    if (await sessionUser(token)) return {};
     const url = new URL('/signin', request.url);
     url.searchParams.set('callbackUrl', request.nextUrl.pathname + request.nextUrl.search);
     const redirect = NextResponse.redirect(url);
-    // A signed token of a removed account: the cookie goes too, so /signin offers to sign in again.
+    // A signed token of a removed account or an ended session: the cookie goes too, so /signin offers to sign in again.
     if (token?.sub) redirect.cookies.set(sessionCookie(secure), '', { path: '/', maxAge: 0, httpOnly: true, sameSite: 'lax', secure });
     return { redirect };
   }

@@ -79,6 +79,27 @@ if ('url' in database) {
       expect(await a.retryAfterS(['address:192.0.2.9'])).toBe(120);
       expect(await b.retryAfterS(['address:192.0.2.9'])).toBe(120);
     });
+
+    it('counts sign-in attempts before their check across both servers: of 100 at once, 30 are checked; a success gives its count back', async () => {
+      let now = 1_800_000_000_000 + 5_000;
+      const rule = { failures: 30, windowMs: 60_000, maxLockMs: 15 * 60_000 };
+      const a = new FailureThrottle(rule, 'test:sign-in', () => now, { store: storeA });
+      const b = new FailureThrottle(rule, 'test:sign-in', () => now, { store: storeB });
+      const keys = ['account:admin', 'address:192.0.2.20'];
+      const begun = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).begin(keys)));
+      const attempts = begun.flatMap((x) => ('attempt' in x ? [x.attempt] : []));
+      expect(attempts).toHaveLength(30);
+      expect(begun.filter((x) => 'retryAfterS' in x && x.retryAfterS === 55)).toHaveLength(70);
+      await attempts[0].succeeded();
+      const again = await a.begin(keys);
+      expect('attempt' in again).toBe(true);
+      for (const attempt of attempts.slice(1)) await attempt.failed();
+      if ('attempt' in again) await again.attempt.failed();
+      // Thirty failures: locked out on both servers for a minute from the last.
+      now += 30_000;
+      expect(await a.retryAfterS(keys)).toBe(30);
+      expect(await b.begin(keys)).toEqual({ retryAfterS: 30 });
+    });
   });
 } else {
   describe('limits shared through Postgres', () => {

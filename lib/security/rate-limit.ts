@@ -30,6 +30,10 @@ export const LIMITS = {
 export const ADDRESS_LIMIT_FACTOR = 4;
 
 export type RateResult = { ok: true; remaining: number } | { ok: false; retryAfterS: number };
+/** `at`: where an event was counted (its window's start in a shared store, its time in memory). */
+type Counted = { ok: true; remaining: number; at: number } | { ok: false; retryAfterS: number };
+/** A taken event that can be given back (an attempt that turned out not to count). */
+export type Reservation = { ok: true; remaining: number; giveBack: () => Promise<void> } | { ok: false; retryAfterS: number };
 
 export interface LimiterOptions {
   /**
@@ -90,20 +94,40 @@ export class RateLimiter {
   }
 
   async take(key: string): Promise<RateResult> {
-    const store = await storeOf(this.options);
-    return store ? this.takeShared(store, key) : this.takeInMemory(key);
+    const taken = await this.reserve(key);
+    return taken.ok ? { ok: true, remaining: taken.remaining } : taken;
   }
 
-  private async takeShared(store: LimitStore, key: string): Promise<RateResult> {
+  /**
+   * Takes one event like `take`, atomically (concurrent reservations never pass the limit), and
+   * lets the caller give it back once it knows the event should not count.
+   */
+  async reserve(key: string): Promise<Reservation> {
+    const store = await storeOf(this.options);
+    const taken = store ? await this.takeShared(store, key) : this.takeInMemory(key);
+    if (!taken.ok) return taken;
+    let given = false;
+    const giveBack = async () => {
+      if (given) return;
+      given = true;
+      if (store) return store.giveBack(`${this.name}:${key}`, taken.at);
+      const hits = this.hits.get(key) ?? [];
+      const i = hits.lastIndexOf(taken.at);
+      if (i >= 0) hits.splice(i, 1);
+    };
+    return { ok: true, remaining: taken.remaining, giveBack };
+  }
+
+  private async takeShared(store: LimitStore, key: string): Promise<Counted> {
     const t = this.now();
     const windowStart = Math.floor(t / this.rule.windowMs) * this.rule.windowMs;
     if (++this.takes % SWEEP_EVERY === 0) void store.forgetWindows(t - MAX_WINDOW_MS).catch((err) => console.error('[rate-limit] could not forget old windows', err));
     const counted = await store.takeInWindow(`${this.name}:${key}`, windowStart, this.rule.limit);
     if (counted === null) return { ok: false, retryAfterS: Math.max(1, Math.ceil((windowStart + this.rule.windowMs - t) / 1000)) };
-    return { ok: true, remaining: this.rule.limit - counted };
+    return { ok: true, remaining: this.rule.limit - counted, at: windowStart };
   }
 
-  private takeInMemory(key: string): RateResult {
+  private takeInMemory(key: string): Counted {
     const t = this.now();
     const since = t - this.rule.windowMs;
     const recent = (this.hits.get(key) ?? []).filter((x) => x > since);
@@ -115,7 +139,7 @@ export class RateLimiter {
     this.hits.set(key, recent);
     // Forget idle keys now and then so the map does not grow without bound.
     if (this.hits.size > 10_000) for (const [k, v] of this.hits) if (!v.some((x) => x > since)) this.hits.delete(k);
-    return { ok: true, remaining: this.rule.limit - recent.length };
+    return { ok: true, remaining: this.rule.limit - recent.length, at: t };
   }
 }
 

@@ -18,6 +18,8 @@ beforeAll(async () => {
   process.env.MC_AUTH = 'signin';
   await createUser({ email: 'guessed@example.com', role: 'member', passwordHash: await hashPassword('the-right-password') });
   await createUser({ email: 'other@example.com', role: 'member', passwordHash: await hashPassword('other-password-1') });
+  await createUser({ email: 'victim@example.com', role: 'member', passwordHash: await hashPassword('victim-password-1') });
+  await createUser({ email: 'burst@example.com', role: 'member', passwordHash: await hashPassword('burst-password-1') });
 });
 afterAll(async () => {
   delete process.env.MC_AUTH;
@@ -32,15 +34,26 @@ async function csrf(): Promise<{ token: string; cookie: string }> {
 }
 
 async function attempt(email: string, password: string, forwardedFor: string, path = '/api/auth/callback/credentials'): Promise<Response> {
+  return post([['email', email], ['password', password]], forwardedFor, path);
+}
+
+/** A credentials post with these fields, in this order (repeats allowed), as form or JSON text. */
+async function post(fields: string[][], forwardedFor: string, path = '/api/auth/callback/credentials', json?: (token: string) => string): Promise<Response> {
   const { token, cookie } = await csrf();
-  const body = new URLSearchParams({ csrfToken: token, email, password, callbackUrl: `${BASE}/` });
+  const body = json ? json(token) : new URLSearchParams([['csrfToken', token], ...fields, ['callbackUrl', `${BASE}/`]]);
   return POST(
     new NextRequest(`${BASE}${path}`, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': forwardedFor },
+      headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': forwardedFor },
     }),
   );
+}
+
+const quiet = () => vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+/** 30 wrong passwords for `email`, each from another address: the account is locked out. */
+async function lockOut(email: string, addressPrefix: string): Promise<void> {
+  for (let i = 0; i < 30; i++) expect((await attempt(email, `wrong-${i}`, `${addressPrefix}.${i}`)).status).toBe(302);
 }
 
 const signedIn = (res: Response) => res.headers.getSetCookie().some((c) => /^authjs\.session-token=[^;]/.test(c));
@@ -97,7 +110,75 @@ describe('sign-in throttling on POST /api/auth/callback/credentials', () => {
   });
 });
 
+describe('the account counted is the account checked', () => {
+  it('a form naming the name or the password twice gets 400 and no check, also while the account is locked out', async () => {
+    const warn = quiet();
+    try {
+      // The decoy first, the real name last (Auth.js reads the last): 45 of them, from 45 addresses.
+      for (let i = 0; i < 45; i++) {
+        const res = await post([['email', `decoy-${i}`], ['email', 'victim@example.com'], ['password', `wrong-${i}`]], `198.18.0.${i}`);
+        expect(res.status, `try ${i + 1}`).toBe(400);
+      }
+      // The right password in a repeated field is not checked either.
+      const right = await post([['email', 'zz'], ['email', 'victim@example.com'], ['password', 'victim-password-1']], '198.18.1.1');
+      expect(right.status).toBe(400);
+      expect(signedIn(right)).toBe(false);
+      expect((await post([['email', 'victim@example.com'], ['password', 'x'], ['password', 'victim-password-1']], '198.18.1.2')).status).toBe(400);
+      // None of it was a password check, so nothing was counted: one name, one password signs in.
+      expect(warn.mock.calls).toHaveLength(0);
+      expect(signedIn(await attempt('victim@example.com', 'victim-password-1', '198.18.1.3'))).toBe(true);
+
+      await lockOut('victim@example.com', '198.18.2');
+      const locked = await post([['email', 'zz'], ['email', 'victim@example.com'], ['password', 'victim-password-1']], '198.18.3.1');
+      expect(locked.status).toBe(400);
+      expect(signedIn(locked)).toBe(false);
+      // JSON keeps the last of repeated keys for the throttle as for Auth.js: the locked account.
+      const json = await post([], '198.18.3.2', undefined, (token) => `{"csrfToken":"${token}","email":"zz","email":"victim@example.com","password":"victim-password-1"}`);
+      expect(json.status).toBe(429);
+      expect(signedIn(json)).toBe(false);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe('a burst of concurrent attempts', () => {
+  it('150 at once from one address: 30 passwords are checked, the rest get 429, and then the right password too', async () => {
+    const warn = quiet();
+    try {
+      const results = await Promise.all(Array.from({ length: 150 }, (_, i) => attempt('burst@example.com', `wrong-${i}`, '192.0.2.99')));
+      const checked = results.filter((r) => r.status !== 429);
+      expect(checked).toHaveLength(30);
+      expect(checked.every((r) => r.status === 302 && !signedIn(r))).toBe(true);
+      const lines = warn.mock.calls.map((c) => JSON.parse(String(c[0])) as Record<string, string>);
+      expect(lines.filter((l) => l.event === 'signin_failed')).toHaveLength(30);
+      const right = await attempt('burst@example.com', 'burst-password-1', '192.0.2.100');
+      expect(right.status).toBe(429);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
 describe('FailureThrottle', () => {
+  it('counts attempts before their check: concurrent begins pass the limit never; a success gives its count back, the failure at the limit locks out', async () => {
+    const now = 0;
+    const t = new FailureThrottle({ failures: 3, windowMs: 60_000, maxLockMs: 15 * 60_000 }, 'test', () => now);
+    const begun = await Promise.all(Array.from({ length: 10 }, () => t.begin(['k'])));
+    const attempts = begun.flatMap((b) => ('attempt' in b ? [b.attempt] : []));
+    expect(attempts).toHaveLength(3);
+    expect(begun.filter((b) => 'retryAfterS' in b && b.retryAfterS === 60)).toHaveLength(7);
+    await attempts[0].succeeded(); // a right password: its count is given back
+    const next = await t.begin(['k']);
+    expect('attempt' in next).toBe(true);
+    await attempts[1].failed();
+    expect(await t.retryAfterS(['k'])).toBe(0); // two failures so far
+    await attempts[2].failed(); // took the last count when it began: the lockout starts
+    expect(await t.retryAfterS(['k'])).toBe(60);
+    expect(await t.begin(['k'])).toEqual({ retryAfterS: 60 });
+  });
+
+
   it('locks a key out at its limit for the window, then twice as long at the next lockout', async () => {
     let now = 0;
     const t = new FailureThrottle({ failures: 3, windowMs: 60_000, maxLockMs: 15 * 60_000 }, 'test', () => now);

@@ -2,10 +2,12 @@
  * Password guessing, stopped where passwords are checked: both ways into Auth.js's credentials
  * provider — `POST /api/auth/callback/credentials` (the route, wrapped by
  * `throttleCredentialsCallback`) and the sign-in form's server action (app/signin/actions.ts) —
- * ask `signInRetryAfterS` first and report each failure to `signInFailed`.
+ * count each attempt with `beginSignIn` before the password is checked and settle it after.
  *
- * Per account (the name typed, normalised like the users table) and per client address (the socket
- * address unless a trusted proxy says otherwise: lib/config/network.ts): 30 failures a minute, then
+ * Per account (the name Auth.js checks, normalised like the users table; a form that repeats a
+ * credential field is refused, 400) and per client address (the socket address unless a trusted proxy says
+ * otherwise: lib/config/network.ts): 30 failures a minute — attempts still being checked count
+ * too, so a burst gets at most 30 passwords checked — then
  * every attempt — the right password too — is refused (429) for a minute, two at the next lockout,
  * then four … up to 15 minutes (lib/security/failure-throttle.ts). Each failed or refused attempt
  * is one JSON line on stderr with the account and the address, never the password.
@@ -39,30 +41,67 @@ export function signInAddress(headers: Headers): string {
   return clientAddress(headers, getConfig().trustedProxies);
 }
 
-/** Seconds this account or address must wait before trying again (logged as refused); 0 to go ahead. */
-export async function signInRetryAfterS(account: string, address: string, via: Via): Promise<number> {
-  const wait = await throttle().retryAfterS(keysOf(account, address));
-  if (wait) logAttempt('signin_refused', account, address, via);
-  return wait;
-}
+/** A sign-in attempt let through: settle it with whether it signed in (a failure is logged). */
+export type SignInAttempt = { settle(signedIn: boolean): Promise<void> };
 
-/** A wrong name or password: counted against the account and the address, and logged. */
-export async function signInFailed(account: string, address: string, via: Via): Promise<void> {
-  await throttle().fail(keysOf(account, address));
-  logAttempt('signin_failed', account, address, via);
-}
-
-/** The name posted to the credentials callback (form-encoded, as Auth.js's client sends it, or JSON). */
-async function postedAccount(request: Request): Promise<string> {
-  try {
-    const text = (await readBodyCapped(request, POSTED_ACCOUNT_MAX_BYTES)).toString('utf8');
-    const email = (request.headers.get('content-type') ?? '').includes('application/json')
-      ? (JSON.parse(text) as { email?: unknown } | null)?.email
-      : new URLSearchParams(text).get('email');
-    return typeof email === 'string' ? email : '';
-  } catch {
-    return '';
+/**
+ * Counts an attempt against the account and the address before its password is checked: refused
+ * (seconds to wait, logged) when either is locked out or has its limit counted, else an attempt to
+ * settle. Counting first is what bounds a burst: concurrent attempts cannot all pass the check.
+ */
+export async function beginSignIn(account: string, address: string, via: Via): Promise<{ retryAfterS: number } | SignInAttempt> {
+  const begun = await throttle().begin(keysOf(account, address));
+  if ('retryAfterS' in begun) {
+    logAttempt('signin_refused', account, address, via);
+    return begun;
   }
+  let settled = false;
+  return {
+    async settle(signedIn) {
+      if (settled) return;
+      settled = true;
+      if (signedIn) return begun.attempt.succeeded();
+      await begun.attempt.failed();
+      logAttempt('signin_failed', account, address, via);
+    },
+  };
+}
+
+/**
+ * Whether a posted form names a credential field more than once. Readers disagree on which copy
+ * counts (URLSearchParams.get takes the first, Auth.js the last), so such a post is not checked.
+ */
+export function repeatsCredential(form: { getAll(name: string): unknown[] }): boolean {
+  return form.getAll('email').length > 1 || form.getAll('password').length > 1;
+}
+
+/**
+ * The name Auth.js will check for a credentials post, parsed as Auth.js parses it (JSON when the
+ * content type says so, else a form; @auth/core's getBody), or `repeated` for a form that names
+ * a credential field twice.
+ */
+async function postedAccount(request: Request): Promise<{ account: string } | { repeated: true }> {
+  let text: string;
+  try {
+    text = (await readBodyCapped(request, POSTED_ACCOUNT_MAX_BYTES)).toString('utf8');
+  } catch {
+    return { account: '' };
+  }
+  const type = request.headers.get('content-type') ?? '';
+  let email: unknown;
+  if (type.includes('application/json')) {
+    // JSON.parse keeps the last of repeated keys, as Auth.js's request.json() does.
+    try {
+      email = (JSON.parse(text) as { email?: unknown } | null)?.email;
+    } catch {
+      email = undefined;
+    }
+  } else if (type.includes('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(text);
+    if (repeatsCredential(form)) return { repeated: true };
+    email = form.get('email');
+  }
+  return { account: typeof email === 'string' ? email : '' };
 }
 
 /** Auth.js signs someone in by setting its session cookie; every other answer is a failed attempt. */
@@ -82,12 +121,17 @@ function isCredentialsCallback(url: string): boolean {
 export function throttleCredentialsCallback<R extends Request>(post: (request: R) => Promise<Response>): (request: R) => Promise<Response> {
   return async (request) => {
     if (!isCredentialsCallback(request.url)) return post(request);
-    const account = await postedAccount(request.clone());
+    const posted = await postedAccount(request.clone());
+    if ('repeated' in posted) return Response.json({ error: 'Send the name and the password once each.', code: 'bad_request' }, { status: 400 });
     const address = signInAddress(request.headers);
-    const wait = await signInRetryAfterS(account, address, 'route');
-    if (wait) return tooManyRequests('sign-in attempts', wait);
-    const response = await post(request);
-    if (!signedIn(response)) await signInFailed(account, address, 'route');
-    return response;
+    const begun = await beginSignIn(posted.account, address, 'route');
+    if ('retryAfterS' in begun) return tooManyRequests('sign-in attempts', begun.retryAfterS);
+    let response: Response | undefined;
+    try {
+      response = await post(request);
+      return response;
+    } finally {
+      await begun.settle(!!response && signedIn(response));
+    }
   };
 }

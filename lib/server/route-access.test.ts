@@ -19,13 +19,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Before any route module: it sets up Next's request storage (see testing/async-storage.ts).
 import { inRequestScope } from './testing/request-scope';
 import { authSecret } from '../auth/owner-cookie';
+import { sessionClaimsFor } from '../auth/session-version';
 import { ensurePageImage } from '../manuals/page-images';
 import { manualDir, manualSourcePath } from '../ingest/paths';
 import { stopPdfWorkers } from '../pdf-worker/pool';
 import { generateSampleManual } from '../sample';
 import { closeDb } from '../store/db';
 import { createManual, updateManual } from '../store/manuals';
-import { createUser } from '../store/users';
+import { createUser, getUser } from '../store/users';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -165,7 +166,8 @@ async function call(file: string, method: string, init: { url?: string; body?: u
 /** Auth.js's session cookie for a user, as its sign-in would set it (http, so no __Secure- prefix). */
 async function sessionCookie(userId: string): Promise<string> {
   const salt = 'authjs.session-token';
-  return `${salt}=${await encode({ token: { sub: userId }, secret: authSecret(), salt })}`;
+  const user = await getUser(userId);
+  return `${salt}=${await encode({ token: sessionClaimsFor(user!), secret: authSecret(), salt })}`;
 }
 
 const PAGE_BYTES = {

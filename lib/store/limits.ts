@@ -7,7 +7,7 @@
  * Lockouts (lib/security/failure-throttle.ts) are rows of the same table: the lock's end in
  * `window_start`, its strike count in `count`, under a bucket of their own.
  */
-import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db';
 import { inFlight, rateLimits } from './tables';
 
@@ -15,6 +15,8 @@ import { inFlight, rateLimits } from './tables';
 export interface LimitStore {
   /** Counts one event in `bucket`'s window starting at `windowStart`; the new count, or null when it is already at `limit`. */
   takeInWindow(bucket: string, windowStart: number, limit: number): Promise<number | null>;
+  /** Uncounts one event of `bucket`'s window starting at `windowStart` (never below zero). */
+  giveBack(bucket: string, windowStart: number): Promise<void>;
   /** Forgets windows that ended before `before` (housekeeping). */
   forgetWindows(before: number): Promise<void>;
   /** Takes slot `id` in `bucket` unless `cap` unexpired slots are taken; slots expire at `expiresAt`. */
@@ -40,6 +42,12 @@ export function databaseLimitStore(db: Db): LimitStore {
         })
         .returning({ count: rateLimits.count });
       return rows[0]?.count ?? null;
+    },
+    async giveBack(bucket, windowStart) {
+      await db
+        .update(rateLimits)
+        .set({ count: sql`${rateLimits.count} - 1` })
+        .where(and(eq(rateLimits.bucket, bucket), eq(rateLimits.windowStart, windowStart), gt(rateLimits.count, 0)));
     },
     async forgetWindows(before) {
       await db.delete(rateLimits).where(lt(rateLimits.windowStart, before));

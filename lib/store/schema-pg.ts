@@ -205,6 +205,7 @@ export const users = pgTable(
     name: text('name').notNull(),
     role: text('role', { enum: USER_ROLES }).notNull().default('member'),
     passwordHash: text('password_hash'),
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email)],

@@ -256,6 +256,8 @@ export const users = sqliteTable(
     role: text('role', { enum: USER_ROLES }).notNull().default('member'),
     /** scrypt hash (lib/auth/password.ts); null for OIDC-only users and an admin not yet set up. */
     passwordHash: text('password_hash'),
+    /** In every session token; raised by a password change or a sign-out, which ends older sessions (lib/auth/session-version.ts). */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email)],

@@ -1,6 +1,6 @@
 /** Users and roles (schema.ts `users`). The `admin` row is created by the migration. */
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { getDb } from './db';
 import { users, type UserRole } from './tables';
 
@@ -31,9 +31,26 @@ export async function createUser(u: { email: string; name?: string; role: UserRo
   return (await getUser(row.id))!;
 }
 
+/** Changes a user; a new password also ends every session of theirs (the session version goes up). */
 export async function updateUser(id: string, patch: Partial<Pick<User, 'email' | 'name' | 'role' | 'passwordHash'>>): Promise<void> {
   const db = await getDb();
-  await db.update(users).set(patch.email ? { ...patch, email: patch.email.trim().toLowerCase() } : patch).where(eq(users.id, id));
+  await db
+    .update(users)
+    .set({
+      ...patch,
+      ...(patch.email ? { email: patch.email.trim().toLowerCase() } : {}),
+      ...(patch.passwordHash !== undefined ? { sessionVersion: sql`${users.sessionVersion} + 1` } : {}),
+    })
+    .where(eq(users.id, id));
+}
+
+/** Ends every session of a user: tokens carry the session version they were issued with (lib/auth/session-version.ts). */
+export async function endSessions(id: string): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, id));
 }
 
 /** Removes a user; the administrator row cannot be removed (it owns CLI ingests). */
