@@ -12,6 +12,7 @@ import { clarifySentence, readDevices, shouldClarify, type ClarifyReading } from
 import { closestPages } from '@/lib/answer/closest-pages';
 import { deviceKey, deviceProfiles, manualsOfKind, type DeviceProfile } from '@/lib/device/identity';
 import { extractiveAnswer } from '@/lib/answer/extractive';
+import { readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
 import { readQuestion } from '@/lib/answer/select';
 import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
@@ -40,7 +41,7 @@ const SYSTEM = `You answer a technician's question using only the numbered manua
 - If the sources do not contain the answer, reply with one sentence starting "The manuals do not say" that names what is missing. Never guess or use outside knowledge.
 - Be concise.`;
 
-function answerPrompt(t: TreeData, finding?: string): string {
+function answerPrompt(t: TreeData, units: readonly PageUnit[], finding?: string): string {
   const lines = [`Question: ${t.question}`];
   const history = t.history.slice(-4);
   if (history.length) {
@@ -56,6 +57,9 @@ function answerPrompt(t: TreeData, finding?: string): string {
     used += line.length;
   }
   if (used === 0) lines.push('(no sources were found)');
+  const hits = t.environment.textHits();
+  const structures = unitsForPrompt(units, (manualId, page) => hits.find((h) => h.manualId === manualId && h.page === page)?.ref);
+  if (structures.length) lines.push('', 'Tables, procedures and values on the best pages, as printed (cite their source number):', ...structures);
   const lookups = t.environment.modelLookups();
   const unknown = unknownDevices(lookups);
   if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
@@ -68,9 +72,9 @@ function answerPrompt(t: TreeData, finding?: string): string {
   return lines.join('\n');
 }
 
-async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, onDelta: () => void, finding?: string): AsyncGenerator<ToolOutput, string> {
+async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, units: readonly PageUnit[], onDelta: () => void, finding?: string): AsyncGenerator<ToolOutput, string> {
   // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
-  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, finding), abortSignal: ctx.signal, maxRetries: 0, onError: () => {} });
+  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, units, finding), abortSignal: ctx.signal, maxRetries: 0, onError: () => {} });
   let text = '';
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {
@@ -191,6 +195,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       return;
     }
     const llm = await ctx.llm();
+    // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
+    const units = await ctx.pageUnits(bestPages(t.environment.textHits(), STRUCTURE_PAGES));
     let text = '';
     let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
@@ -198,7 +204,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let regenerated = false;
     if (llm) {
       try {
-        text = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true));
+        text = yield* llmAnswer(t, ctx, llm.model, units, () => (streamed = true));
         if (!text) throw new Error('the model returned an empty answer');
         method = 'llm';
         // Value lock: a value no cited passage contains gets one rewrite with the finding; an
@@ -207,7 +213,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         if (unverified.length) {
           const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
           yield { type: 'status', message: `${listed}: not in the cited sources; asking the model to correct the answer` };
-          const rewrite = yield* llmAnswer(t, ctx, llm.model, () => (streamed = true), valueFinding(unverified));
+          const rewrite = yield* llmAnswer(t, ctx, llm.model, units, () => (streamed = true), valueFinding(unverified));
           if (rewrite) {
             text = rewrite;
             regenerated = true;
@@ -223,6 +229,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let mode: AnswerMode;
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
+    let structure: StructuredReading | undefined;
     const failed = method === 'llm' && !DECLINED.test(text) ? failedCheck(t, text) : undefined;
     if (failed) {
       // The check failed: no paragraph that reads like an answer, the closest pages instead.
@@ -234,6 +241,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       yield { type: 'response', delta: text, reset: true };
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
+        units,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
         uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),
@@ -248,6 +256,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       declined = answer.declined;
       mode = answer.mode;
       evidence = answer.evidence;
+      structure = answer.structure;
       coverage = Math.round(answer.coverage * 1000) / 1000;
       // Stream sentence by sentence so the UI behaves the same with and without an LLM.
       for (const [i, sentence] of answer.parts.entries()) {
@@ -261,7 +270,9 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     }
     const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
     // Sources list what an answer cites, or the pages shown instead of one.
-    const sources = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
+    const cited = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
+    // A reading of a structure unit highlights the unit and its value, not the passage's lines.
+    const sources = structure && !declined ? cited.map((s) => (s.ref === structure.ref ? { ...s, bboxes: readingBoxes(structure, s.page) } : s)) : cited;
     // Said after the answer, in the answer's voice: the manual it comes from is not complete yet.
     const processing = await processingManuals(t, ctx, sources, pages);
     if (processing.length) {
@@ -285,3 +296,13 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     };
   },
 };
+
+/** The first `n` distinct pages of the hits, in rank order. */
+function bestPages(hits: readonly RefHit[], n: number): Array<{ manualId: string; page: number }> {
+  const out: Array<{ manualId: string; page: number }> = [];
+  for (const h of hits) {
+    if (out.length >= n) break;
+    if (!out.some((p) => p.manualId === h.manualId && p.page === h.page)) out.push({ manualId: h.manualId, page: h.page });
+  }
+  return out;
+}

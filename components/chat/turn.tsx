@@ -9,6 +9,7 @@ import { ClosestPageCards, FormNotice, RevealClosestPages } from './closest-page
 import { Icon } from '../ui/icons';
 import { Trail } from './trail';
 import { DeviceChoices } from './device-choices';
+import { AnswerRegionCrop } from './answer-region';
 
 export interface TurnActions {
   onRate?: (id: string, rating: 1 | -1 | null) => void;
@@ -55,6 +56,14 @@ export function Turn({
     },
     [targets, onOpenSource],
   );
+  // The region keeps the source's own ref; the shown answer renumbers its citations.
+  const openSource = useCallback(
+    (ref: number) => {
+      const source = turn.sources.find((s) => s.ref === ref);
+      if (source) onOpenSource(source);
+    },
+    [turn.sources, onOpenSource],
+  );
   const openHit = useCallback(
     (ref: number) => {
       const target = hits.get(ref);
@@ -96,6 +105,7 @@ export function Turn({
           </div>
         )}
 
+        {turn.mode === 'answer' && turn.region && !running && <AnswerRegionCrop region={turn.region} onOpen={openSource} />}
         {turn.mode === 'pages' && <ClosestPageCards pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
         {turn.mode === 'clarify' && (
           <DeviceChoices

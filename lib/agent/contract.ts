@@ -9,6 +9,7 @@
 import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
+import type { PageUnit } from '@/lib/answer/structured';
 import type { DeviceChoice } from '@/lib/answer/clarify';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
@@ -99,6 +100,8 @@ export interface AgentServices {
   libraryIndex(): Promise<LibraryIndex>;
   /** Manuals still being processed (queued … indexing), with their progress: the index does not hold them yet. */
   pendingManuals(): Promise<PendingManual[]>;
+  /** The structure units (tables, procedures, labelled values, code lists) on these pages, in reading order. */
+  pageUnits(pages: ReadonlyArray<{ manualId: string; page: number }>): Promise<PageUnit[]>;
   /** Which decider picks the tools when the turn's options do not say. */
   decider: DeciderProvider;
 }

@@ -19,9 +19,26 @@ const TOPIC_WEIGHT = 0.25;
 /** A word no retrieved passage contains is often the technician's paraphrase ("tells me"). */
 const UNKNOWN_WEIGHT = 0.6;
 
+/** A question word's weight in coverage: the device name little, a word no passage has less than a known one. */
+export function groupWeight(group: string[], topic: boolean, known: (t: string) => boolean): number {
+  return topic ? TOPIC_WEIGHT : group.some(known) ? 1 : UNKNOWN_WEIGHT;
+}
+
+/** A region of a page an answer quotes, as `npm run eval` reports it: PDF points from the top-left. */
+export interface EvidenceRegion {
+  manualId: string;
+  page: number;
+  bbox: [number, number, number, number];
+  kind: string;
+}
+
 export interface AnswerEvidence {
   coverage: number;
   quantityMissing: boolean;
+  /** The regions of the page the answer reads (a structure unit's), PDF points from the top-left. */
+  regions?: EvidenceRegion[];
+  /** What the answer was read from, when a structure unit: a table cell or row, a labelled value, a code, a procedure. */
+  structure?: string;
 }
 
 export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };
@@ -51,7 +68,7 @@ function coverageOf({ groups, known, isTopic, passageOf }: Reading, { chosen, co
   let got = 0;
   for (const g of groups) {
     const topic = g.some((t) => isTopic(t, manualId));
-    const w = topic ? TOPIC_WEIGHT : g.some(known) ? 1 : UNKNOWN_WEIGHT;
+    const w = groupWeight(g, topic, known);
     total += w;
     if (topic || g.some((t) => answerTerms.has(t))) got += w;
   }

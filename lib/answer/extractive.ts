@@ -12,8 +12,9 @@ import { splitSentences } from '@/lib/text/sentences';
 import { otherDeviceAsked } from './applicability';
 import { evidenceOf, NO_EVIDENCE, type AnswerEvidence } from './decide';
 import { answerForm, type AnswerMode, type FormPolicy } from './form';
-import { cite, quoteAnswer } from './quote';
-import { readQuestion, selectUnits } from './select';
+import { cite, quoteAnswer, type Quotes } from './quote';
+import { readQuestion, selectUnits, type Reading, type Selection } from './select';
+import { anchorQuotes, readStructure, type PageUnit, type StructuredReading } from './structured';
 import { closestPagesSentence, declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
 
 export interface ExtractiveAnswer {
@@ -27,6 +28,8 @@ export interface ExtractiveAnswer {
   coverage: number;
   /** What the decision to answer or decline was based on. */
   evidence: AnswerEvidence;
+  /** The structure unit the answer reads, when it reads one (its regions and value boxes). */
+  structure?: StructuredReading;
 }
 
 export interface ExtractiveOptions {
@@ -40,6 +43,8 @@ export interface ExtractiveOptions {
   uncoveredVariants?: ReadonlyArray<{ asked: string; listed: readonly string[] }>;
   /** Devices the question names whose only manual is still processing: ./applicability.ts. */
   notReady?: ReadonlyArray<{ device: string; percent?: number }>;
+  /** The structure units of the best retrieved pages (./structured.ts reads an answer from one). */
+  units?: readonly PageUnit[];
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
@@ -55,12 +60,33 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // title): another device's passages would only mislead.
   if (opts.unknownDevices?.length && !reading.named) return notCovered(unknownDeviceSentence(opts.unknownDevices));
   const selection = selectUnits(reading);
-  if (!selection) return withheld(question, form(null), NO_EVIDENCE);
-  const { parts, refs } = quoteAnswer(reading, selection);
-  const evidence = evidenceOf(reading, selection, parts);
-  const mode = form(evidence, otherDeviceAsked(reading, selection.chosen[0].manualId) !== undefined);
+  const quoted = selection && quoteAnswer(reading, selection);
+  const bag = selection && quoted && quotedAnswer(reading, selection, quoted, opts.units ?? []);
+  // A unit read whole (a cell with its labels, a procedure to its last step) is the answer when it
+  // covers the question at least as well as the sentences the bag reader would quote.
+  const structure = opts.units?.length ? readStructure(reading, opts.units) : undefined;
+  const useStructure = !!structure && (!bag || structure.coverage >= bag.evidence.coverage);
+  const chosen = useStructure
+    ? { parts: [structure.text], refs: [structure.ref], manualId: structure.manualId, structure, evidence: { coverage: structure.coverage, quantityMissing: structure.quantityMissing, regions: structure.regions, structure: structure.kind } satisfies AnswerEvidence }
+    : bag;
+  if (!chosen) return withheld(question, form(null), NO_EVIDENCE);
+  const { parts, refs, evidence } = chosen;
+  const mode = form(evidence, otherDeviceAsked(reading, chosen.manualId) !== undefined);
   if (mode !== 'answer') return withheld(question, mode, evidence);
-  return { text: parts.join(' '), parts, refs, declined: false, mode, coverage: evidence.coverage, evidence };
+  return { text: parts.join(' '), parts, refs, declined: false, mode, coverage: evidence.coverage, evidence, ...(chosen.structure ? { structure: chosen.structure } : {}) };
+}
+
+/**
+ * The passage reader's quotes with their page regions; a "how do I" answer whose first quote is a
+ * step of a procedure becomes that whole procedure. The evidence (what the form decision reads)
+ * stays the quotes'.
+ */
+function quotedAnswer(reading: Reading, selection: Selection, quoted: Quotes, units: readonly PageUnit[]) {
+  const evidence = evidenceOf(reading, selection, quoted.parts);
+  const manualId = selection.chosen[0].manualId;
+  const { regions, procedure } = units.length ? anchorQuotes(reading, quoted.parts, units) : { regions: [] };
+  if (procedure) return { parts: [procedure.text], refs: [procedure.ref], manualId, structure: procedure, evidence: { ...evidence, regions: procedure.regions, structure: 'procedure' } };
+  return { ...quoted, manualId, structure: undefined, evidence: regions.length ? { ...evidence, regions } : evidence };
 }
 
 function notCovered(text: string): ExtractiveAnswer {

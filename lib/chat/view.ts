@@ -8,6 +8,8 @@ import type { AgentEvent, AnswerMode, ClosestPage, DeviceChoice, EventHit, Event
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { pageImageLink } from '../text/page-links';
 import { cleanName } from '@/lib/text/hygiene';
+import { isValueBox, type ValueBox } from '@/lib/answer/value-boxes';
+import type { BBox } from '@/lib/providers/types';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -41,6 +43,8 @@ export interface TurnView extends StoredTurn {
   pages: ClosestPage[];
   /** `clarify` ("Which device?"): the devices offered, each with its best page. */
   choices: DeviceChoice[];
+  /** The region of the page a stated answer reads (a table, a procedure, a value), shown cropped beside it. */
+  region: AnswerRegion | null;
   /** A problem outside the agent (network, refused request), shown instead of an answer. */
   clientError?: string;
 }
@@ -65,7 +69,29 @@ export function emptyTurn(id: string, question: string, createdAt = Date.now()):
     mode: 'answer',
     pages: [],
     choices: [],
+    region: null,
   };
+}
+
+/** Where on its cited page a stated answer reads: the unit's box and the value's, in PDF points from the top-left. */
+export interface AnswerRegion {
+  ref: number;
+  manualId: string;
+  page: number;
+  kind: string;
+  bbox: BBox;
+  value: ValueBox | null;
+}
+
+/** The region of the answer's first source, when the answer reads a structure unit on that page. */
+function answerRegion(e: EventOf<'response'>): AnswerRegion | null {
+  const source = e.sources[0];
+  if ((e.mode ?? 'answer') !== 'answer' || !source) return null;
+  const g = e.evidence?.regions?.find((r) => r.manualId === source.manualId && r.page === source.page);
+  if (!g) return null;
+  const [x0, y0, x1, y1] = g.bbox;
+  const value = source.bboxes?.find(isValueBox) ?? null;
+  return { ref: source.ref, manualId: source.manualId, page: source.page, kind: g.kind, bbox: { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, value };
 }
 
 /** A reply offers at most this many closest pages (the contract's limit, enforced where they are shown). */
@@ -95,6 +121,7 @@ export function applyEvent(turn: TurnView, event: AgentEvent): TurnView {
         // A clarify groups its closest pages by device (two per device offered).
         pages: (event.pages ?? []).slice(0, event.mode === 'clarify' ? MAX_CLARIFY_PAGES : MAX_CLOSEST_PAGES),
         choices: event.choices ?? [],
+        region: answerRegion(event),
       };
     case 'check':
       return { ...turn, events: [...turn.events, event], unsupported: event.unsupported, checked: { method: event.method, count: event.checked } };

@@ -43,6 +43,12 @@ interface AnswerResult {
   mode?: AnswerMode;
   /** The closest pages the reply showed, as "file p.N". */
   shown?: string[];
+  /** A stated answer's quoted regions (structure units), PDF points from the top-left. */
+  evidence?: Array<{ manual: string; page: number; bbox: [number, number, number, number]; kind: string }>;
+  /** What a stated answer was read from: a table cell or row, a labelled value, a code, a procedure. */
+  structure?: string;
+  /** Its answer keywords, found in the text layer of its regions' pages, lie inside its regions (lib/eval/evidence-check.ts). */
+  valueInRegion?: boolean;
   /** Answerable questions: 1-based rank of the expected page among the shown pages, null = not shown. */
   shownRank?: number | null;
   /** A stated answer (`answer` form) citing another manual than the question's. */
@@ -104,6 +110,12 @@ interface Metrics {
   unanswerable_stated?: number | null;
   /** Answering strategies: of the answerable questions answered in the `pages` form, the share whose expected page is among the (at most 3) shown. */
   'pages_recall@3'?: number | null;
+  /** Answering strategies: stated answers that show their page regions (structure units). */
+  stated_with_regions?: number | null;
+  /** Answering strategies: of the stated answers holding every keyword, whose keywords the regions' text layer has, the share with them inside a region. */
+  value_in_region?: number | null;
+  /** Answering strategies: stated answers read from a structure unit (a cell, a row, a value, a code, a whole procedure). */
+  read_from_structure?: number;
   /** Answering strategies: share of the questions answered with "Which device?" (then picked and answered). */
   clarify_rate?: number | null;
   /** Answering strategies: stated answers citing another manual than the question's. */
@@ -207,6 +219,9 @@ function formMetrics(results: readonly QuestionResult[]) {
     'pages_recall@3': round(mean(paged.map((r) => hitAtK(r.answer?.shownRank ?? null, 3)))),
     clarify_rate: round(mean(results.map((r) => !!r.clarified))),
     wrong_device_stated: results.filter((r) => r.answer?.wrongDeviceStated).length,
+    stated_with_regions: round(mean(stated.map((r) => !!r.answer?.evidence?.length))),
+    value_in_region: round(mean(stated.filter((r) => r.answer?.valueInRegion !== undefined).map((r) => r.answer!.valueInRegion === true))),
+    read_from_structure: stated.filter((r) => r.answer?.structure).length,
   };
 }
 

@@ -24,6 +24,8 @@ import { modelJson, type LinearModel } from '../ranking/model';
 import { setRankingModel, withRankingModel } from '../ranking/rank';
 import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type FormsReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
+import { checkValueRegions } from './evidence-check';
+import { manualSourcePath } from '../ingest/paths';
 import { rankerInput, STRATEGY_FNS, type EvalChat, type StrategyContext, type StrategyOutput } from './strategies';
 
 /** Where --train writes the shipped ranker weights and form policy. */
@@ -314,6 +316,13 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         if (clarified) scored.clarified = clarified;
         results.push(scored);
         if (error) log(`${name} ${q.id}: error: ${error}`);
+      }
+      if (name === 'agent') {
+        const keywords = new Map(questions.map((q) => [q.id, q.answer_keywords ?? []]));
+        await checkValueRegions(results, (id) => keywords.get(id) ?? [], (manual) => {
+          const id = manualIdOf.get(manual);
+          return id ? manualSourcePath(id) : undefined;
+        });
       }
       byStrategy[report] = results;
       log(`${report}: ${questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -58,6 +58,10 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       mode: out.answer.mode ?? (out.answer.declined ? 'not_covered' : 'answer'),
       ...(out.answer.shownPages ? { shown: out.answer.shownPages.map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`) } : {}),
       ...(answerable && out.answer.shownPages ? { shownRank: firstRelevantRank(out.answer.shownPages, opts.manualId, q.pages) } : {}),
+      ...(out.answer.mode === 'answer' && out.answer.evidence?.regions
+        ? { evidence: out.answer.evidence.regions.map((g) => ({ manual: opts.nameOf(g.manualId), page: g.page, bbox: g.bbox, kind: g.kind })) }
+        : {}),
+      ...(out.answer.mode === 'answer' && out.answer.evidence?.structure ? { structure: out.answer.evidence.structure } : {}),
       ...(out.answer.mode === 'answer' && opts.manualId && out.answer.citedManuals?.some((m) => m !== opts.manualId) ? { wrongDeviceStated: true } : {}),
       path,
     };

@@ -28,6 +28,8 @@ export interface AgentDeps {
   libraryIndex?: () => Promise<LibraryIndex>;
   /** Manuals still being processed; undefined = the store's. */
   pendingManuals?: () => Promise<PendingManual[]>;
+  /** The structure units of pages; undefined = the store's. */
+  pageUnits?: AgentServices['pageUnits'];
   /** undefined = 'llm' with an injected LLM, 'rules' with none (llm: null), else from configuration. */
   decider?: DeciderProvider;
 }
@@ -68,6 +70,7 @@ export function agentServices(deps: AgentDeps = {}): AgentServices {
     libraryIndex: deps.libraryIndex ?? defaultLibraryIndex,
     // Read when a question names a device no ready manual mentions: the state changes while a turn runs.
     pendingManuals: deps.pendingManuals ?? defaultPendingManuals,
+    pageUnits: deps.pageUnits ?? defaultPageUnits,
     decider: deps.decider ?? defaultDecider(deps),
   };
 }
@@ -99,6 +102,13 @@ async function defaultPendingManuals(): Promise<PendingManual[]> {
     pageCount: m.pageCount,
     figureLabels: m.figureLabels,
   }));
+}
+
+async function defaultPageUnits(pages: ReadonlyArray<{ manualId: string; page: number }>) {
+  const { listUnitsOfPage } = await import('@/lib/store/units');
+  const rows = await Promise.all(pages.map((p) => listUnitsOfPage(p.manualId, p.page)));
+  // A unit read for one page carries that page (a table continued from the page before included).
+  return rows.flatMap((list, i) => list.map((u) => ({ manualId: u.manualId, page: pages[i].page, kind: u.kind, heading: u.heading, text: u.text, ocr: u.ocr, regions: u.regions, data: u.data })));
 }
 
 async function defaultManualTitle(manualId: string): Promise<string | undefined> {

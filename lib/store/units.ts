@@ -1,6 +1,6 @@
 /**
- * Structure units of a manual (issue 38): written at the end of its ingest, read by the answer
- * stage page by page. The rows' `data` holds the kind's own fields (lib/ingest/structure.ts).
+ * Structure units of a manual: written at the end of its ingest, read by the answer stage page by
+ * page (the pages an answer may read from). The rows' `data` holds the kind's own fields (lib/ingest/structure.ts).
  */
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { getDb, inWriteTurn } from './db';
@@ -34,10 +34,7 @@ export async function clearUnits(manualId: string): Promise<void> {
   await inWriteTurn(() => db.delete(units).where(eq(units.manualId, manualId)));
 }
 
-/**
- * The units that cover a page (a table continued from the page before included), in reading order.
- * @internal the answer stage's read (issue 38, part 2); until it lands, tests read units with it.
- */
+/** The units that cover a page (a table continued from the page before included), in reading order. */
 export async function listUnitsOfPage(manualId: string, page: number): Promise<UnitRow[]> {
   const db = await getDb();
   return db
