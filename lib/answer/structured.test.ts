@@ -12,7 +12,7 @@ import { readManualStructure, type StructureUnit } from '@/lib/ingest/structure'
 import { extractiveAnswer } from './extractive';
 import type { RefHit } from './hits';
 import { readQuestion } from './select';
-import { readStructure, unitsForPrompt, type PageUnit } from './structured';
+import { anchorQuotes, readStructure, unitsForPrompt, type PageUnit } from './structured';
 
 const MANUAL = 'm-structure';
 let manual: StructureManual;
@@ -158,5 +158,31 @@ describe('the units as an LLM reads them', () => {
     const steps = manual.truth.procedures[0].steps;
     const procedure = lines.find((l) => l.includes('procedure:'))!;
     expect(procedure.split('\n').filter((l) => /^\d+\./.test(l))).toHaveLength(steps.length);
+  });
+});
+
+describe('quotes placed in their units', () => {
+  it('a "how do I" answer whose quotes are steps becomes the whole procedure, to its last step overleaf', () => {
+    const proc = manual.truth.procedures[0];
+    const hits = hitsFor(proc.pages[0]);
+    const answer = extractiveAnswer('How do I replace the air filter?', hits, { units: [...unitsOf(proc.pages[0]), ...unitsOf(proc.pages[1])] });
+    expect(answer.mode).toBe('answer');
+    expect(answer.evidence.structure).toBe('procedure');
+    for (const step of proc.steps) expect(norm(answer.text)).toContain(norm(step).slice(0, 30));
+  });
+
+  it('a quoted sentence gets the region of the paragraph or unit that holds it, on its page', () => {
+    const page = 1;
+    const hits = hitsFor(page);
+    const reading = readQuestion('What does the controller switch?', hits)!;
+    const quote = `${unitsOf(page).find((u) => u.kind === 'paragraph')!.text.split('. ')[0]} [1].`;
+    const { regions } = anchorQuotes(reading, [quote], unitsOf(page));
+    expect(regions).toHaveLength(1);
+    expect(regions[0]).toMatchObject({ manualId: MANUAL, page, kind: 'paragraph' });
+  });
+
+  it('a quote no unit holds gets no region', () => {
+    const reading = readQuestion('What does the controller switch?', hitsFor(1))!;
+    expect(anchorQuotes(reading, ['Completely unrelated words about something else entirely [1].'], unitsOf(1)).regions).toEqual([]);
   });
 });

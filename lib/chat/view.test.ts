@@ -191,3 +191,19 @@ describe('turn view reducer', () => {
     });
   });
 });
+
+describe('the region a stated answer reads', () => {
+  const withValue = { ...source, bboxes: [{ x: 10, y: 20, w: 200, h: 30 }, { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' }] };
+  const evidence = { coverage: 1, quantityMissing: false, structure: 'cell', regions: [{ manualId: 'm1', page: 3, bbox: [10, 20, 210, 50] as [number, number, number, number], kind: 'table' }] };
+
+  it('is the evidence region on the first source’s page, with the source’s value box', () => {
+    const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'Supply · Voltage: 24 V DC [2].', sources: [withValue], mode: 'answer', evidence, t: 1 });
+    expect(turn.region).toEqual({ ref: 2, manualId: 'm1', page: 3, kind: 'table', bbox: { x: 10, y: 20, w: 200, h: 30 }, value: { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' } });
+  });
+
+  it('is absent for the other forms and for regions on other pages', () => {
+    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'pages', evidence, t: 1 }).region).toBeNull();
+    const elsewhere = { ...evidence, regions: [{ ...evidence.regions[0], page: 4 }] };
+    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'answer', evidence: elsewhere, t: 1 }).region).toBeNull();
+  });
+});
