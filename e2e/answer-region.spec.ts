@@ -50,7 +50,7 @@ test.describe('answers read from a table or a procedure show their region', () =
     await expect(chat.answer()).toContainText(row);
     const region = chat.lastTurn().getByTestId('answer-region');
     await expect(region).toHaveAttribute('data-kind', 'table');
-    await expect(region.getByTestId('answer-region-value')).toBeVisible();
+    await expect(region.getByTestId('region-value')).toBeVisible();
     // The crop is a slice of the page, wider than tall for a table row's neighbourhood.
     const box = (await region.boundingBox())!;
     expect(box.width).toBeGreaterThan(box.height);

@@ -35,10 +35,10 @@ test.describe('closest pages', () => {
     // Cards name their section, and the snippets mark the question's words.
     await expect(cards.getByTestId('page-card-heading').first()).not.toBeEmpty();
     await expect(cards.getByTestId('page-card-snippet').locator('mark').first()).toBeVisible();
-    // The thumbnail is the page's own (the thumb route answers with an image).
-    const thumb = cards.first().getByTestId('page-card-thumb');
-    await expect(thumb).toHaveAttribute('src', /^\/manuals\/[^/]+\/pages\/\d+\/thumb$/);
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // The card shows the part of its page that covers the question, cropped from the page's own image.
+    const crop = cards.first().getByTestId('page-card-region').locator('img');
+    await expect(crop).toHaveAttribute('src', /^\/manuals\/[^/]+\/pages\/\d+\/image$/);
+    await expect.poll(() => crop.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
     // A click opens the preview of that card's page.
     const firstPage = (await cards.first().getAttribute('data-page'))!;

@@ -12,7 +12,7 @@ import { clarifySentence, readDevices, shouldClarify, type ClarifyReading } from
 import { closestPages } from '@/lib/answer/closest-pages';
 import { deviceKey, deviceProfiles, manualsOfKind, type DeviceProfile } from '@/lib/device/identity';
 import { extractiveAnswer } from '@/lib/answer/extractive';
-import { readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
+import { bestRegionOnPage, readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
 import { readQuestion } from '@/lib/answer/select';
 import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
@@ -268,7 +268,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode = declined ? llmDeclineMode(t) : 'answer';
       if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
-    const pages = mode === 'answer' ? [] : closestPages(t.environment.textHits());
+    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units);
     // Sources list what an answer cites, or the pages shown instead of one.
     const cited = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
     // A reading of a structure unit highlights the unit and its value, not the passage's lines.
@@ -305,4 +305,14 @@ function bestPages(hits: readonly RefHit[], n: number): Array<{ manualId: string
     if (!out.some((p) => p.manualId === h.manualId && p.page === h.page)) out.push({ manualId: h.manualId, page: h.page });
   }
   return out;
+}
+
+/** Each closest page with the region of its unit that covers most of the question. */
+function withRegions(t: TreeData, pages: ClosestPage[], units: readonly PageUnit[]): ClosestPage[] {
+  const reading = units.length ? readQuestion(t.question, t.environment.textHits(), t.environment.topicTerms()) : undefined;
+  if (!reading) return pages;
+  return pages.map((p) => {
+    const region = bestRegionOnPage(reading, units, p.manualId, p.page);
+    return region ? { ...p, region: { bbox: region.bbox, kind: region.kind } } : p;
+  });
 }

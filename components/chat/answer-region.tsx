@@ -15,19 +15,21 @@ const KIND_LABEL: Record<string, string> = {
   table: 'table',
   code_list: 'code list',
   labelled_value: 'value',
+  paragraph: 'passage',
+  figure: 'figure',
   procedure: 'procedure',
 };
 
 /** The part of the page the crop shows: the unit's box padded, cut to a window around the value when tall. */
-function cropOf(region: AnswerRegion, value: BBox | null, page: { width: number; height: number }): BBox {
-  const x0 = Math.max(0, region.bbox.x - PAD);
-  const x1 = Math.min(page.width, region.bbox.x + region.bbox.w + PAD);
-  let y0 = Math.max(0, region.bbox.y - PAD);
-  let y1 = Math.min(page.height, region.bbox.y + region.bbox.h + PAD);
-  if (y1 - y0 > MAX_CROP_HEIGHT) {
-    const centre = value ? value.y + value.h / 2 : y0 + MAX_CROP_HEIGHT / 2;
-    y0 = Math.max(y0, Math.min(y1 - MAX_CROP_HEIGHT, centre - MAX_CROP_HEIGHT / 2));
-    y1 = y0 + MAX_CROP_HEIGHT;
+function cropOf(bbox: BBox, value: BBox | null, page: { width: number; height: number }, maxHeight: number): BBox {
+  const x0 = Math.max(0, bbox.x - PAD);
+  const x1 = Math.min(page.width, bbox.x + bbox.w + PAD);
+  let y0 = Math.max(0, bbox.y - PAD);
+  let y1 = Math.min(page.height, bbox.y + bbox.h + PAD);
+  if (y1 - y0 > maxHeight) {
+    const centre = value ? value.y + value.h / 2 : y0 + maxHeight / 2;
+    y0 = Math.max(y0, Math.min(y1 - maxHeight, centre - maxHeight / 2));
+    y1 = y0 + maxHeight;
   }
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
@@ -35,28 +37,64 @@ function cropOf(region: AnswerRegion, value: BBox | null, page: { width: number;
 const pct = (n: number) => `${(n * 100).toFixed(3)}%`;
 
 /**
- * The region of the page a stated answer reads, cropped from the page image, with the value read
- * framed: the technician sees the cell in its table (or the steps, or the label) without opening
- * the page. A click or Enter opens the source at that spot.
+ * A region of a page, cropped from the stored page image, with a value framed in it. The page's
+ * size (and the value's place on its glyphs, where the text layer has them) comes from the page
+ * preview the citations open.
  */
-export function AnswerRegionCrop({ region, onOpen }: { region: AnswerRegion; onOpen: (ref: number) => void }) {
-  const [page, setPage] = useState<{ key: string; width: number; height: number; value: BBox | null } | null>(null);
-  const key = `${region.manualId}:${region.page}:${region.ref}`;
+export function PageRegionImage({ manualId, page, bbox, value, maxHeight = MAX_CROP_HEIGHT }: { manualId: string; page: number; bbox: BBox; value?: BBox | null; maxHeight?: number }) {
+  const [size, setSize] = useState<{ key: string; width: number; height: number; value: BBox | null } | null>(null);
+  const key = `${manualId}:${page}:${bbox.x},${bbox.y},${bbox.w},${bbox.h}`;
+  const estimate = value ?? null;
   useEffect(() => {
     let live = true;
-    void getPagePreview({ manualId: region.manualId, page: region.page, ...(region.value ? { values: [region.value] } : {}) }).then((r) => {
+    const values = estimate && 'value' in estimate ? [estimate as BBox & { value: string }] : [];
+    void getPagePreview({ manualId, page, ...(values.length ? { values } : {}) }).then((r) => {
       // The value box on its glyphs where the text layer has them; the reader's estimate otherwise.
-      if (live && r.ok) setPage({ key, width: r.data.width, height: r.data.height, value: r.data.values[0] ?? region.value });
+      if (live && r.ok) setSize({ key, width: r.data.width, height: r.data.height, value: r.data.values[0] ?? estimate });
     });
     return () => {
       live = false;
     };
-  }, [key, region]);
-  const loaded = page?.key === key ? page : null;
+  }, [key, manualId, page, estimate]);
+  const loaded = size?.key === key ? size : null;
+  if (!loaded) return <div className="h-16 w-full animate-pulse bg-zinc-100 dark:bg-zinc-800" role="status" aria-label={`Loading page ${page}`} />;
+  const crop = cropOf(bbox, loaded.value, loaded, maxHeight);
+  return (
+    <div className="relative w-full overflow-hidden bg-white" style={{ aspectRatio: `${crop.w} / ${crop.h}` }}>
+      {/* The stored page image, scaled so the crop fills the width; the page's own size places it. */}
+      {/* eslint-disable-next-line @next/next/no-img-element -- a page image served by the app, positioned by its crop */}
+      <img
+        src={pageImageLink(manualId, page, 'image')}
+        alt=""
+        draggable={false}
+        className="absolute max-w-none select-none"
+        style={{ width: pct(loaded.width / crop.w), left: pct(-crop.x / crop.w), top: pct(-crop.y / crop.h) }}
+      />
+      {loaded.value && (
+        <span
+          data-testid="region-value"
+          aria-hidden
+          className="absolute rounded-sm ring-2 ring-amber-500"
+          style={{
+            left: pct((loaded.value.x - 1.5 - crop.x) / crop.w),
+            top: pct((loaded.value.y - 1.5 - crop.y) / crop.h),
+            width: pct((loaded.value.w + 3) / crop.w),
+            height: pct((loaded.value.h + 3) / crop.h),
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * The region of the page a stated answer reads, beside it: the technician sees the cell in its
+ * table (or the steps, or the label) without opening the page. A click or Enter opens the source
+ * at that spot.
+ */
+export function AnswerRegionCrop({ region, onOpen }: { region: AnswerRegion; onOpen: (ref: number) => void }) {
   const kind = KIND_LABEL[region.kind] ?? 'passage';
   const label = `Page ${region.page}: the ${kind} this answer reads`;
-  const crop = loaded && cropOf(region, loaded.value, loaded);
-
   return (
     <button
       type="button"
@@ -66,34 +104,7 @@ export function AnswerRegionCrop({ region, onOpen }: { region: AnswerRegion; onO
       aria-label={`${label}. Open the page.`}
       className="group block w-full max-w-xl overflow-hidden rounded-lg border border-zinc-200 bg-white text-left transition-shadow hover:shadow-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 dark:border-zinc-800 dark:bg-zinc-900"
     >
-      {crop ? (
-        <div className="relative w-full overflow-hidden bg-white" style={{ aspectRatio: `${crop.w} / ${crop.h}` }}>
-          {/* The stored page image, scaled so the crop fills the width; the page's own size places it. */}
-          {/* eslint-disable-next-line @next/next/no-img-element -- a page image served by the app, positioned by its crop */}
-          <img
-            src={pageImageLink(region.manualId, region.page, 'image')}
-            alt=""
-            draggable={false}
-            className="absolute max-w-none select-none"
-            style={{ width: pct(loaded.width / crop.w), left: pct(-crop.x / crop.w), top: pct(-crop.y / crop.h) }}
-          />
-          {loaded.value && (
-            <span
-              data-testid="answer-region-value"
-              aria-hidden
-              className="absolute rounded-sm ring-2 ring-amber-500"
-              style={{
-                left: pct((loaded.value.x - 1.5 - crop.x) / crop.w),
-                top: pct((loaded.value.y - 1.5 - crop.y) / crop.h),
-                width: pct((loaded.value.w + 3) / crop.w),
-                height: pct((loaded.value.h + 3) / crop.h),
-              }}
-            />
-          )}
-        </div>
-      ) : (
-        <div className="h-16 animate-pulse bg-zinc-100 dark:bg-zinc-800" role="status" aria-label={`Loading page ${region.page}`} />
-      )}
+      <PageRegionImage manualId={region.manualId} page={region.page} bbox={region.bbox} value={region.value} />
       <span className="block border-t border-zinc-200 px-3 py-1.5 text-xs text-zinc-600 group-hover:text-zinc-900 dark:border-zinc-800 dark:text-zinc-400 dark:group-hover:text-zinc-100">
         {label} · open ↗
       </span>

@@ -26,6 +26,12 @@ describe('closest pages cards', () => {
     expect(render([])).toBe('');
   });
 
+  it('shows the region of the page that covers the question, in place of the whole-page thumbnail, when the reply has one', () => {
+    const html = render([{ ...PAGES[0], region: { bbox: [40, 100, 300, 180], kind: 'table' } }]);
+    expect(html).toContain('data-testid="page-card-region" data-kind="table"');
+    expect(html).not.toContain('page-card-thumb');
+  });
+
   it('escapes a snippet: markup in a manual is shown as text, never injected', () => {
     const hostile = { ...PAGES[0], manualTitle: '<b>T</b>', heading: '<i>h</i>', snippet: 'Torque <img src=x onerror=alert(1)> <script>alert(2)</script> &amp; "q"' };
     const html = render([hostile], 'torque script img');

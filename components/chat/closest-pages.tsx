@@ -4,6 +4,9 @@ import { useId, useState } from 'react';
 import type { AnswerMode, ClosestPage } from '@/lib/agent/events';
 import { closestPageTarget, markQuestionWords, pageThumbUrl, type CitationTarget } from '@/lib/chat/view';
 import { Icon } from '../ui/icons';
+import { PageRegionImage } from './answer-region';
+
+const boxOf = ([x0, y0, x1, y1]: [number, number, number, number]) => ({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
 
 /**
  * The sentence of a `pages` or `not_covered` reply (issue 30): a muted notice, not an answer
@@ -43,16 +46,23 @@ export function ClosestPageCards({ pages, question, onOpen }: { pages: ClosestPa
             aria-label={`Open ${p.manualTitle ?? 'Manual'}, page ${p.page}${p.heading ? ` — ${p.heading}` : ''}`}
             className="flex h-full w-full min-w-0 gap-3 rounded-xl border border-zinc-200 bg-white p-2 text-left transition-colors hover:border-brand-500/60 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 sm:flex-col sm:gap-2 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:bg-zinc-800/60"
           >
-            {/* eslint-disable-next-line @next/next/no-img-element -- served by our own cached route */}
-            <img
-              src={pageThumbUrl(p)}
-              alt=""
-              loading="lazy"
-              width={240}
-              height={310}
-              data-testid="page-card-thumb"
-              className="h-24 w-[4.5rem] shrink-0 rounded border border-zinc-100 bg-white object-cover object-top sm:h-32 sm:w-full dark:border-zinc-800"
-            />
+            {p.region ? (
+              // The part of the page that covers the question most, rather than the whole page shrunk.
+              <span data-testid="page-card-region" data-kind={p.region.kind} className="block h-24 w-[4.5rem] shrink-0 overflow-hidden rounded border border-zinc-100 bg-white sm:h-32 sm:w-full dark:border-zinc-800">
+                <PageRegionImage manualId={p.manualId} page={p.page} bbox={boxOf(p.region.bbox)} maxHeight={160} />
+              </span>
+            ) : (
+              // eslint-disable-next-line @next/next/no-img-element -- served by our own cached route
+              <img
+                src={pageThumbUrl(p)}
+                alt=""
+                loading="lazy"
+                width={240}
+                height={310}
+                data-testid="page-card-thumb"
+                className="h-24 w-[4.5rem] shrink-0 rounded border border-zinc-100 bg-white object-cover object-top sm:h-32 sm:w-full dark:border-zinc-800"
+              />
+            )}
             <span className="flex min-w-0 flex-1 flex-col gap-0.5">
               <span className="truncate text-[13px] font-medium text-zinc-900 dark:text-zinc-100" data-testid="page-card-title">
                 {p.manualTitle ?? 'Manual'}

@@ -15,6 +15,8 @@ export interface PageCard {
   heading?: string;
   snippet: string;
   previewUrl: string;
+  /** The page's unit that covers most of the question (PDF points from the top-left): the card shows it cropped. */
+  region?: { bbox: [number, number, number, number]; kind: string };
 }
 
 const MAX_PAGES = 3;

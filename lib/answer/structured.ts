@@ -361,3 +361,16 @@ export function anchorQuotes(r: Reading, parts: readonly string[], units: readon
     },
   };
 }
+
+/** The unit of a page that covers most of the question (a closest-page card shows its region), or undefined. */
+export function bestRegionOnPage(r: Reading, units: readonly PageUnit[], manualId: string, page: number): EvidenceRegion | undefined {
+  let best: { region: EvidenceRegion; coverage: number } | undefined;
+  for (const u of units) {
+    if (u.manualId !== manualId || u.page !== page) continue;
+    const region = u.regions.find((g) => g.page === page);
+    if (!region) continue;
+    const coverage = coverageOf(r, manualId, termSet(u.heading, u.text));
+    if (!best || coverage > best.coverage) best = { region: toEvidence(manualId, page, region.bbox, u.kind), coverage };
+  }
+  return best?.region;
+}
