@@ -175,5 +175,19 @@ for (const vp of [
     await cards.first().scrollIntoViewIfNeeded();
     await imagesLoaded(page);
     await save(page, `closest-pages${vp.suffix}.png`, size);
+
+    // Answers read from a structure: a table cell and a whole procedure, each with its region of the page.
+    for (const [name, question] of [
+      ['answer-table', 'What torque do the X1 terminal screws of the HX-200 need?'],
+      ['answer-procedure', 'How do I calibrate the HX-200 pressure transducer?'],
+    ] as const) {
+      await chat.askInNewChat(question);
+      await chat.expectLastTurn('done');
+      const region = chat.lastTurn().getByTestId('answer-region');
+      await expect(region).toBeVisible();
+      await region.scrollIntoViewIfNeeded();
+      await imagesLoaded(page);
+      await save(page, `${name}${vp.suffix}.png`, size);
+    }
   });
 }
