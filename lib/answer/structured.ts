@@ -217,7 +217,8 @@ function procedureText(heading: string, steps: Step[], ref: number): string {
   const shown = steps.slice(0, MAX_STEPS).map((s, i) => `${numbered ? `${i + 1}.` : '•'} ${s.text.replace(/\s*[.;]?\s*$/, '')}.`);
   const rest = steps.length > MAX_STEPS ? ` (${steps.length - MAX_STEPS} more steps on page ${steps[MAX_STEPS].page}.)` : '';
   const title = heading.split('>').at(-1)?.trim();
-  return cite(`${title ? `${title}: ` : ''}${shown.join(' ')}${rest}`, ref);
+  // One step a line: the chat shows an extractive answer's line breaks as written.
+  return cite(`${title ? `${title}:\n` : ''}${shown.join('\n')}${rest}`, ref);
 }
 
 /** The boxes a citation of this reading highlights on `page`: the unit's region, then its value (a ValueBox). */

@@ -201,6 +201,12 @@ describe('the region a stated answer reads', () => {
     expect(turn.region).toEqual({ ref: 2, manualId: 'm1', page: 3, kind: 'table', bbox: { x: 10, y: 20, w: 200, h: 30 }, value: { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' } });
   });
 
+  it('frames a quantity with its unit before a label or code the quote also holds', () => {
+    const both = { ...source, bboxes: [{ x: 1, y: 2, w: 3, h: 4, value: 'X1' }, { x: 5, y: 6, w: 7, h: 8, value: '0.6 Nm' }] };
+    const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'X1 screws: 0.6 Nm [2].', sources: [both], mode: 'answer', evidence, t: 1 });
+    expect(turn.region?.value?.value).toBe('0.6 Nm');
+  });
+
   it('is absent for the other forms and for regions on other pages', () => {
     expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'pages', evidence, t: 1 }).region).toBeNull();
     const elsewhere = { ...evidence, regions: [{ ...evidence.regions[0], page: 4 }] };

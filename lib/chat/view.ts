@@ -9,6 +9,7 @@ import { isStopword, stem, words } from '@/lib/text/analyze';
 import { pageImageLink } from '../text/page-links';
 import { cleanName } from '@/lib/text/hygiene';
 import { isValueBox, type ValueBox } from '@/lib/answer/value-boxes';
+import { valueKinds } from '@/lib/text/quantities';
 import type { BBox } from '@/lib/providers/types';
 
 export type TurnStatus = 'running' | 'done' | 'cancelled' | 'failed';
@@ -90,7 +91,9 @@ function answerRegion(e: EventOf<'response'>): AnswerRegion | null {
   const g = e.evidence?.regions?.find((r) => r.manualId === source.manualId && r.page === source.page);
   if (!g) return null;
   const [x0, y0, x1, y1] = g.bbox;
-  const value = source.bboxes?.find(isValueBox) ?? null;
+  // The value framed: a quantity with its unit before a label or code the quote also holds.
+  const values = (source.bboxes ?? []).filter(isValueBox);
+  const value = values.find((b) => valueKinds(b.value).size > 0) ?? values[0] ?? null;
   return { ref: source.ref, manualId: source.manualId, page: source.page, kind: g.kind, bbox: { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, value };
 }
 
