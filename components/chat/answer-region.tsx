@@ -21,11 +21,18 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 /** The part of the page the crop shows: the unit's box padded, cut to a window around the value when tall. */
-function cropOf(bbox: BBox, value: BBox | null, page: { width: number; height: number }, maxHeight: number): BBox {
+function cropOf(bbox: BBox, value: BBox | null, page: { width: number; height: number }, maxHeight: number, minHeightShare: number): BBox {
   const x0 = Math.max(0, bbox.x - PAD);
   const x1 = Math.min(page.width, bbox.x + bbox.w + PAD);
   let y0 = Math.max(0, bbox.y - PAD);
   let y1 = Math.min(page.height, bbox.y + bbox.h + PAD);
+  // A thin unit in a card's box: the page around it, centred on it, fills the box.
+  const minHeight = Math.min(page.height, (x1 - x0) * minHeightShare);
+  if (y1 - y0 < minHeight) {
+    const grow = minHeight - (y1 - y0);
+    y0 = Math.max(0, Math.min(page.height - minHeight, y0 - grow / 2));
+    y1 = y0 + minHeight;
+  }
   if (y1 - y0 > maxHeight) {
     const centre = value ? value.y + value.h / 2 : y0 + maxHeight / 2;
     y0 = Math.max(y0, Math.min(y1 - maxHeight, centre - maxHeight / 2));
@@ -41,7 +48,23 @@ const pct = (n: number) => `${(n * 100).toFixed(3)}%`;
  * size (and the value's place on its glyphs, where the text layer has them) comes from the page
  * preview the citations open.
  */
-export function PageRegionImage({ manualId, page, bbox, value, maxHeight = MAX_CROP_HEIGHT }: { manualId: string; page: number; bbox: BBox; value?: BBox | null; maxHeight?: number }) {
+export function PageRegionImage({
+  manualId,
+  page,
+  bbox,
+  value,
+  maxHeight = MAX_CROP_HEIGHT,
+  minHeightShare = 0,
+}: {
+  manualId: string;
+  page: number;
+  bbox: BBox;
+  value?: BBox | null;
+  /** Points of page shown at most (a window around the value, or the unit's top). */
+  maxHeight?: number;
+  /** Height at least this share of the width, so a thin unit fills a card's box with the page around it. */
+  minHeightShare?: number;
+}) {
   const [size, setSize] = useState<{ key: string; width: number; height: number; value: BBox | null } | null>(null);
   const key = `${manualId}:${page}:${bbox.x},${bbox.y},${bbox.w},${bbox.h}`;
   const estimate = value ?? null;
@@ -58,7 +81,7 @@ export function PageRegionImage({ manualId, page, bbox, value, maxHeight = MAX_C
   }, [key, manualId, page, estimate]);
   const loaded = size?.key === key ? size : null;
   if (!loaded) return <div className="h-16 w-full animate-pulse bg-zinc-100 dark:bg-zinc-800" role="status" aria-label={`Loading page ${page}`} />;
-  const crop = cropOf(bbox, loaded.value, loaded, maxHeight);
+  const crop = cropOf(bbox, loaded.value, loaded, maxHeight, minHeightShare);
   return (
     <div className="relative w-full overflow-hidden bg-white" style={{ aspectRatio: `${crop.w} / ${crop.h}` }}>
       {/* The stored page image, scaled so the crop fills the width; the page's own size places it. */}

@@ -6,6 +6,8 @@ import { closestPageTarget, markQuestionWords, pageThumbUrl, type CitationTarget
 import { Icon } from '../ui/icons';
 import { PageRegionImage } from './answer-region';
 
+/** A desktop card's image box is about this tall for its width: a crop at least this tall fills it. */
+const CARD_HEIGHT_SHARE = 0.6;
 const boxOf = ([x0, y0, x1, y1]: [number, number, number, number]) => ({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
 
 /**
@@ -49,7 +51,7 @@ export function ClosestPageCards({ pages, question, onOpen }: { pages: ClosestPa
             {p.region ? (
               // The part of the page that covers the question most, rather than the whole page shrunk.
               <span data-testid="page-card-region" data-kind={p.region.kind} className="block h-24 w-[4.5rem] shrink-0 overflow-hidden rounded border border-zinc-100 bg-white sm:h-32 sm:w-full dark:border-zinc-800">
-                <PageRegionImage manualId={p.manualId} page={p.page} bbox={boxOf(p.region.bbox)} maxHeight={160} />
+                <PageRegionImage manualId={p.manualId} page={p.page} bbox={boxOf(p.region.bbox)} maxHeight={160} minHeightShare={CARD_HEIGHT_SHARE} />
               </span>
             ) : (
               // eslint-disable-next-line @next/next/no-img-element -- served by our own cached route

@@ -365,13 +365,15 @@ export function anchorQuotes(r: Reading, parts: readonly string[], units: readon
 
 /** The unit of a page that covers most of the question (a closest-page card shows its region), or undefined. */
 export function bestRegionOnPage(r: Reading, units: readonly PageUnit[], manualId: string, page: number): EvidenceRegion | undefined {
-  let best: { region: EvidenceRegion; coverage: number } | undefined;
+  let best: { region: EvidenceRegion; coverage: number; area: number } | undefined;
   for (const u of units) {
     if (u.manualId !== manualId || u.page !== page) continue;
     const region = u.regions.find((g) => g.page === page);
     if (!region) continue;
     const coverage = coverageOf(r, manualId, termSet(u.heading, u.text));
-    if (!best || coverage > best.coverage) best = { region: toEvidence(manualId, page, region.bbox, u.kind), coverage };
+    // Of units that cover the question alike, the larger shows more of what the page holds.
+    const area = region.bbox.w * region.bbox.h;
+    if (!best || coverage > best.coverage || (coverage === best.coverage && area > best.area)) best = { region: toEvidence(manualId, page, region.bbox, u.kind), coverage, area };
   }
   return best?.region;
 }

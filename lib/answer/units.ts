@@ -50,12 +50,23 @@ const VALUE = /\d|(?:^|[\s;,(])\.[A-Za-z]{1,6}\b/;
 /** A numbered step ("3." / "3)") or the intro of a list of them. */
 export const isStep = (u: Unit) => u.isIntro || (u.kind === 'item' && /^\(?\d/.test(u.text));
 
-/** "Code: E05; Meaning: Overpressure …" when the header fits the row, else the row as printed. */
+/**
+ * A row without a header that fits it, for reading: "Burst current: 80 A" (a label and its value),
+ * or the cells in order, "E23 · Command buffer full · Retry". The pipes of the passage text are the
+ * layout's cell marks, not the manual's words.
+ */
+function plainRow(row: string): string {
+  const cells = cellsOf(row).filter(Boolean);
+  if (cells.length === 2 && /\p{L}{3,}/u.test(cells[0]) && !/^\d/.test(cells[0])) return `${cells[0]}: ${cells[1]}`;
+  return cells.join(' · ');
+}
+
+/** "Code: E05; Meaning: Overpressure …" when the header fits the row, else the row in reading form (plainRow). */
 function renderRow(row: string, header: string | undefined): string {
-  if (!header) return row;
+  if (!header) return plainRow(row);
   const h = cellsOf(header);
   const c = cellsOf(row);
-  if (h.length !== c.length) return row;
+  if (h.length !== c.length) return plainRow(row);
   return c
     .map((cell, i) => (h[i] && cell ? `${h[i]}: ${cell}` : cell))
     .filter(Boolean)
