@@ -68,7 +68,7 @@ export interface StructuredReading {
 
 /** Pages read for a structure, by rank among the retrieved pages: the right page is in the top 3 for most questions (docs/eval.md). */
 export const STRUCTURE_PAGES = 3;
-/** At most this many steps are quoted (the longest procedure of the public manuals has 12); a longer one ends with where the rest is. */
+/** At most this many steps are quoted (4 of the 226 procedures read from the public manuals are longer); a longer one ends with where the rest is. */
 const MAX_STEPS = 15;
 /**
  * Score lost per page rank: a reading on a lower page must cover more of the question. Set before
