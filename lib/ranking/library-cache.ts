@@ -4,15 +4,44 @@
  * Concurrent callers share one build.
  */
 import { readCorpusRows, searchableManualVersions } from '../store/corpus';
+import { terms } from '../text/analyze';
 import { LibraryIndex } from './library-index';
 
 let cached: { key: string; index: Promise<LibraryIndex> } | null = null;
+
+/**
+ * The terms of every page and passage text of the last build. A manual being ingested changes the
+ * key at every step of its progress, and tokenizing the whole library again each time held the
+ * server's event loop for seconds (docs/security.md, health under load); with the memo a rebuild
+ * tokenizes only the texts that changed. Texts the next build no longer has are dropped.
+ */
+let termsOfText = new Map<string, string[]>();
+
+/** A build's tokenizer: the last kept build's terms, else `base`; `keep` makes this build's the ones kept. @internal exported for its test */
+export function memoTokenizer(base: (text: string) => string[] = terms): { tokenize: (text: string) => string[]; keep: () => void } {
+  const next = new Map<string, string[]>();
+  return {
+    tokenize: (text) => {
+      const known = next.get(text) ?? termsOfText.get(text) ?? base(text);
+      next.set(text, known);
+      return known;
+    },
+    keep: () => {
+      termsOfText = next;
+    },
+  };
+}
 
 export async function libraryIndex(): Promise<LibraryIndex> {
   const manuals = await searchableManualVersions();
   const key = `${process.env.DATA_DIR ?? ''}|${manuals.map((m) => `${m.id}@${m.version}`).join(',')}`;
   if (cached?.key === key) return cached.index;
-  const index = readCorpusRows(manuals.map((m) => m.id)).then(({ pages, chunks }) => new LibraryIndex({ manuals, pages, chunks }));
+  const index = readCorpusRows(manuals.map((m) => m.id)).then(({ pages, chunks }) => {
+    const memo = memoTokenizer();
+    const built = new LibraryIndex({ manuals, pages, chunks }, memo.tokenize);
+    memo.keep();
+    return built;
+  });
   cached = { key, index };
   // A failed build is not kept.
   index.catch(() => {

@@ -73,7 +73,8 @@ export class LibraryIndex {
   /** Per manual, the median number of distinct terms on its pages: what "a page of text" is there. */
   readonly medianPageTerms = new Map<string, number>();
 
-  constructor(corpus: Corpus) {
+  /** `tokenize` is `terms` or a memo of it (the cache reuses the terms of unchanged pages across rebuilds). */
+  constructor(corpus: Corpus, tokenize: (text: string) => string[] = terms) {
     this.manuals = corpus.manuals;
     this.manuals.forEach((m, i) => this.manualIndexOf.set(m.id, i));
     this.pages = corpus.pages.filter((p) => this.manualIndexOf.has(p.manualId));
@@ -82,10 +83,10 @@ export class LibraryIndex {
     this.chunksOfPage = this.pages.map(() => []);
     this.chunks.forEach((c, i) => this.chunksOfPage[this.pageIndexOf.get(pageKey(c.manualId, c.page))!].push(i));
 
-    const pageTerms = this.pages.map((p) => terms(p.text));
+    const pageTerms = this.pages.map((p) => tokenize(p.text));
     this.pageTermSets = pageTerms.map((t) => new Set(t));
     this.pageIndex = new Bm25Index(pageTerms);
-    this.chunkIndex = new Bm25Index(this.chunks.map((c) => terms(`${c.heading}\n${c.text}`)));
+    this.chunkIndex = new Bm25Index(this.chunks.map((c) => tokenize(`${c.heading}\n${c.text}`)));
     this.headingIndex = new Bm25Index(
       this.chunksOfPage.map((list) => terms([...new Set(list.map((i) => this.chunks[i].heading).filter(Boolean))].join('\n'))),
     );
