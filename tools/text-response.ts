@@ -271,8 +271,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units);
     // Sources list what an answer cites, or the pages shown instead of one.
     const cited = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
-    // A reading of a structure unit highlights the unit and its value, not the passage's lines.
-    const sources = structure && !declined ? cited.map((s) => (s.ref === structure.ref ? { ...s, bboxes: readingBoxes(structure, s.page) } : s)) : cited;
+    // A reading of a structure unit (stated, or a scanned one shown as where to look) highlights the unit and its value, not the passage's lines.
+    const sources = structure ? cited.map((s) => (s.ref === structure.ref ? { ...s, bboxes: readingBoxes(structure, s.page) } : s)) : cited;
     // Said after the answer, in the answer's voice: the manual it comes from is not complete yet.
     const processing = await processingManuals(t, ctx, sources, pages);
     if (processing.length) {

@@ -105,7 +105,7 @@ export function Turn({
           </div>
         )}
 
-        {turn.mode === 'answer' && turn.region && !running && <AnswerRegionCrop region={turn.region} onOpen={openSource} />}
+        {(turn.mode === 'answer' || turn.mode === 'pages') && turn.region && !running && <AnswerRegionCrop region={turn.region} onOpen={openSource} />}
         {turn.mode === 'pages' && <ClosestPageCards pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
         {turn.mode === 'clarify' && (
           <DeviceChoices

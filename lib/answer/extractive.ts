@@ -15,7 +15,8 @@ import { answerForm, type AnswerMode, type FormPolicy } from './form';
 import { cite, quoteAnswer, type Quotes } from './quote';
 import { readQuestion, selectUnits, type Reading, type Selection } from './select';
 import { anchorQuotes, readStructure, type PageUnit, type StructuredReading } from './structured';
-import { closestPagesSentence, declineSentence, notReadySentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
+import { closestPagesSentence, declineSentence, notReadySentence, scannedRegionSentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
+import { stripCitations } from '@/lib/text/sentences';
 
 export interface ExtractiveAnswer {
   text: string;
@@ -70,6 +71,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
     ? { parts: [structure.text], refs: [structure.ref], manualId: structure.manualId, structure, evidence: { coverage: structure.coverage, quantityMissing: structure.quantityMissing, regions: structure.regions, structure: structure.kind } satisfies AnswerEvidence }
     : bag;
   if (!chosen) return withheld(question, form(null), NO_EVIDENCE);
+  // A unit read from OCR text is a place to look: its crop and what its text seems to say, never a stated value.
+  if (useStructure && structure.ocr && pages > 0) return lookHere(structure, chosen.evidence);
   const { parts, refs, evidence } = chosen;
   const mode = form(evidence, otherDeviceAsked(reading, chosen.manualId) !== undefined);
   if (mode !== 'answer') return withheld(question, mode, evidence);
@@ -89,6 +92,11 @@ function quotedAnswer(reading: Reading, selection: Selection, quoted: Quotes, un
   return { ...quoted, manualId, structure: undefined, evidence: regions.length ? { ...evidence, regions } : evidence };
 }
 
+function lookHere(read: StructuredReading, evidence: AnswerEvidence): ExtractiveAnswer {
+  const text = scannedRegionSentence(read.kind, read.page, stripCitations(read.text).replace(/\s+/g, ' ').replace(/\.$/, ''));
+  return { text, parts: [text], refs: [], declined: true, mode: 'pages', coverage: evidence.coverage, evidence, structure: read };
+}
+
 function notCovered(text: string): ExtractiveAnswer {
   return { text, parts: [text], refs: [], declined: true, mode: 'not_covered', coverage: 0, evidence: NO_EVIDENCE };
 }
@@ -96,7 +104,8 @@ function notCovered(text: string): ExtractiveAnswer {
 /** No quote: one sentence saying so, beside the closest pages (or, with none, the plain decline). */
 function withheld(question: string, mode: AnswerMode, evidence: AnswerEvidence): ExtractiveAnswer {
   const text = mode === 'pages' ? closestPagesSentence(question) : declineSentence(question);
-  return { text, parts: [text], refs: [], declined: true, mode, coverage: evidence.coverage, evidence };
+  // Regions belong to what is shown: a withheld quote's are not.
+  return { text, parts: [text], refs: [], declined: true, mode, coverage: evidence.coverage, evidence: { coverage: evidence.coverage, quantityMissing: evidence.quantityMissing } };
 }
 
 interface Candidate {

@@ -186,3 +186,17 @@ describe('quotes placed in their units', () => {
     expect(anchorQuotes(reading, ['Completely unrelated words about something else entirely [1].'], unitsOf(1)).regions).toEqual([]);
   });
 });
+
+describe('a unit read from OCR text', () => {
+  it('is shown as where to look, with what its text seems to say, and never stated', () => {
+    const cell = manual.truth.tables.find((t) => t.id === 'variants')!.cells.find((c) => c.column.join(' ').startsWith('Power'))!;
+    // The same page as a scanned copy would give it: every unit's text from OCR.
+    const scanned = unitsOf(cell.page).map((u) => ({ ...u, ocr: true }));
+    const answer = extractiveAnswer(`What is the ${cell.column.join(' ')} for ${cell.row}?`, hitsFor(cell.page), { units: scanned });
+    expect(answer.mode).toBe('pages');
+    expect(answer.declined).toBe(true);
+    expect(answer.text).toMatch(/^The answer may be in this table on a scanned page \(page 1\); its text reads ".*1450.*", which may be misread\. Check it on the page\.$/);
+    expect(answer.structure?.regions[0]).toMatchObject({ page: cell.page, kind: 'table' });
+    expect(answer.evidence.regions?.length).toBeGreaterThan(0);
+  });
+});

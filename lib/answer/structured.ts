@@ -62,6 +62,8 @@ export interface StructuredReading {
   quantityMissing: boolean;
   /** The unit's regions, then the read cell or entry. */
   regions: EvidenceRegion[];
+  /** The unit's text came from OCR (a scanned page): the reply shows where to look, and states nothing. */
+  ocr: boolean;
   /** Boxes of the value read (a cell, an entry, a row), to mark inside the region; `value` is its text. */
   valueBoxes: Array<Box & { page: number; value: string }>;
 }
@@ -137,7 +139,7 @@ export function readStructure(r: Reading, units: readonly PageUnit[]): Structure
 function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes: Set<string>): StructuredReading[] {
   const heading = termSet(u.heading);
   const regions = u.regions.map((g) => toEvidence(u.manualId, g.page, g.bbox, u.kind));
-  const base = { manualId: u.manualId, page: u.page, ref, regions };
+  const base = { manualId: u.manualId, page: u.page, ref, regions, ocr: u.ocr };
   const missing = (value: string) => asked.length > 0 && !asked.some((k) => valueKinds(value).has(k));
   const wanted = askedTerms(r, u.manualId);
   const out: StructuredReading[] = [];
@@ -181,7 +183,7 @@ function tableReadings(
   table: TableData,
   heading: Set<string>,
   wanted: Set<string>,
-  base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions'>,
+  base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions' | 'ocr'>,
   missing: (value: string) => boolean,
 ): StructuredReading[] {
   const header = table.columns.map((c) => c.header.join(' '));
@@ -365,6 +367,7 @@ export function anchorQuotes(r: Reading, parts: readonly string[], units: readon
       text: procedureText(u.heading, steps, first.ref),
       coverage: 0,
       quantityMissing: false,
+      ocr: u.ocr,
       regions: u.regions.map((g) => toEvidence(u.manualId, g.page, g.bbox, u.kind)),
       valueBoxes: [],
     },

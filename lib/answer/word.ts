@@ -28,6 +28,16 @@ export function closestPagesSentence(question: string): string {
     : 'I could not find a passage that answers this question; these pages are the closest match.';
 }
 
+/**
+ * A reading of a scanned table, code list or value: its text came from OCR, so it is shown as a
+ * place to look, not stated: "The value may be in this table on a scanned page (page 4); its text
+ * reads: "…". Check it on the page."
+ */
+export function scannedRegionSentence(kind: string, page: number, reads: string): string {
+  const what = kind === 'procedure' ? 'procedure' : kind === 'code' ? 'code list' : kind === 'labelled_value' ? 'label' : 'table';
+  return `The answer may be in this ${what} on a scanned page (page ${page}); its text reads "${reads}", which may be misread. Check it on the page.`;
+}
+
 /** "the X-9", never "the The X-9" (a device named as its title writes it keeps one article). */
 const theDevice = (device: string) => `the ${device.replace(/^(?:the|a|an)\s+/i, '')}`;
 

@@ -207,8 +207,16 @@ describe('the region a stated answer reads', () => {
     expect(turn.region?.value?.value).toBe('0.6 Nm');
   });
 
-  it('is absent for the other forms and for regions on other pages', () => {
-    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'pages', evidence, t: 1 }).region).toBeNull();
+  it('shows closest pages with the scanned unit to look at, on the source of its page', () => {
+    const other = { ...withValue, ref: 5, page: 9 };
+    const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'The answer may be in this table…', sources: [other, withValue], mode: 'pages', declined: true, evidence, t: 1 });
+    expect(turn.region).toMatchObject({ ref: 2, page: 3, kind: 'table' });
+  });
+
+  it('is absent for the other forms, for closest pages without a unit to look at, and for regions on other pages', () => {
+    const { structure: _s, ...plain } = evidence;
+    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'pages', evidence: plain, t: 1 }).region).toBeNull();
+    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'not_covered', evidence, t: 1 }).region).toBeNull();
     const elsewhere = { ...evidence, regions: [{ ...evidence.regions[0], page: 4 }] };
     expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'answer', evidence: elsewhere, t: 1 }).region).toBeNull();
   });

@@ -84,12 +84,17 @@ export interface AnswerRegion {
   value: ValueBox | null;
 }
 
-/** The region of the answer's first source, when the answer reads a structure unit on that page. */
+/**
+ * The region of a stated answer's first source, when the answer reads a structure unit on that
+ * page; or, for closest pages shown with a scanned unit to look at, that unit on its page.
+ */
 function answerRegion(e: EventOf<'response'>): AnswerRegion | null {
-  const source = e.sources[0];
-  if ((e.mode ?? 'answer') !== 'answer' || !source) return null;
-  const g = e.evidence?.regions?.find((r) => r.manualId === source.manualId && r.page === source.page);
-  if (!g) return null;
+  const mode = e.mode ?? 'answer';
+  if (mode !== 'answer' && !(mode === 'pages' && e.evidence?.structure)) return null;
+  const regions = e.evidence?.regions ?? [];
+  const source = (mode === 'answer' ? e.sources.slice(0, 1) : e.sources).find((s) => regions.some((r) => r.manualId === s.manualId && r.page === s.page));
+  const g = source && regions.find((r) => r.manualId === source.manualId && r.page === source.page);
+  if (!source || !g) return null;
   const [x0, y0, x1, y1] = g.bbox;
   // The value framed: a quantity with its unit before a label or code the quote also holds.
   const values = (source.bboxes ?? []).filter(isValueBox);
