@@ -9,7 +9,7 @@ import os from 'node:os';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defaultTools } from '@/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing/turn';
+import { eventsOf, mockLlm, resultOf, textResult, chunk, startingTree } from '@/lib/agent/testing/turn';
 import { agentServices, type AgentDeps } from '@/lib/services/agent-services';
 import { collectTurn } from '@/lib/agent/testing/turn';
 import type { TreeData } from '@/lib/agent/contract';
@@ -283,6 +283,38 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     // without sources when asked
     const bare = await run(textResponse, { include_sources: false }, t);
     expect(bare.response!.sources).toEqual([]);
+  });
+
+  it('text_response: a stated answer carries the regions of the units it reads, on its cited pages; closest-page cards carry their best unit', async () => {
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's14')!;
+    const t = treeWith({ question: q.question });
+    await run(hybridSearch, { query: q.question }, t);
+    const { response } = await run(textResponse, {}, t);
+    const regions = response!.evidence!.regions!;
+    expect(regions.length).toBeGreaterThan(0);
+    const cited = new Set(response!.sources!.map((s) => `${s.manualId}#${s.page}`));
+    for (const g of regions) {
+      expect(cited.has(`${g.manualId}#${g.page}`)).toBe(true);
+      expect(g.bbox[2]).toBeGreaterThan(g.bbox[0]);
+      expect(g.bbox[3]).toBeGreaterThan(g.bbox[1]);
+    }
+    const none = SAMPLE_QUESTIONS.find((x) => x.id === 's22')!;
+    const t2 = treeWith({ question: none.question });
+    await run(hybridSearch, { query: none.question }, t2);
+    const pages = (await run(textResponse, {}, t2)).response!.pages!;
+    expect(pages.some((p) => p.region && p.region.bbox[2] > p.region.bbox[0])).toBe(true);
+  });
+
+  it('text_response with an LLM: the prompt holds the best pages\' tables as grids under their headers', async () => {
+    const q = SAMPLE_QUESTIONS.find((x) => x.id === 's14')!;
+    const { client, model } = mockLlm({ stream: ['The X1 screws take 0.6 Nm [1].'] });
+    const t = treeWith({ question: q.question, deps: { llm: client, vlm: null } });
+    await run(hybridSearch, { query: q.question }, t);
+    await run(textResponse, {}, t);
+    const prompt = JSON.stringify(model.doStreamCalls[0].prompt);
+    expect(prompt).toContain('Tables, procedures and values on the best pages');
+    // A grid row: the row label and its cells between the grid's bars.
+    expect(prompt).toMatch(/\| X1 [^|]*\| [^|]+\| 0\.6 Nm \|/);
   });
 
   it('text_response: a question the sample states no value for gets the pages form, quoting nothing', async () => {
