@@ -184,7 +184,7 @@ describe('structure units from a scanned copy (OCR word boxes)', () => {
     }
     console.info(`[structure] scanned-copy cell accuracy ${(found / total).toFixed(3)} (${found}/${total}): ${report.join(', ')}`);
     expect(scanned.every((u) => u.ocr)).toBe(true);
-    // Measured 0.61 (126/207) with native tesseract at 144 dpi: OCR drops the "…" of the ranges (a
+    // Measured 0.61 (132/216) with native tesseract at 144 dpi: OCR drops the "…" of the ranges (a
     // punctuation-only word), which splits those cells in two. The bound guards against regressions.
     expect(found / total).toBeGreaterThanOrEqual(0.5);
     // The tables continued across the page break stay one unit, and running lines are set aside.

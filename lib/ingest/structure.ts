@@ -275,11 +275,14 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
     const bold = r.lines.every((l) => l.bold && !l.ocr);
     return bold || (numericBody && !cells.some((c) => hasDigit(c.text)));
   };
+  // Models or variants side by side: a first row with an empty corner (no row label) over columns
+  // of names that are not values ("CC4-B20S" holds digits, but no cell starts with one).
+  const cornerHeader = (r: RowAcc) => r.cells[0].length === 0 && r.cells.slice(1).filter((cs) => cs.length).length >= 2 && !r.cells.slice(1).flat().some((c) => /^[-+±~]?\d/.test(c.text));
   let headerRows = 0;
   while (headerRows < Math.min(3, rows.length - 1)) {
     const r = rows[headerRows];
     const prevSpanning = headerRows > 0 && isSpanning(rows[headerRows - 1]);
-    if (headerLike(r) || (headerRows === 0 && isSpanning(r)) || prevSpanning) headerRows++;
+    if (headerLike(r) || (headerRows === 0 && (isSpanning(r) || cornerHeader(r))) || prevSpanning) headerRows++;
     else break;
   }
   // A table whose first row is no header by these signs still has one when it has 3+ columns of

@@ -69,6 +69,8 @@ interface GridSpec {
   body: string[][];
   /** Centre the values of body columns after the first (spec tables often do). */
   centre?: boolean;
+  /** Header in the body's regular font (a header told apart only by its place and its words). */
+  plainHeader?: boolean;
   size?: number;
 }
 
@@ -94,7 +96,7 @@ function drawGrid(page: PDFPage, fonts: Fonts, x0: number, top: number, spec: Gr
     for (const cell of row) {
       const span = cell.span ?? 1;
       const w = xs[col + span] - xs[col];
-      if (cell.text) text(cell.text, xs[col], w, fonts.bold, span > 1 || col > 0);
+      if (cell.text) text(cell.text, xs[col], w, spec.plainHeader ? fonts.regular : fonts.bold, span > 1 || col > 0);
       col += span;
     }
     y -= rowH;
@@ -185,6 +187,20 @@ const FAULTS: Array<[code: string, meaning: string, remedy: string]> = [
   ['F-41', 'Door open too long', 'Close the door'],
   ['F-51', 'Logger memory full', 'Export and clear the log'],
 ];
+
+/** Models side by side under an empty corner cell, their names holding digits, in a plain header. */
+const MODELS: GridSpec = {
+  id: 'models',
+  widths: [150, 90, 90, 90],
+  header: [[{ text: '' }, { text: 'CC4-B20S' }, { text: 'CC4-P24S' }, { text: 'CC4-L40X' }]],
+  body: [
+    ['Heater power', '1450 W', '2300 W', '3100 W'],
+    ['Fan current', '0.4 A', '0.8 A', '1.6 A'],
+    ['Sensor inputs', '2', '4', '6'],
+  ],
+  centre: true,
+  plainHeader: true,
+};
 
 const CABLES: GridSpec = {
   id: 'cables',
@@ -348,6 +364,9 @@ export async function generateStructureManual(): Promise<StructureManual> {
   w.paragraph('The filter counter starts again from zero after the reset. Replace the filter mat at least once a year.');
   w.h2('5.2 Cleaning');
   w.paragraph('Wipe the housing with a damp cloth. Do not use solvents.');
+  w.h2('5.3 Model overview');
+  w.y = drawGrid(pages[5], fonts, MARGIN.left, w.y - 4, MODELS) - 16;
+  tables.push(truthOf(MODELS, () => 6));
 
   const pdf = await doc.save({ useObjectStreams: false });
   return {
