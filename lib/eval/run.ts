@@ -101,6 +101,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     // A multi-turn session's turns are asked in order, as one chat.
     const questions = inAskingOrder(selectQuestions(all, opts));
     const references = readReferenceAnswers(REFERENCES_FILE);
+    const scorable = questions.filter(isAnswerable);
+    log(`reference answers: ${scorable.filter((q) => referenceOf(q, references)).length} of ${scorable.length} answerable questions (ROUGE-L)`);
     const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
     if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
