@@ -100,12 +100,14 @@ describe('eval report', () => {
       withRef('q3', 'These pages are the closest.', 'pages', 'pin PA8'), // not stated: not scored
       withRef('q4', 'The fuse is 2 A.', 'answer', 'none'), // unanswerable: not scored
       withRef('q1', 'It has a 400 mAh battery.', 'answer'), // no reference: not scored
+      withRef('q1', 'The manuals do not say how big the battery is.', 'answer', 'a 400 mAh battery'), // declined: not scored
     ];
     expect(results[0].answer?.rougeL?.precision).toBeCloseTo(2 / 3, 10);
     expect(results[0].answer?.rougeL?.recall).toBe(1);
     expect(results[0].answer?.rougeL?.f1).toBeCloseTo(0.8, 10);
     expect(results[2].answer?.rougeL).toBeUndefined();
     expect(results[3].answer?.rougeL).toBeUndefined();
+    expect(results[5].answer?.rougeL).toBeUndefined();
     const m = buildReport({ agent: results }, { k: 5 }).strategies.agent.overall;
     expect(m.rouge_l).toEqual({ n: 2, precision: 0.6667, recall: 0.6667, f1: 0.6222 });
     expect(formsTable({ strategies: { agent: buildReport({ agent: results }, { k: 5 }).strategies.agent } })).toMatch(/ROUGE-L F1[\s\S]*0\.62 +2\n/);

@@ -59,7 +59,7 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       madeUp: refusal.madeUp,
       ...(out.answer.unverifiedValues !== undefined ? { unverifiedValues: out.answer.unverifiedValues } : {}),
       mode,
-      ...(answerable && mode === 'answer' && opts.reference ? { rougeL: rougeL(stripCitations(text), opts.reference) } : {}),
+      ...(answerable && mode === 'answer' && !refusal.declined && opts.reference ? { rougeL: rougeL(stripCitations(text), opts.reference) } : {}),
       ...(out.answer.shownPages ? { shown: out.answer.shownPages.map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`) } : {}),
       ...(answerable && out.answer.shownPages ? { shownRank: firstRelevantRank(out.answer.shownPages, opts.manualId, q.pages) } : {}),
       ...(out.answer.mode === 'answer' && out.answer.evidence?.regions
