@@ -22,8 +22,11 @@ const ALLOWED: Record<string, { strings: string[]; why: string }> = {
   'lib/eval/bench/run.ts': { strings: ['esp32-poe', 'esp32', 'poe', 'pixhawk', 'olimex', 'tek', 'metra'], why: 'the bench ingests real manuals by their file names' },
 };
 
+/** Reference answers by id (lib/eval/qa.ts) are answers, not questions: they hold no question to take needles from. */
+const REFERENCE_FILES = new Set(['reference-answers.jsonl']);
+
 const jsonlIn = (dir: string) =>
-  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
+  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !REFERENCE_FILES.has(f)).map((f) => path.join(dir, f)) : [];
 
 function main(): number {
   if (!fs.existsSync(shared)) console.log(`lint:dev-strings: ${shared} does not exist; checking the repo's own eval/ questions only`);

@@ -5,6 +5,7 @@ import {
   judgeRefusal,
   keywordHit,
   latencySummary,
+  lcsLength,
   madeUpValues,
   mean,
   missingKeywords,
@@ -12,7 +13,10 @@ import {
   percentile,
   rankPages,
   reciprocalRank,
+  rougeL,
   saysNotInManuals,
+  stripCitations,
+  wordTokens,
   wrongDeviceAt1,
 } from './metrics';
 
@@ -125,5 +129,40 @@ describe('wrong device at rank 1', () => {
     expect(wrongDeviceAt1([{ manualId: 'a', page: 9 }, { manualId: 'b', page: 2 }], 'a')).toBe(false);
     expect(wrongDeviceAt1([], 'a')).toBe(false);
     expect(wrongDeviceAt1([{ manualId: 'a', page: 1 }], null)).toBe(true);
+  });
+});
+
+describe('ROUGE-L over lower-cased word tokens', () => {
+  it('splits into lower-cased words, keeping values and codes whole', () => {
+    expect(wordTokens('Set the HX-200 to −12.5 dBm; it’s V1.2 [1].')).toEqual(['set', 'the', 'hx-200', 'to', '12.5', 'dbm', 'it’s', 'v1.2', '1']);
+    expect(wordTokens(' … ')).toEqual([]);
+    expect(stripCitations('Fit a 2 A fuse [1, 3] (see [2]).')).toBe('Fit a 2 A fuse   (see  ).');
+  });
+
+  it('finds the longest common subsequence, not substring', () => {
+    expect(lcsLength(['a', 'b', 'c', 'b', 'd', 'a', 'b'], ['b', 'd', 'c', 'a', 'b', 'a'])).toBe(4); // b c b a
+    expect(lcsLength(['x'], [])).toBe(0);
+    expect(lcsLength(['a', 'b'], ['b', 'a'])).toBe(1);
+  });
+
+  it('precision over the candidate, recall over the reference, F1 their harmonic mean', () => {
+    // candidate 5 tokens, all in the reference's 9 in order: P 1, R 5/9, F1 2·(5/9)/(14/9) = 10/14
+    const r = rougeL('The fuse is 2 A', 'the fuse rating is 2 A at 230 V');
+    expect(r.precision).toBe(1);
+    expect(r.recall).toBeCloseTo(5 / 9, 10);
+    expect(r.f1).toBeCloseTo(10 / 14, 10);
+    // order matters: "b a" against "a b" shares one token in order
+    expect(rougeL('b a', 'a b')).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5 });
+    // 3 of 6 candidate tokens (press, hold, 5) in order among the reference's 4: P 0.5, R 0.75, F1 0.6
+    const s = rougeL('Press and hold for about 5', 'press, hold 5 s');
+    expect(s.precision).toBe(0.5);
+    expect(s.recall).toBe(0.75);
+    expect(s.f1).toBeCloseTo(0.6, 10);
+  });
+
+  it('scores 0 with nothing in common or an empty side', () => {
+    expect(rougeL('blue', 'red')).toEqual({ precision: 0, recall: 0, f1: 0 });
+    expect(rougeL('', 'red')).toEqual({ precision: 0, recall: 0, f1: 0 });
+    expect(rougeL('red', '')).toEqual({ precision: 0, recall: 0, f1: 0 });
   });
 });

@@ -3,6 +3,7 @@
  * - retrieval at the (manual, page) level: chunk hits → ranked unique pages → Recall@k, MRR;
  * - answers: keyword hit (all keywords, case- and whitespace-insensitive, U+2212 → '-');
  * - unanswerable questions: a refusal that makes up no value;
+ * - stated answers against a reference answer: ROUGE-L over lower-cased word tokens;
  * - latency percentiles.
  */
 
@@ -97,6 +98,11 @@ export function saysNotInManuals(text: string): boolean {
   return REFUSAL_PATTERNS.some((re) => re.test(text));
 }
 
+/** Citation markers like [2] or [1, 3] are the reply's links, not its words or values. */
+export function stripCitations(text: string): string {
+  return text.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+}
+
 /** Digit runs as values: "3.5A" → "3.5", "159-0021-00" → "159", "0021", "00" (decimal comma → point). */
 function numbersIn(text: string): string[] {
   return (text.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.').replace(/^0+(?=\d)/, ''));
@@ -107,7 +113,7 @@ function numbersIn(text: string): string[] {
  * (a rating, a part number) is making one up. Citation markers like [2] or [1, 3] are ignored.
  */
 export function madeUpValues(answer: string, question: string): string[] {
-  const stripped = answer.replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+  const stripped = stripCitations(answer);
   const allowed = new Set(numbersIn(question));
   return [...new Set(numbersIn(stripped).filter((n) => !allowed.has(n)))];
 }
@@ -124,6 +130,49 @@ export function judgeRefusal(answer: { text: string; declined?: boolean }, quest
   const declined = answer.declined === true || saysNotInManuals(answer.text);
   const madeUp = madeUpValues(answer.text, question);
   return { refused: declined && madeUp.length === 0, declined, madeUp };
+}
+
+// ---------------------------------------------------------------------------------------------
+// ROUGE-L
+
+/**
+ * Lower-cased word tokens: runs of letters and digits, joined across an inner '.', '-' or
+ * apostrophe so a value ("3.3", "-13" after its sign) or a part code ("hx-200") stays one word.
+ */
+export function wordTokens(text: string): string[] {
+  return text.replace(/\u2212/g, '-').toLowerCase().match(/[\p{L}\p{N}]+(?:[.'’-][\p{L}\p{N}]+)*/gu) ?? [];
+}
+
+/** Length of the longest common subsequence of two token lists (two rows of the usual table). */
+export function lcsLength(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let prev = new Array<number>(b.length + 1).fill(0);
+  let cur = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) cur[j] = a[i - 1] === b[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length];
+}
+
+export interface RougeScore {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/**
+ * ROUGE-L of a candidate against a reference: LCS over the candidate's tokens (precision), over
+ * the reference's (recall), and their harmonic mean. An empty side scores 0.
+ */
+export function rougeL(candidate: string, reference: string): RougeScore {
+  const c = wordTokens(candidate);
+  const r = wordTokens(reference);
+  const lcs = lcsLength(c, r);
+  if (lcs === 0) return { precision: 0, recall: 0, f1: 0 };
+  const precision = lcs / c.length;
+  const recall = lcs / r.length;
+  return { precision, recall, f1: (2 * precision * recall) / (precision + recall) };
 }
 
 // ---------------------------------------------------------------------------------------------

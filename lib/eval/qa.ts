@@ -4,6 +4,9 @@
  * Pages are 1-based PDF page indices; unanswerable questions have no pages and no keywords.
  * A multi-turn set adds "session" (a string) and "turn" (1, 2, …): a session's questions are asked
  * in turn order as one chat (lib/eval/run.ts), so a follow-up meets the earlier turns.
+ * An answerable question may carry "reference_answer", the answer written from its page, which
+ * stated answers are scored against (ROUGE-L); a set we do not own gets its references from a
+ * separate file of {"id", "reference_answer"} lines (readReferenceAnswers).
  */
 import fs from 'node:fs';
 import { z } from 'zod';
@@ -19,7 +22,10 @@ const questionSchema = z.object({
   kind: z.string().min(1),
   session: z.string().min(1).optional(),
   turn: z.number().int().positive().optional(),
+  reference_answer: z.string().min(1).optional(),
 });
+
+const referenceSchema = z.object({ id: z.string().min(1), reference_answer: z.string().min(1) });
 
 export type QaItem = z.output<typeof questionSchema>;
 
@@ -47,6 +53,30 @@ export function parseQa(text: string, source = 'qa'): QaItem[] {
 
 export function readQa(file: string): QaItem[] {
   return parseQa(fs.readFileSync(file, 'utf8'), file);
+}
+
+/** Parses {"id", "reference_answer"} lines into id → reference; an id given twice is an error. */
+export function parseReferenceAnswers(text: string, source = 'references'): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { value, where } of jsonLines(text, source)) {
+    const parsed = referenceSchema.safeParse(value);
+    if (!parsed.success) {
+      throw new Error(`${where}: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'line'} ${x.message}`).join('; ')}`);
+    }
+    if (out.has(parsed.data.id)) throw new Error(`${where}: duplicate id ${parsed.data.id}`);
+    out.set(parsed.data.id, parsed.data.reference_answer);
+  }
+  return out;
+}
+
+/** The reference answers in `file`, or none when there is no such file. */
+export function readReferenceAnswers(file: string): Map<string, string> {
+  return fs.existsSync(file) ? parseReferenceAnswers(fs.readFileSync(file, 'utf8'), file) : new Map();
+}
+
+/** A question's reference answer: its own field first, else the references file's line for its id. */
+export function referenceOf(q: Pick<QaItem, 'id' | 'reference_answer'>, references: ReadonlyMap<string, string>): string | undefined {
+  return q.reference_answer ?? references.get(q.id);
 }
 
 /**

@@ -86,6 +86,34 @@ describe('eval report', () => {
     expect(formsTable({ strategies: { agent: r } })).toContain('set:dev2');
   });
 
+  it('averages ROUGE-L over the stated answers that have a reference answer', () => {
+    const q = (id: string) => QA.find((x) => x.id === id)!;
+    const withRef = (id: string, text: string, mode: 'answer' | 'pages', reference?: string) =>
+      scoreQuestion(
+        q(id),
+        { pages: [], answer: { text, declined: false, path: [], status: 'done', mode } },
+        { k: 5, manualId: IDS[q(id).manual], nameOf, ms: 1, ...(reference ? { reference } : {}) },
+      );
+    const results = [
+      withRef('q1', 'It has a 400 mAh battery [1].', 'answer', 'a 400 mAh battery'), // LCS 4 of 6 and of 4: P 2/3, R 1, F1 0.8
+      withRef('q2', 'Use zero span.', 'answer', 'zero span mode at −13 dBm'), // LCS 2 of 3 and of 6: P 2/3, R 1/3, F1 4/9
+      withRef('q3', 'These pages are the closest.', 'pages', 'pin PA8'), // not stated: not scored
+      withRef('q4', 'The fuse is 2 A.', 'answer', 'none'), // unanswerable: not scored
+      withRef('q1', 'It has a 400 mAh battery.', 'answer'), // no reference: not scored
+      withRef('q1', 'The manuals do not say how big the battery is.', 'answer', 'a 400 mAh battery'), // declined: not scored
+    ];
+    expect(results[0].answer?.rougeL?.precision).toBeCloseTo(2 / 3, 10);
+    expect(results[0].answer?.rougeL?.recall).toBe(1);
+    expect(results[0].answer?.rougeL?.f1).toBeCloseTo(0.8, 10);
+    expect(results[2].answer?.rougeL).toBeUndefined();
+    expect(results[3].answer?.rougeL).toBeUndefined();
+    expect(results[5].answer?.rougeL).toBeUndefined();
+    const m = buildReport({ agent: results }, { k: 5 }).strategies.agent.overall;
+    expect(m.rouge_l).toEqual({ n: 2, precision: 0.6667, recall: 0.6667, f1: 0.6222 });
+    expect(formsTable({ strategies: { agent: buildReport({ agent: results }, { k: 5 }).strategies.agent } })).toMatch(/ROUGE-L F1[\s\S]*0\.62 +2\n/);
+    expect(buildReport({ hybrid: retrieval }, { k: 5 }).strategies.hybrid.overall.rouge_l).toBeUndefined();
+  });
+
   it('has exactly the documented shape for machines', () => {
     const json = JSON.parse(JSON.stringify(report));
     for (const s of Object.values(json.strategies) as Array<Record<string, unknown>>) {

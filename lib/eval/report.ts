@@ -6,6 +6,8 @@
  *   M = {"n", "recall@1", "recall@3", "recall@5", "mrr", "keyword_hit_rate", "refusal_rate",
  *        "latency_ms": {"p50", "p95"}, "wrong_device@1", "named": {"n", "wrong_device"},
  *        "followups_unnamed": {"n", "wrong_device", "recall@1", "recall@5", "mrr"}, ...extras}
+ * Answering strategies add, among their extras, "rouge_l": {"n", "precision", "recall", "f1"}: the
+ * stated answers' ROUGE-L against their questions' reference answers, averaged over the n that have one.
  * wrong_device@1: answerable questions whose rank-1 page is another manual's; named: those that name
  * their device; followups_unnamed: later turns of multi-turn sessions that name no device.
  * A rate is null where it does not apply: retrieval metrics without answerable questions, answer
@@ -14,7 +16,7 @@
 import type { ClarifyReport } from './clarify-cv';
 import type { AnswerMode, FormPolicy } from '../answer/form';
 import type { CurvePoint, FormSample } from './form-cv';
-import { hitAtK, latencySummary, mean, reciprocalRank } from './metrics';
+import { hitAtK, latencySummary, mean, reciprocalRank, type RougeScore } from './metrics';
 
 export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -53,6 +55,8 @@ interface AnswerResult {
   shownRank?: number | null;
   /** A stated answer (`answer` form) citing another manual than the question's. */
   wrongDeviceStated?: boolean;
+  /** A stated answer to a question with a reference answer: ROUGE-L against it. */
+  rougeL?: RougeScore;
 }
 
 export interface QuestionResult {
@@ -120,6 +124,8 @@ interface Metrics {
   clarify_rate?: number | null;
   /** Answering strategies: stated answers citing another manual than the question's. */
   wrong_device_stated?: number;
+  /** Answering strategies: ROUGE-L against the reference answer, averaged over the stated answers that have one (n). */
+  rouge_l?: { n: number; precision: number | null; recall: number | null; f1: number | null };
   errors: number;
   /** Share of the answerable questions whose rank-1 page is from another manual. */
   'wrong_device@1': number | null;
@@ -222,6 +228,16 @@ function formMetrics(results: readonly QuestionResult[]) {
     stated_with_regions: round(mean(stated.map((r) => !!r.answer?.evidence?.length))),
     value_in_region: round(mean(stated.filter((r) => r.answer?.valueInRegion !== undefined).map((r) => r.answer!.valueInRegion === true))),
     read_from_structure: stated.filter((r) => r.answer?.structure).length,
+    rouge_l: rougeSummary(stated.flatMap((r) => (r.answer?.rougeL ? [r.answer.rougeL] : []))),
+  };
+}
+
+function rougeSummary(scores: readonly RougeScore[]): NonNullable<Metrics['rouge_l']> {
+  return {
+    n: scores.length,
+    precision: round(mean(scores.map((s) => s.precision))),
+    recall: round(mean(scores.map((s) => s.recall))),
+    f1: round(mean(scores.map((s) => s.f1))),
   };
 }
 
@@ -328,15 +344,28 @@ export function missesAt5(results: readonly QuestionResult[]): Array<{ id: strin
     .map((r) => ({ id: r.id, kind: r.kind, manual: r.manual, rank: r.rankAny ?? r.rank, top: r.top.slice(0, 3) }));
 }
 
-const FORM_COLUMNS = ['strategy', 'group', 'n', 'stated prec', 'stated cov', 'unans stated', 'pages R@3', 'ranker R@3'];
+const FORM_COLUMNS = ['strategy', 'group', 'n', 'stated prec', 'stated cov', 'unans stated', 'pages R@3', 'ranker R@3', 'ROUGE-L P', 'ROUGE-L R', 'ROUGE-L F1', 'ROUGE-L n'];
 
-/** The three forms' figures per strategy, overall and per question set. */
+/** The three forms' figures per strategy, overall and per question set, with the stated answers' ROUGE-L. */
 export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = false): string {
   const rows: string[][] = [FORM_COLUMNS];
   for (const [name, s] of Object.entries(report.strategies)) {
     if (s.overall.stated_coverage === undefined) continue;
     for (const [g, m] of [['overall', s.overall] as const, ...Object.entries(s.by_set ?? {}).map(([g, m]) => [`set:${g}`, m] as const)])
-      rows.push([name, g, String(m.n), fmt(m.stated_precision), fmt(m.stated_coverage), fmt(m.unanswerable_stated), fmt(m['pages_recall@3']), fmt(m['recall@3'])]);
+      rows.push([
+        name,
+        g,
+        String(m.n),
+        fmt(m.stated_precision),
+        fmt(m.stated_coverage),
+        fmt(m.unanswerable_stated),
+        fmt(m['pages_recall@3']),
+        fmt(m['recall@3']),
+        fmt(m.rouge_l?.precision),
+        fmt(m.rouge_l?.recall),
+        fmt(m.rouge_l?.f1),
+        String(m.rouge_l?.n ?? 0),
+      ]);
   }
   return renderTable(rows, markdown);
 }

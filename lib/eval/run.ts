@@ -10,7 +10,7 @@ import { BaselineIndex } from './baseline';
 import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
-import { inAskingOrder, isAnswerable, readQa, type QaItem } from './qa';
+import { inAskingOrder, isAnswerable, readQa, readReferenceAnswers, referenceOf, type QaItem } from './qa';
 import { withNamedDevicePolicy, type NamedDevicePolicy } from '../agent';
 import { namedDevice } from '../ranking/named-device';
 import { foldKeys, foldModels, trainAll, trainingRow, type CvScheme, type TrainingRow } from './cv';
@@ -32,6 +32,8 @@ import { rankerInput, STRATEGY_FNS, type EvalChat, type StrategyContext, type St
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
 const FORM_FILE = path.join(process.cwd(), 'lib', 'answer', 'form.json');
 const CLARIFY_FILE = path.join(process.cwd(), 'lib', 'answer', 'clarify.json');
+/** Reference answers, by id, of the question sets that are not ours to edit (the shared sets). */
+const REFERENCES_FILE = path.join(process.cwd(), 'eval', 'reference-answers.jsonl');
 
 /** "…/dev2-qa.jsonl" → "dev2": the question set a question came from. */
 const setName = (file: string) => path.basename(file).replace(/(-qa)?\.jsonl?$/i, '');
@@ -98,6 +100,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     });
     // A multi-turn session's turns are asked in order, as one chat.
     const questions = inAskingOrder(selectQuestions(all, opts));
+    const references = readReferenceAnswers(REFERENCES_FILE);
+    const scorable = questions.filter(isAnswerable);
+    log(`reference answers: ${scorable.filter((q) => referenceOf(q, references)).length} of ${scorable.length} answerable questions (ROUGE-L)`);
     const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
     if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
@@ -307,6 +312,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           set: setOf.get(q.id),
           namesDevice: namesDevice.get(q.id),
           followUp: q.session !== undefined && !firstTurn.has(q.id),
+          reference: referenceOf(q, references),
         });
         if (scored.answerable && scored.rank === null && out && name !== 'agent' && !cv) {
           // Untimed: how far down was the expected page?

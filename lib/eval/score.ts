@@ -1,5 +1,5 @@
 /** One question's outcome under one strategy → a scored QuestionResult (pure). */
-import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, wrongDeviceAt1, type PageRef } from './metrics';
+import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, rougeL, stripCitations, wrongDeviceAt1, type PageRef } from './metrics';
 import { isAnswerable, type QaItem } from './qa';
 import type { QuestionResult } from './report';
 import type { StrategyOutput } from './strategies';
@@ -21,6 +21,8 @@ export interface ScoreOptions {
   namesDevice?: boolean;
   /** A later turn of a multi-turn session. */
   followUp?: boolean;
+  /** The question's reference answer, which a stated answer is scored against (ROUGE-L). */
+  reference?: string;
 }
 
 export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: ScoreOptions): QuestionResult {
@@ -46,6 +48,8 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
   if (out?.answer) {
     const { text, declined, path } = out.answer;
     const refusal = judgeRefusal({ text, declined }, q.question);
+    // Replies stored before the forms existed read as `answer`, or `not_covered` when declined.
+    const mode = out.answer.mode ?? (out.answer.declined ? 'not_covered' : 'answer');
     result.answer = {
       text,
       declined: refusal.declined,
@@ -54,8 +58,8 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
       refused: !answerable && refusal.refused,
       madeUp: refusal.madeUp,
       ...(out.answer.unverifiedValues !== undefined ? { unverifiedValues: out.answer.unverifiedValues } : {}),
-      // Replies stored before the forms existed read as `answer`, or `not_covered` when declined.
-      mode: out.answer.mode ?? (out.answer.declined ? 'not_covered' : 'answer'),
+      mode,
+      ...(answerable && mode === 'answer' && !refusal.declined && opts.reference ? { rougeL: rougeL(stripCitations(text), opts.reference) } : {}),
       ...(out.answer.shownPages ? { shown: out.answer.shownPages.map((p) => `${opts.nameOf(p.manualId)} p.${p.page}`) } : {}),
       ...(answerable && out.answer.shownPages ? { shownRank: firstRelevantRank(out.answer.shownPages, opts.manualId, q.pages) } : {}),
       ...(out.answer.mode === 'answer' && out.answer.evidence?.regions
