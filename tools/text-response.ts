@@ -21,7 +21,7 @@ import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { TOOL, type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
+import { type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -167,7 +167,8 @@ function namingManual(text: string, name: string | undefined): string {
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
-  name: TOOL.textResponse,
+  name: 'text_response',
+  display: { label: 'Writing the answer', icon: 'file', done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
   description: 'Writes the final answer with [n] citations from the environment. Ends the turn.',
   status: 'Writing the answer…',
   inputs,

@@ -7,7 +7,6 @@ import { chunk, offlineDeps, resultOf, scriptedTool } from '@/lib/agent/testing/
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import { DEVICE_CORPUS } from '@/lib/ranking/testing/devices';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/lib/agent/contract';
 import { withNamedDevicePolicy } from '@/lib/agent';
 import { BaselineIndex } from './baseline';
 import type { PageRef } from './metrics';
@@ -48,7 +47,7 @@ describe('a session asked as one chat', () => {
   const order = ['hx300', 'hx200', 'dp832', 'vna10', 'vna20', 'qx40'];
   const search = () =>
     scriptedTool({
-      name: TOOL.hybrid,
+      name: 'hybrid_search',
       run: (_call, t) => {
         const first = (id: string) => (t.preferManualIds?.includes(id) ? 0 : 1);
         const passages = [...order]
