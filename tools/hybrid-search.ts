@@ -138,7 +138,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     if (wantText) {
       try {
         const index = (identity = await ctx.libraryIndex());
-        ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits });
+        ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits }, ctx.policies.ranking);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         rankError = errorMessage(err);

@@ -189,7 +189,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       return severalDevices && id ? (profiles?.get(id)?.name ?? t.environment.hit(ref!)?.manualTitle) : undefined;
     };
     const devices = deviceReading(t, profiles);
-    if (devices && shouldClarify(devices)) {
+    if (devices && shouldClarify(devices, ctx.policies.clarify)) {
       const text = clarifySentence(devices);
       yield { type: 'response', delta: text };
       yield { type: 'response', text, sources: [], declined: false, mode: 'clarify', choices: devices.choices, pages: devices.pages, deviceShare: devices.topShare };
@@ -243,6 +243,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         units,
+        formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
         uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),

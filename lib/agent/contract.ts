@@ -17,6 +17,7 @@ import type { DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
+import type { TurnPolicies } from './policies';
 import type { Environment } from './environment';
 import type { PageCard } from '../answer/closest-pages';
 import type { Source, ToolResult } from '../answer/hits';
@@ -104,6 +105,8 @@ export interface AgentServices {
   pageUnits(pages: ReadonlyArray<{ manualId: string; page: number }>): Promise<PageUnit[]>;
   /** Which decider picks the tools when the turn's options do not say. */
   decider: DeciderProvider;
+  /** The ranking model and the reply policies this turn applies (./policies.ts). */
+  policies: TurnPolicies;
 }
 
 export interface ToolContext extends AgentServices {

@@ -1,4 +1,4 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
@@ -6,16 +6,11 @@ import { type AnyTool } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/services/agent-services';
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
-import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';
+import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool, WRITER_POLICIES } from './testing/turn';
 import { runTurn, type RunTurnInput } from './tree';
 import { collectTurn } from './testing/turn';
-import { setFormPolicy } from '@/lib/answer/form';
-import shipped from '@/lib/answer/form.json';
-
-// These tests exercise the writer, not the operating point: they pin the policy shipped before the
-// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
-beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
-afterAll(() => setFormPolicy(shipped));
+// These tests exercise the writer, not the operating point.
+const writerDeps = { ...offlineDeps, policies: WRITER_POLICIES };
 
 
 const PUMP = [
@@ -28,7 +23,7 @@ function searchTool(name: string, objects = PUMP) {
 }
 
 const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = {}) =>
-  collectTurn({ ...extra, question, tools, services: agentServices(offlineDeps), options: { skills: [], ...extra.options } });
+  collectTurn({ ...extra, question, tools, services: agentServices(writerDeps), options: { skills: [], ...extra.options } });
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
@@ -223,7 +218,7 @@ describe('runTurn: cancellation', () => {
     for await (const e of runTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
@@ -248,7 +243,7 @@ describe('runTurn: cancellation', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [searchTool('fast_vector_search'), streaming], options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
@@ -284,7 +279,7 @@ describe('runTurn: cancellation', () => {
     const controller = new AbortController();
     controller.abort();
     const fast = searchTool('fast_vector_search');
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(offlineDeps), tools: [fast, textResponse], options: { skills: [] } });
+    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(writerDeps), tools: [fast, textResponse], options: { skills: [] } });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
@@ -299,7 +294,7 @@ describe('runTurn: skills', () => {
     const fast = searchTool('fast_vector_search');
     const events = await collectTurn({
       question: 'What is the motor current?',
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
@@ -308,7 +303,7 @@ describe('runTurn: skills', () => {
 
     const matched = await collectTurn({
       question: 'Which pin on the J1 connector diagram carries HEATER?',
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, colqwen, textResponse],
       options: {
         skills: [decoy, { ...skill, tools: ['fast_vector_search', 'colqwen_search', 'text_response'], steps: 'Find the diagram of the connector, then read the pin.' }],
@@ -331,7 +326,7 @@ describe('runTurn: the library index comes from the services', () => {
     ];
     let calls = 0;
     const index = new LibraryIndex({ manuals, pages: [], chunks: [] });
-    const services = agentServices({ ...offlineDeps, libraryIndex: async () => (calls++, index) });
+    const services = agentServices({ ...writerDeps, libraryIndex: async () => (calls++, index) });
     const events = await collectTurn({
       question: 'and the fuse rating?',
       history: [

@@ -441,5 +441,6 @@ function turnScope(question: string, input: RunTurnInput, index: LibraryIndex | 
     context: input.device,
     turn: input.turn ?? (input.history ?? []).filter((t) => t.role === 'user').length + 1,
     titleOf: (id) => titles.get(id) ?? id,
+    policy: input.services.policies.namedDevice,
   });
 }

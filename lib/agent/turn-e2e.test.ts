@@ -5,17 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { agentServices } from '@/lib/services/agent-services';
-import { eventsOf, mockLlm, textResult } from './testing/turn';
+import { eventsOf, mockLlm, textResult, WRITER_POLICIES } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './testing/turn';
 import { isValueBox } from '@/lib/answer/value-boxes';
-import { setFormPolicy } from '@/lib/answer/form';
-import shipped from '@/lib/answer/form.json';
 
-// These tests exercise the writer, not the operating point: they pin the policy shipped before the
-// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
-beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
-afterAll(() => setFormPolicy(shipped));
+// These tests exercise the writer, not the operating point (WRITER_POLICIES).
 
 
 let fx: FixtureStore;
@@ -26,7 +21,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices(fx.deps) });
+const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) });
 
 describe('a turn over a real LanceDB store', () => {
   it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {
@@ -89,7 +84,7 @@ describe('a turn over a real LanceDB store', () => {
     const events = await collectTurn({
       tools: defaultTools,
       question: 'Which wire goes to terminal N in the wiring diagram?',
-      services: agentServices({ ...fx.deps, vlm, pageImage: async () => Buffer.from('png') }),
+      services: agentServices({ ...fx.deps, policies: WRITER_POLICIES, vlm, pageImage: async () => Buffer.from('png') }),
     });
     expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual(['hybrid_search', 'visual_interpretation', 'text_response']);
     expect(eventsOf(events, 'result')[1].metadata).toMatchObject({ manualId: 'px-200', page: 4 });
