@@ -3,8 +3,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // First: unknown Host names are refused, and per-address limits see the socket address.
   const { installRequestHooks } = await import('./lib/security/request-hooks');
-  const { getConfig } = await import('./lib/config');
-  installRequestHooks(() => getConfig());
+  const { hostPolicy } = await import('./lib/config');
+  installRequestHooks(hostPolicy);
   const { startServer } = await import('./lib/server/startup');
   await startServer();
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, scopedSearch } from './search-common';
-import { probe, TOOL, type Tool } from '@/lib/agent/contract';
+import { probe, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -14,7 +14,16 @@ const inputs = z.object({
 });
 
 export const colqwenSearch: Tool<z.output<typeof inputs>> = {
-  name: TOOL.colqwen,
+  name: 'colqwen_search',
+  display: {
+    label: 'Page image search',
+    icon: 'image',
+    done: 'Looked through the page images',
+    running: 'Looking through the page images…',
+    noun: 'The page image search',
+  },
+  defaultInput: (_t, query) => ({ query }),
+  searchOrder: { visual: 1, table: 2, factual: 2, general: 2 },
   description:
     'Multi-vector (ColQwen-style) search over whole pages. Best for diagrams, wiring, pinouts, figures, photos and tables laid out visually; results are pages with preview images.',
   status: 'Searching pages visually…',

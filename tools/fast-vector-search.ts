@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { chunkObject, describeFound, distinctManuals, elapsed, manualField, queryField, scopedSearch } from './search-common';
-import { probe, TOOL, type Tool } from '@/lib/agent/contract';
+import { probe, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -13,7 +13,10 @@ const inputs = z.object({
 });
 
 export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
-  name: TOOL.fastVector,
+  name: 'fast_vector_search',
+  display: { label: 'Quick text search', icon: 'search', done: 'Searched the text', running: 'Searching the text…', noun: 'The text search' },
+  defaultInput: (_t, query) => ({ query }),
+  searchOrder: { visual: 2, table: 1, factual: 1, general: 1 },
   description: 'Dense vector search over text passages. Fastest. Best for definitions, specifications and simple facts.',
   status: 'Searching text passages…',
   inputs,

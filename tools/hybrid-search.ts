@@ -25,7 +25,7 @@ import {
   queryField,
   scopedSearch,
 } from './search-common';
-import { pagePreviewUrl, pageThumbnailUrl, probe, TOOL, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
+import { pagePreviewUrl, pageThumbnailUrl, probe, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   query: queryField,
@@ -67,7 +67,17 @@ function uniquePages<T extends { manualId: string; page: number }>(hits: T[]): T
 }
 
 export const hybridSearch: Tool<z.output<typeof inputs>> = {
-  name: TOOL.hybrid,
+  name: 'hybrid_search',
+  display: {
+    label: 'Text and page search',
+    icon: 'layers',
+    done: 'Searched the text and tables',
+    running: 'Searching the text and tables…',
+    noun: 'The text and table search',
+  },
+  defaultInput: (_t, query) => ({ query }),
+  // First for every kind: it fuses the passage legs with the page leg colqwen_search runs.
+  searchOrder: { visual: 0, table: 0, factual: 0, general: 0 },
   description:
     'Hybrid search: keyword + vector passages and the visual page search, fused per page. Best for error codes, menus, pins, part numbers, specs, tables and open questions.',
   status: 'Searching text and pages…',
@@ -128,7 +138,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     if (wantText) {
       try {
         const index = (identity = await ctx.libraryIndex());
-        ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits });
+        ranked = rankPages(index, { question: input.query, manualIds: filter?.manualIds, dense: chunkHits, visual: pageHits }, ctx.policies.ranking);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         rankError = errorMessage(err);

@@ -1,6 +1,7 @@
 /**
- * The tool registry the app hands to runTurn. Order matters only for display: it is the order the
- * decider sees them in. A new tool is one file plus one entry here.
+ * The tool registry the app hands to runTurn: the order the deciders see the tools in (and the
+ * offline decider's tie-break between searches). A new tool is its file (a Tool with its display,
+ * default input and search order) plus one entry here; tools/registry.test.ts shows one.
  */
 import type { AnyTool } from '@/lib/agent/contract';
 import { colqwenSearch } from './colqwen-search';

@@ -31,7 +31,7 @@ import { loadTransformersReranker } from '@/lib/providers/reranker/transformers'
 import { writeTinyCrossEncoder } from '@/lib/providers/reranker/testing/tiny-cross-encoder';
 import { SUMMARIZE_ABOVE_TOKENS, summarize } from './summarize';
 import { textResponse } from './text-response';
-import { TOOL, type AnyTool, type ChunkObject, type PageObject, type AgentServices, type ToolOutput } from '@/lib/agent/contract';
+import { type AnyTool, type ChunkObject, type PageObject, type AgentServices, type ToolOutput } from '@/lib/agent/contract';
 import { visualInterpretation } from './visual-interpretation';
 
 async function* bytesOf(data: Uint8Array) {
@@ -442,8 +442,8 @@ describe('the sample ground truth through the full offline loop', () => {
     const { vlm, model } = mockVlm('Connector J3 (SENSOR): the transducer B1 signal wire is white (WH).');
     const q = SAMPLE_QUESTIONS.find((x) => x.id === 's06')!;
     const events = await collectTurn({ tools: defaultTools, question: q.question, manualIds: [manualId], services: agentServices({ ...OFFLINE, vlm }) });
-    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
-    const read = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual(['hybrid_search', 'visual_interpretation', 'text_response']);
+    const read = eventsOf(events, 'result').find((r) => r.tool === 'visual_interpretation')!;
     expect(read.metadata).toMatchObject({ manualId, page: 4 });
     expect(model.doGenerateCalls).toHaveLength(1);
     const response = eventsOf(events, 'response')[0];

@@ -8,7 +8,7 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { extractiveSummary } from '@/lib/answer/extractive';
 import { elapsed } from './search-common';
-import { TOOL, type Tool } from '@/lib/agent/contract';
+import { type Tool } from '@/lib/agent/contract';
 
 export const SUMMARIZE_ABOVE_TOKENS = 30_000;
 /** Passage length kept after a summary. */
@@ -19,7 +19,8 @@ const inputs = z.object({
 });
 
 export const summarize: Tool<z.output<typeof inputs>> = {
-  name: TOOL.summarize,
+  name: 'summarize',
+  display: { label: 'Summarizing the findings', icon: 'sparkle', done: 'Summarized what was found', running: 'Summarizing what was found…', noun: 'Summarizing' },
   description: 'Summarizes what has been retrieved so far (cited) and shrinks long passages. Use when the environment is large.',
   status: 'Summarizing what was found…',
   inputs,

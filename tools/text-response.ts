@@ -21,7 +21,7 @@ import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { TOOL, type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
+import { type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
 /** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
 const MAX_EVIDENCE_CHARS = 60_000;
@@ -167,7 +167,8 @@ function namingManual(text: string, name: string | undefined): string {
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
-  name: TOOL.textResponse,
+  name: 'text_response',
+  display: { label: 'Writing the answer', icon: 'file', done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
   description: 'Writes the final answer with [n] citations from the environment. Ends the turn.',
   status: 'Writing the answer…',
   inputs,
@@ -188,7 +189,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       return severalDevices && id ? (profiles?.get(id)?.name ?? t.environment.hit(ref!)?.manualTitle) : undefined;
     };
     const devices = deviceReading(t, profiles);
-    if (devices && shouldClarify(devices)) {
+    if (devices && shouldClarify(devices, ctx.policies.clarify)) {
       const text = clarifySentence(devices);
       yield { type: 'response', delta: text };
       yield { type: 'response', text, sources: [], declined: false, mode: 'clarify', choices: devices.choices, pages: devices.pages, deviceShare: devices.topShare };
@@ -242,6 +243,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         units,
+        formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
         uncoveredVariants: uncoveredVariants(t.environment.modelLookups()),

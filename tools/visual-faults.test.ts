@@ -14,7 +14,6 @@ import { collectTurn } from '@/lib/agent/testing/turn';
 import { loadConfig } from '@/lib/config';
 import { createClientFromConfig } from '@/lib/providers/llm';
 import { openaiErrorReply, startFaultServer, type FaultHandler, type FaultServer } from '@/test/fault-server';
-import { TOOL } from '@/lib/agent/contract';
 
 const QUESTION = 'Which wire goes to terminal N in the wiring diagram?';
 
@@ -58,8 +57,8 @@ describe('vision model faults during a turn', () => {
       n === 1 ? openaiErrorReply(429, 'rate limited', { 'retry-after': '0' }) : reading('Terminal N takes the blue wire.'),
     );
     expect(vlmCalls).toBe(2);
-    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
-    expect(eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)?.hits[0]).toMatchObject({ manualId: 'px-200', page: 4 });
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual(['hybrid_search', 'visual_interpretation', 'text_response']);
+    expect(eventsOf(events, 'result').find((r) => r.tool === 'visual_interpretation')?.hits[0]).toMatchObject({ manualId: 'px-200', page: 4 });
     expect(eventsOf(events, 'response').at(-1)!.text).toContain('Terminal N takes the blue wire');
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
   });
@@ -73,9 +72,9 @@ describe('vision model faults during a turn', () => {
     const { events, vlmCalls } = await turnWithVlm(handler);
     // The client's attempts, once: the failed tool is not run again this turn.
     expect(vlmCalls).toBe(calls);
-    expect(eventsOf(events, 'decision').filter((d) => d.tool === TOOL.visual)).toHaveLength(1);
-    expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.visual && /vision model failed; answering from the text passages/.test(s.message))).toBe(true);
-    const error = eventsOf(events, 'error').find((e) => e.tool === TOOL.visual)!;
+    expect(eventsOf(events, 'decision').filter((d) => d.tool === 'visual_interpretation')).toHaveLength(1);
+    expect(eventsOf(events, 'status').some((s) => s.tool === 'visual_interpretation' && /vision model failed; answering from the text passages/.test(s.message))).toBe(true);
+    const error = eventsOf(events, 'error').find((e) => e.tool === 'visual_interpretation')!;
     expect(error.message).toMatch(/^the vision model could not read page 4 of PX-200 Pump Manual: /);
     expect(error.message).toMatch(reason);
     expect(error.recoverable).toBe(false);

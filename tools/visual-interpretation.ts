@@ -7,7 +7,7 @@ import { generateText } from 'ai';
 import { z } from 'zod';
 import { visionPrompt } from '@/lib/providers/llm';
 import { elapsed } from './search-common';
-import { pagePreviewUrl, pageThumbnailUrl, TOOL, type Tool } from '@/lib/agent/contract';
+import { pagePreviewUrl, pageThumbnailUrl, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
   prompt: z.string().trim().min(1).max(2000).describe('what to read from the page, e.g. "which connector the transducer B1 plugs into"'),
@@ -16,7 +16,13 @@ const inputs = z.object({
 });
 
 export const visualInterpretation: Tool<z.output<typeof inputs>> = {
-  name: TOOL.visual,
+  name: 'visual_interpretation',
+  display: { label: 'Reading the page image', icon: 'image', done: 'Read a page image', running: 'Reading a page image…', noun: 'Reading the page image' },
+  defaultInput(t) {
+    const best = t.environment.visualPages()[0];
+    return best ? { prompt: t.question, page: best.page, manual_id: best.manualId } : { prompt: t.question };
+  },
+  readsPages: true,
   description:
     'Reads the best page found by the page search (or a chosen one) with the vision model: labels, pins, wiring, values in figures and photos.',
   status: 'Reading the page image…',

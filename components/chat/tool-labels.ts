@@ -1,18 +1,12 @@
-import type { IconName } from '../ui/icons';
+import type { AgentEvent } from '@/lib/agent/events';
+import { shownTool } from '@/lib/chat/plain-trail';
+import { isIconName, type IconName } from '../ui/icons';
 
-/** How each agent tool is named and drawn in the trail. Unknown tools fall back to their id. */
-const TOOL_LABELS: Record<string, { label: string; icon: IconName }> = {
-  fast_vector_search: { label: 'Quick text search', icon: 'search' },
-  hybrid_search: { label: 'Text and page search', icon: 'layers' },
-  colqwen_search: { label: 'Page image search', icon: 'image' },
-  visual_interpretation: { label: 'Reading the page image', icon: 'image' },
-  summarize: { label: 'Summarizing the findings', icon: 'sparkle' },
-  text_response: { label: 'Writing the answer', icon: 'file' },
-  agent: { label: 'Agent', icon: 'route' },
-};
-
-export function toolLabel(tool: string): { label: string; icon: IconName } {
-  return TOOL_LABELS[tool] ?? { label: tool.replace(/_/g, ' '), icon: 'activity' };
+/** A tool's label and icon in the technical trail, as the turn describes it; the loop itself is "Agent". */
+export function toolLabel(events: AgentEvent[], tool: string): { label: string; icon: IconName } {
+  if (tool === 'agent') return { label: 'Agent', icon: 'route' };
+  const { label, icon } = shownTool(events, tool);
+  return { label, icon: isIconName(icon) ? icon : 'activity' };
 }
 
 export const DECIDER_LABELS: Record<string, string> = {

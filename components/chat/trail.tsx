@@ -79,7 +79,7 @@ export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: n
         </button>
         <ol hidden={!technical} data-testid="trail-technical" className="mt-1 space-y-0.5">
           {events.map((e, i) => (
-            <TrailItem key={i} event={e} live={running && i === lastIndex} onOpenRef={onOpenRef} />
+            <TrailItem key={i} event={e} turnEvents={turn.events} live={running && i === lastIndex} onOpenRef={onOpenRef} />
           ))}
           {turn.metrics && !running && (
             <li className="flex flex-wrap gap-x-3 gap-y-0.5 pt-1 text-[12px] text-zinc-600 dark:text-zinc-400" data-testid="trail-metrics">
@@ -134,7 +134,18 @@ function Row({
 
 const icon = (name: IconName) => <Icon name={name} className="h-3.5 w-3.5" />;
 
-function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boolean; onOpenRef?: (ref: number) => void }) {
+function TrailItem({
+  event: e,
+  turnEvents,
+  live,
+  onOpenRef,
+}: {
+  event: AgentEvent;
+  /** The whole turn: its start says how each tool is shown. */
+  turnEvents: AgentEvent[];
+  live: boolean;
+  onOpenRef?: (ref: number) => void;
+}) {
   switch (e.type) {
     case 'turn_start': {
       const n = e.manualIds?.length;
@@ -158,7 +169,7 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
         </Row>
       );
     case 'decision': {
-      const { label, icon: name } = toolLabel(e.tool);
+      const { label, icon: name } = toolLabel(turnEvents, e.tool);
       return (
         <Row icon={icon(name)} tone="strong" t={e.t} testId="trail-event" type={e.type}>
           <span className="font-medium">{label}</span>
@@ -184,7 +195,7 @@ function TrailItem({ event: e, live, onOpenRef }: { event: AgentEvent; live: boo
     case 'error':
       return (
         <Row icon={icon('alert')} tone={e.recoverable ? 'warn' : 'error'} t={e.t} testId="trail-error" type={e.type} indent>
-          <span className="font-medium">{toolLabel(e.tool).label} failed:</span> {e.message}
+          <span className="font-medium">{toolLabel(turnEvents, e.tool).label} failed:</span> {e.message}
           <p className="text-zinc-500 dark:text-zinc-400">
             {e.tool === 'agent'
               ? 'The answer could not be completed. Retry, or rephrase the question.'

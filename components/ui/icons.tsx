@@ -36,6 +36,8 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+export const isIconName = (name: string): name is IconName => Object.hasOwn(PATHS, name);
+
 export function Icon({ name, className = 'h-4 w-4', title }: { name: IconName; className?: string; title?: string }) {
   return (
     <svg

@@ -17,6 +17,7 @@ import type { DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';
+import type { TurnPolicies } from './policies';
 import type { Environment } from './environment';
 import type { PageCard } from '../answer/closest-pages';
 import type { Source, ToolResult } from '../answer/hits';
@@ -104,6 +105,8 @@ export interface AgentServices {
   pageUnits(pages: ReadonlyArray<{ manualId: string; page: number }>): Promise<PageUnit[]>;
   /** Which decider picks the tools when the turn's options do not say. */
   decider: DeciderProvider;
+  /** The ranking model and the reply policies this turn applies (./policies.ts). */
+  policies: TurnPolicies;
 }
 
 export interface ToolContext extends AgentServices {
@@ -171,9 +174,28 @@ export interface TreeData {
   library?: LibraryIndex;
 }
 
+/**
+ * How a tool appears in the trail. Turns carry it in their turn_start event, so the browser and
+ * stored sessions show a tool without importing its (server-only) code.
+ */
+interface ToolDisplay {
+  /** The technical view's label. */
+  label: string;
+  /** An icon of components/ui/icons.tsx. */
+  icon: string;
+  /** Plain wording (lib/chat/plain-trail.ts): after it ran, while it runs, and as a subject ("… did not work"). */
+  done: string;
+  running: string;
+  noun: string;
+}
+
+/** What the offline decider (./decision/rules.ts) reads a question as; it orders the searches per kind. */
+export type QuestionKind = 'visual' | 'table' | 'factual' | 'general';
+
 export interface Tool<I = unknown> {
   /** snake_case and stable: it is stored in sessions and shown to the decider. */
   name: string;
+  display: ToolDisplay;
   /** What it is best for; the decision prompt shows it. */
   description: string;
   /** Default status line shown when the tool starts. */
@@ -185,6 +207,15 @@ export interface Tool<I = unknown> {
   /** Per-tool deadline; the loop's default applies otherwise. */
   timeoutMs?: number;
   availability(t: TreeData): Promise<Availability>;
+  /**
+   * The input the offline decider, a skill step or the budget passes; `query` is the turn's search
+   * query (a terse follow-up joined to the previous question). Absent: {} (the schema's defaults).
+   */
+  defaultInput?(t: TreeData, query: string): Record<string, unknown>;
+  /** A search the offline decider may pick: its place per question kind, lower first. */
+  searchOrder?: Record<QuestionKind, number>;
+  /** Reads a page a search found (the vision model): the offline decider picks it for visual questions. */
+  readsPages?: boolean;
   /** Auto-trigger: returns input to run now, bypassing the decision; null to stay quiet. */
   runIf?(t: TreeData): Promise<I | null>;
   run(t: TreeData, input: I, ctx: ToolContext): AsyncGenerator<ToolOutput>;
@@ -193,6 +224,12 @@ export interface Tool<I = unknown> {
 // Tools are stored side by side in the registry; their input types differ.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<any>;
+
+/** A tool's display as a turn carries it (its turn_start event); `end`: the tool that writes the answer. */
+export type ShownTool = ToolDisplay & { end?: boolean };
+
+export const shownTools = (tools: readonly AnyTool[]): Record<string, ShownTool> =>
+  Object.fromEntries(tools.map((t) => [t.name, t.end ? { ...t.display, end: true } : t.display]));
 
 /** A page offered in the `pages` form (and, on request, with `not_covered`): what its card shows. */
 export type ClosestPage = PageCard;
@@ -209,13 +246,3 @@ export async function probe(reasonPrefix: string, check: () => Promise<unknown>)
     return { ok: false, reason: `${reasonPrefix}: ${err instanceof Error ? err.message : String(err)}` };
   }
 }
-
-/** The built-in tool names (stable: stored in sessions and matched by skills). */
-export const TOOL = {
-  fastVector: 'fast_vector_search',
-  colqwen: 'colqwen_search',
-  hybrid: 'hybrid_search',
-  visual: 'visual_interpretation',
-  summarize: 'summarize',
-  textResponse: 'text_response',
-} as const;

@@ -13,7 +13,7 @@
  * ('scope') and against no filter ('off'), see docs/eval.md (2026-11-27): 'first' is never below
  * 'off' on any public set, 'scope' is (the ranker's features, scaled within the candidates, lose
  * the library's other manuals as a contrast). Both keep another device's page from rank 1. A scope
- * the user picked is a filter. The eval switches the policy with withNamedDevicePolicy.
+ * the user picked is a filter. The turn passes its policy (AgentServices.policies).
  */
 import type { NamedDevice } from '@/lib/ranking/named-device';
 import { joinWithAnd } from '@/lib/text/format';
@@ -29,18 +29,7 @@ export interface DeviceContext {
 
 export type NamedDevicePolicy = 'scope' | 'first' | 'off';
 
-let policy: NamedDevicePolicy = 'first';
-
-/** Runs `fn` with another named-device policy (the eval's comparison). */
-export async function withNamedDevicePolicy<T>(next: NamedDevicePolicy, fn: () => Promise<T>): Promise<T> {
-  const before = policy;
-  policy = next;
-  try {
-    return await fn();
-  } finally {
-    policy = before;
-  }
-}
+export const SHIPPED_NAMED_DEVICE_POLICY: NamedDevicePolicy = 'first';
 
 /** What a turn searches. */
 export interface TurnScope {
@@ -67,6 +56,8 @@ export interface ScopeInput {
   turn: number;
   /** A manual's title, for the trail. */
   titleOf: (manualId: string) => string;
+  /** Default: the shipped policy. */
+  policy?: NamedDevicePolicy;
 }
 
 const namedIn = (c: DeviceContext, turn: number) =>
@@ -74,7 +65,7 @@ const namedIn = (c: DeviceContext, turn: number) =>
 const sameManuals = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
 
 /** The scope of a turn (see the header). */
-export function chooseScope({ picked, named, context, turn, titleOf }: ScopeInput): TurnScope {
+export function chooseScope({ picked, named, context, turn, titleOf, policy = SHIPPED_NAMED_DEVICE_POLICY }: ScopeInput): TurnScope {
   const one = named.manualIds.length && !named.ambiguous ? named.manualIds : undefined;
   const ambiguous = named.ambiguous ? named.manualIds : undefined;
   const kept = context ?? null;

@@ -6,10 +6,10 @@
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { DeviceChoice } from '@/lib/answer/clarify';
-import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, Source, TopicTerms } from './contract';
+import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, ShownTool, Source, TopicTerms } from './contract';
 import type { DeviceContext } from './device-context';
 
-export type { DeciderKind, DeviceContext, EventHit };
+export type { DeciderKind, DeviceContext, EventHit, ShownTool };
 
 /** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
 export type EventSource = Source;
@@ -69,6 +69,8 @@ export type AgentEvent = Timed<
       manualIds: string[] | null;
       budget: number;
       decider: 'rules' | 'llm';
+      /** How the turn's tools appear in the trail (absent in older sessions). */
+      tools?: Record<string, ShownTool>;
     }
   | {
       /** Which manuals the turn searches and why (./device-context.ts); `device` is the chat's device context after it. */

@@ -2,5 +2,6 @@
 export { runTurn, type RunTurnInput, type RunTurnOptions } from './tree';
 export type { AnyTool } from './contract';
 export { historyOf } from './follow-up';
-export { withNamedDevicePolicy, type DeviceContext, type NamedDevicePolicy } from './device-context';
+export type { DeviceContext, NamedDevicePolicy } from './device-context';
+export type { TurnPolicies } from './policies';
 export type * from './events';

@@ -5,7 +5,6 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/services/agent-services';
 import { getConfig } from '@/lib/config';
 import { restoreEnv, snapshotEnv } from '@/test/env';
@@ -34,7 +33,7 @@ async function answeredBy(question: string, answers: string[]) {
   const events = await collectTurn({
     question,
     services: agentServices({ ...offlineDeps, llm }),
-    tools: [search(TOOL.hybrid), textResponse],
+    tools: [search('hybrid_search'), textResponse],
     options: { skills: [], decider: 'rules' },
   });
   return { model, events };
@@ -44,8 +43,8 @@ describe('runTurn with an LLM', () => {
   it('LLM decider: restricted to available tools, retries an invalid pick, streams a cited answer, flags an unsupported sentence', async () => {
     const decisions = [
       jsonResult({ tool: 'web_search', reason: 'search the web' }), // not an available tool
-      jsonResult({ tool: TOOL.hybrid, reason: 'open troubleshooting question', inputs: { query: 'breaker trips pump' } }),
-      jsonResult({ tool: TOOL.textResponse, reason: 'evidence found' }),
+      jsonResult({ tool: 'hybrid_search', reason: 'open troubleshooting question', inputs: { query: 'breaker trips pump' } }),
+      jsonResult({ tool: 'text_response', reason: 'evidence found' }),
     ];
     let d = 0;
     let streams = 0;
@@ -65,14 +64,14 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
       services: agentServices({ ...offlineDeps, llm }),
-      tools: [search(TOOL.fastVector), search(TOOL.hybrid), textResponse], options: { skills: [] },
+      tools: [search('fast_vector_search'), search('hybrid_search'), textResponse], options: { skills: [] },
     });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
     const picks = eventsOf(events, 'decision');
-    expect(picks.map((p) => `${p.tool}:${p.decider}`)).toEqual([`${TOOL.hybrid}:llm`, `${TOOL.textResponse}:llm`]);
+    expect(picks.map((p) => `${p.tool}:${p.decider}`)).toEqual([`hybrid_search:llm`, `text_response:llm`]);
     // the first call's schema only allowed the tools available at step 1
     const firstSchema = (model.doGenerateCalls[0].responseFormat as unknown as { schema: { properties: { tool: { enum: string[] } } } }).schema;
-    expect(firstSchema.properties.tool.enum).toEqual([TOOL.fastVector, TOOL.hybrid]);
+    expect(firstSchema.properties.tool.enum).toEqual(['fast_vector_search', 'hybrid_search']);
     expect(promptText(model.doGenerateCalls[1])).toContain('Your previous reply was invalid');
     expect(picks[0].inputs).toEqual({ query: 'breaker trips pump' });
 
@@ -100,7 +99,7 @@ describe('runTurn with an LLM', () => {
     expect(check.values).toEqual({ checked: 1, unverified: [] });
     const metrics = eventsOf(events, 'metrics')[0];
     expect(metrics.tokens!.total).toBeGreaterThan(0);
-    expect(metrics.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
+    expect(metrics.path).toEqual(['hybrid_search', 'text_response']);
   });
 
   it('value lock: a model that invents a value is caught, rewrites once with the finding, and the corrected answer passes', async () => {
@@ -141,7 +140,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What voltage is the Zentro QX-40 motor rated for?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),
-      tools: [search(TOOL.hybrid, hits), textResponse],
+      tools: [search('hybrid_search', hits), textResponse],
       options: { skills: [], decider: 'rules' },
     });
     const response = eventsOf(events, 'response')[0];
@@ -154,7 +153,7 @@ describe('runTurn with an LLM', () => {
       doGenerate: async () => jsonResult({ verdicts: [] }),
       doStream: async () => streamOf('The manuals do not cover the Grundfos CR45: no manual in the library mentions it.'),
     });
-    const unknownSearch = scriptedTool({ name: TOOL.hybrid, run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }] });
+    const unknownSearch = scriptedTool({ name: 'hybrid_search', run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }] });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),
@@ -174,7 +173,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
-      tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('fast_vector_search'), textResponse], options: { skills: [], decider: 'rules' },
     });
     expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
     expect(eventsOf(events, 'response')[0].text).toContain('draws 6.8 A at full load [1].');
@@ -199,7 +198,7 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
-      tools: [search(TOOL.fastVector), textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('fast_vector_search'), textResponse], options: { skills: [], decider: 'rules' },
     });
     const deltas = eventsOf(events, 'response_delta');
     expect(deltas[0]).toMatchObject({ delta: 'The motor dr' });
@@ -213,7 +212,7 @@ describe('runTurn with an LLM', () => {
     const { client: vlm, model } = mockLlm({ generate: [textResult('On connector J1, pin 3 carries the HEATER signal.')] });
     const loaded: Array<[string, number]> = [];
     const colqwen = scriptedTool({
-      name: TOOL.colqwen,
+      name: 'colqwen_search',
       run: () => [resultOf([page('fmu', 31, { score: 0.82, text: 'J1 IMU flex connector' }), page('fmu', 30, { score: 0.41 })], 'pages')],
     });
     const events = await collectTurn({
@@ -230,14 +229,14 @@ describe('runTurn with an LLM', () => {
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const picks = eventsOf(events, 'decision');
-    expect(picks.map((p) => p.tool)).toEqual([TOOL.colqwen, TOOL.visual, TOOL.textResponse]);
+    expect(picks.map((p) => p.tool)).toEqual(['colqwen_search', 'visual_interpretation', 'text_response']);
     // before the page search the VLM tool is listed with its reason
-    expect(picks[0].unavailable).toContainEqual({ tool: TOOL.visual, reason: expect.stringContaining('run colqwen_search') });
+    expect(picks[0].unavailable).toContainEqual({ tool: 'visual_interpretation', reason: expect.stringContaining('run colqwen_search') });
     expect(loaded).toEqual([['fmu', 31]]);
     const content = model.doGenerateCalls[0].prompt[0].content as Array<{ type: string; mediaType?: string }>;
     expect(content.map((p) => p.type)).toEqual(['text', 'file']);
     expect(content[1].mediaType).toBe('image/png');
-    const interpretation = eventsOf(events, 'result').find((r) => r.tool === TOOL.visual)!;
+    const interpretation = eventsOf(events, 'result').find((r) => r.tool === 'visual_interpretation')!;
     expect(interpretation.refs).toEqual([1]); // same page as the page-search hit: same ref
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('pin 3 carries the HEATER signal [1].');
@@ -245,15 +244,15 @@ describe('runTurn with an LLM', () => {
   });
 
   it('visual_interpretation is unavailable without a VLM, with the reason', async () => {
-    const colqwen = scriptedTool({ name: TOOL.colqwen, run: () => [resultOf([page('fmu', 31, { text: 'J1 pin 3 HEATER' })], 'pages')] });
+    const colqwen = scriptedTool({ name: 'colqwen_search', run: () => [resultOf([page('fmu', 31, { text: 'J1 pin 3 HEATER' })], 'pages')] });
     const events = await collectTurn({
       question: 'On the J1 connector diagram, which pin carries HEATER?',
       services: agentServices({ ...offlineDeps, pageImage: async () => Buffer.alloc(0) }),
       tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
     });
     const second = eventsOf(events, 'decision')[1];
-    expect(second.tool).toBe(TOOL.textResponse);
-    expect(second.unavailable).toContainEqual({ tool: TOOL.visual, reason: 'no vision model is configured (set VLM_PROVIDER)' });
+    expect(second.tool).toBe('text_response');
+    expect(second.unavailable).toContainEqual({ tool: 'visual_interpretation', reason: 'no vision model is configured (set VLM_PROVIDER)' });
   });
 
   it('summarize with the LLM when the environment is large', async () => {
@@ -267,9 +266,9 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'At what pressure does the relief valve open?',
       services: agentServices({ ...offlineDeps, llm: client }),
-      tools: [search(TOOL.hybrid, big), summarize, textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('hybrid_search', big), summarize, textResponse], options: { skills: [], decider: 'rules' },
     });
-    const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;
+    const summary = eventsOf(events, 'result').find((r) => r.tool === 'summarize')!;
     expect(summary.metadata).toMatchObject({ method: 'llm' });
     expect(promptText(model.doGenerateCalls[0])).toContain('at most 200 words');
     // after compaction the answer prompt is far smaller than the raw environment
@@ -282,8 +281,8 @@ describe('the decider of a turn', () => {
   /** An LLM that picks hybrid_search then text_response, answers from the pump passages and finds every sentence supported. */
   function deciding() {
     const decisions = [
-      jsonResult({ tool: TOOL.hybrid, reason: 'spec question', inputs: { query: 'motor full-load current' } }),
-      jsonResult({ tool: TOOL.textResponse, reason: 'evidence found' }),
+      jsonResult({ tool: 'hybrid_search', reason: 'spec question', inputs: { query: 'motor full-load current' } }),
+      jsonResult({ tool: 'text_response', reason: 'evidence found' }),
     ];
     let d = 0;
     const model = new MockLanguageModelV3({
@@ -295,7 +294,7 @@ describe('the decider of a turn', () => {
     return { llm, decisionCalls: () => d };
   }
   const question = 'What current does the pump motor draw at full load?';
-  const tools = [search(TOOL.hybrid), textResponse];
+  const tools = [search('hybrid_search'), textResponse];
 
   it('comes from the services, not the environment', async () => {
     const saved = snapshotEnv(['DECIDER', 'LLM_PROVIDER']);
@@ -307,7 +306,7 @@ describe('the decider of a turn', () => {
       const events = await collectTurn({ question, services, tools, options: { skills: [] } });
       expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
       // the first pick is the LLM's (the rules fast path may take the answer step)
-      expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: TOOL.hybrid, decider: 'llm' });
+      expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: 'hybrid_search', decider: 'llm' });
       expect(decisionCalls()).toBeGreaterThan(0);
     } finally {
       restoreEnv(saved);

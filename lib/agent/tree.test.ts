@@ -1,21 +1,16 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { textResponse } from '@/tools/text-response';
 import { summarize } from '@/tools/summarize';
-import { TOOL, type AnyTool } from '@/lib/agent/contract';
+import { type AnyTool } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/services/agent-services';
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import type { AgentEvent } from './events';
-import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool } from './testing/turn';
+import { chunk, eventsOf, offlineDeps, page, resultOf, scriptedTool, WRITER_POLICIES } from './testing/turn';
 import { runTurn, type RunTurnInput } from './tree';
 import { collectTurn } from './testing/turn';
-import { setFormPolicy } from '@/lib/answer/form';
-import shipped from '@/lib/answer/form.json';
-
-// These tests exercise the writer, not the operating point: they pin the policy shipped before the
-// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
-beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
-afterAll(() => setFormPolicy(shipped));
+// These tests exercise the writer, not the operating point.
+const writerDeps = { ...offlineDeps, policies: WRITER_POLICIES };
 
 
 const PUMP = [
@@ -28,13 +23,13 @@ function searchTool(name: string, objects = PUMP) {
 }
 
 const run = (question: string, tools: AnyTool[], extra: Partial<RunTurnInput> = {}) =>
-  collectTurn({ ...extra, question, tools, services: agentServices(offlineDeps), options: { skills: [], ...extra.options } });
+  collectTurn({ ...extra, question, tools, services: agentServices(writerDeps), options: { skills: [], ...extra.options } });
 
 describe('runTurn: loop basics', () => {
   it('streams turn_start … decision/status/result … response, check, metrics, done with monotonic timing', async () => {
     // Both searches return the same passages; the rules start with the fused hybrid search.
-    const fast = searchTool(TOOL.fastVector);
-    const events = await run('What is the motor current?', [fast, searchTool(TOOL.hybrid), textResponse]);
+    const fast = searchTool('fast_vector_search');
+    const events = await run('What is the motor current?', [fast, searchTool('hybrid_search'), textResponse]);
     const types = events.map((e) => e.type);
     expect(types[0]).toBe('turn_start');
     expect(types.slice(-2)).toEqual(['metrics', 'done']);
@@ -47,7 +42,7 @@ describe('runTurn: loop basics', () => {
     expect(JSON.parse(JSON.stringify(events))).toEqual(events);
 
     const decisions = eventsOf(events, 'decision');
-    expect(decisions.map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.textResponse]);
+    expect(decisions.map((d) => d.tool)).toEqual(['hybrid_search', 'text_response']);
     expect(decisions[0].decider).toBe('rules');
     const result = eventsOf(events, 'result')[0];
     expect(result.refs).toEqual([1, 2]);
@@ -61,11 +56,11 @@ describe('runTurn: loop basics', () => {
     expect(eventsOf(events, 'response_delta').map((d) => d.delta).join('')).toBe(response.text);
 
     const metrics = eventsOf(events, 'metrics')[0];
-    expect(metrics.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
-    expect(metrics.tools[TOOL.hybrid].calls).toBe(1);
+    expect(metrics.path).toEqual(['hybrid_search', 'text_response']);
+    expect(metrics.tools['hybrid_search'].calls).toBe(1);
     expect(metrics.audit.map((a) => [a.tool, a.outcome])).toEqual([
-      [TOOL.hybrid, 'ok'],
-      [TOOL.textResponse, 'ok'],
+      ['hybrid_search', 'ok'],
+      ['text_response', 'ok'],
     ]);
     expect(metrics.audit[0].inputs).toEqual({ query: 'What is the motor current?' });
     expect(metrics.decisions).toHaveLength(2);
@@ -74,29 +69,29 @@ describe('runTurn: loop basics', () => {
 
   it('lists unavailable tools with their reasons in every decision', async () => {
     const colqwen = scriptedTool({
-      name: TOOL.colqwen,
+      name: 'colqwen_search',
       availability: async () => ({ ok: false, reason: 'page search is not configured: no multi-vector index' }),
       run: () => [],
     });
-    const events = await run('What is the motor current?', [searchTool(TOOL.fastVector), colqwen, textResponse]);
+    const events = await run('What is the motor current?', [searchTool('fast_vector_search'), colqwen, textResponse]);
     const first = eventsOf(events, 'decision')[0];
-    expect(first.available).toEqual([TOOL.fastVector]);
+    expect(first.available).toEqual(['fast_vector_search']);
     expect(first.unavailable).toEqual([
-      { tool: TOOL.colqwen, reason: 'page search is not configured: no multi-vector index' },
-      { tool: TOOL.textResponse, reason: 'nothing retrieved yet: search first' },
+      { tool: 'colqwen_search', reason: 'page search is not configured: no multi-vector index' },
+      { tool: 'text_response', reason: 'nothing retrieved yet: search first' },
     ]);
   });
 
   it('forces text_response at the budget and states the reason', async () => {
     // A search that never finds anything keeps the rules searching; the budget has to stop it.
     const empty = (name: string) => scriptedTool({ name, run: () => [resultOf([])] });
-    const always = scriptedTool({ name: TOOL.hybrid, run: () => [resultOf([chunk('Unrelated text about the enclosure colour.')])] });
-    const events = await run('Why does the display flicker after the firmware update?', [empty(TOOL.fastVector), always, empty(TOOL.colqwen), textResponse], {
+    const always = scriptedTool({ name: 'hybrid_search', run: () => [resultOf([chunk('Unrelated text about the enclosure colour.')])] });
+    const events = await run('Why does the display flicker after the firmware update?', [empty('fast_vector_search'), always, empty('colqwen_search'), textResponse], {
       options: { budget: 2 },
     });
     const decisions = eventsOf(events, 'decision');
     expect(decisions).toHaveLength(2);
-    expect(decisions[1]).toMatchObject({ tool: TOOL.textResponse, decider: 'forced' });
+    expect(decisions[1]).toMatchObject({ tool: 'text_response', decider: 'forced' });
     expect(decisions[1].reason).toContain('budget');
     expect(eventsOf(events, 'metrics')[0].iterations).toBe(2);
     // weak evidence: declined, not guessed
@@ -105,17 +100,17 @@ describe('runTurn: loop basics', () => {
 
   it('validates inputs with the schema (defaults applied) and feeds invalid input back as an error', async () => {
     const strict = scriptedTool({
-      name: TOOL.fastVector,
+      name: 'fast_vector_search',
       inputs: z.object({ query: z.string().min(1), limit: z.number().int().default(5) }),
       run: () => [resultOf(PUMP)],
     });
     await run('What is the motor current?', [strict, textResponse]);
     expect(strict.calls[0]).toEqual({ query: 'What is the motor current?', limit: 5 });
 
-    const needsId = scriptedTool({ name: TOOL.hybrid, inputs: z.object({ manual_id: z.string() }), run: () => [resultOf(PUMP)] });
-    const events = await run('Why is the pump so loud at night?', [needsId, searchTool(TOOL.fastVector), textResponse]);
+    const needsId = scriptedTool({ name: 'hybrid_search', inputs: z.object({ manual_id: z.string() }), run: () => [resultOf(PUMP)] });
+    const events = await run('Why is the pump so loud at night?', [needsId, searchTool('fast_vector_search'), textResponse]);
     const error = eventsOf(events, 'error')[0];
-    expect(error.tool).toBe(TOOL.hybrid);
+    expect(error.tool).toBe('hybrid_search');
     expect(error.message).toContain('invalid input');
     expect(needsId.calls).toHaveLength(0);
     expect(eventsOf(events, 'metrics')[0].audit[0].outcome).toBe('invalid_input');
@@ -125,13 +120,13 @@ describe('runTurn: loop basics', () => {
 describe('runTurn: self-healing', () => {
   it('feeds a recoverable error to the next decision and removes the tool after its second failure', async () => {
     const flaky = scriptedTool({
-      name: TOOL.hybrid,
+      name: 'hybrid_search',
       run: (n) => [{ type: 'error', message: `index busy (attempt ${n})`, recoverable: true, suggestion: 'retry later' }],
     });
-    const fast = searchTool(TOOL.fastVector);
+    const fast = searchTool('fast_vector_search');
     const seenErrors: number[] = [];
     const spy = scriptedTool({
-      name: TOOL.textResponse,
+      name: 'text_response',
       end: true,
       availability: async (t) => {
         seenErrors.push(t.errors.length);
@@ -143,43 +138,43 @@ describe('runTurn: self-healing', () => {
     const events = await run('Why does the pump lose pressure over time?', [fast, flaky, spy]);
     const errors = eventsOf(events, 'error');
     expect(errors.map((e) => [e.tool, e.recoverable, e.removed ?? false])).toEqual([
-      [TOOL.hybrid, true, false],
-      [TOOL.hybrid, true, true],
+      ['hybrid_search', true, false],
+      ['hybrid_search', true, true],
     ]);
     const decisions = eventsOf(events, 'decision');
-    expect(decisions.map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.hybrid, TOOL.fastVector, TOOL.textResponse]);
+    expect(decisions.map((d) => d.tool)).toEqual(['hybrid_search', 'hybrid_search', 'fast_vector_search', 'text_response']);
     expect(decisions[1].reason).toContain('index busy (attempt 1)');
     // after removal the decider sees the reason instead of the tool
-    expect(decisions[2].unavailable).toContainEqual({ tool: TOOL.hybrid, reason: expect.stringContaining('failed twice this turn') });
-    expect(decisions[2].available).not.toContain(TOOL.hybrid);
+    expect(decisions[2].unavailable).toContainEqual({ tool: 'hybrid_search', reason: expect.stringContaining('failed twice this turn') });
+    expect(decisions[2].available).not.toContain('hybrid_search');
     expect(flaky.calls).toHaveLength(2);
     expect(Math.max(...seenErrors)).toBe(2);
     expect(eventsOf(events, 'done')[0].status).toBe('done');
   });
 
   it('ends as failed, with the errors, when the answering tool fails twice', async () => {
-    const broken = scriptedTool({ name: TOOL.textResponse, end: true, run: () => [{ type: 'error', message: 'renderer crashed', recoverable: true }] });
-    const events = await run('What is the motor current?', [searchTool(TOOL.fastVector), broken]);
+    const broken = scriptedTool({ name: 'text_response', end: true, run: () => [{ type: 'error', message: 'renderer crashed', recoverable: true }] });
+    const events = await run('What is the motor current?', [searchTool('fast_vector_search'), broken]);
     expect(broken.calls).toHaveLength(2);
-    expect(eventsOf(events, 'error').at(-1)).toMatchObject({ tool: TOOL.textResponse, removed: true });
+    expect(eventsOf(events, 'error').at(-1)).toMatchObject({ tool: 'text_response', removed: true });
     expect(eventsOf(events, 'response')).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'failed' });
   });
 
   it('turns a thrown exception and a deadline overrun into recoverable errors', async () => {
     const throws = scriptedTool({
-      name: TOOL.hybrid,
+      name: 'hybrid_search',
       run: () => {
         throw new Error('table manuals_chunks not found');
       },
     });
-    const hangs = scriptedTool({ name: TOOL.fastVector, timeoutMs: 50, run: () => new Promise(() => {}) });
-    const events = await run('Why does the pump lose pressure over time?', [hangs, throws, searchTool(TOOL.colqwen), textResponse]);
+    const hangs = scriptedTool({ name: 'fast_vector_search', timeoutMs: 50, run: () => new Promise(() => {}) });
+    const events = await run('Why does the pump lose pressure over time?', [hangs, throws, searchTool('colqwen_search'), textResponse]);
     const errors = eventsOf(events, 'error');
-    expect(errors.find((e) => e.tool === TOOL.hybrid)?.message).toContain('table manuals_chunks not found');
-    expect(errors.find((e) => e.tool === TOOL.fastVector)?.message).toContain('timed out after 50 ms');
+    expect(errors.find((e) => e.tool === 'hybrid_search')?.message).toContain('table manuals_chunks not found');
+    expect(errors.find((e) => e.tool === 'fast_vector_search')?.message).toContain('timed out after 50 ms');
     const audit = eventsOf(events, 'metrics')[0].audit;
-    expect(audit.find((a) => a.tool === TOOL.fastVector)?.outcome).toBe('timeout');
+    expect(audit.find((a) => a.tool === 'fast_vector_search')?.outcome).toBe('timeout');
     expect(eventsOf(events, 'done')[0].status).toBe('done');
   });
 });
@@ -190,29 +185,29 @@ describe('runTurn: auto-triggers', () => {
     const huge = Array.from({ length: 40 }, (_, i) =>
       chunk(`${sentence.repeat(45)} Section ${i} ends here.`, { page: i + 1, chunkId: `big${i}` }),
     );
-    const events = await run('At what pressure does the relief valve open?', [searchTool(TOOL.hybrid, huge), summarize, textResponse]);
+    const events = await run('At what pressure does the relief valve open?', [searchTool('hybrid_search', huge), summarize, textResponse]);
     const decisions = eventsOf(events, 'decision');
-    expect(decisions.map((d) => `${d.tool}:${d.decider}`)).toEqual([`${TOOL.hybrid}:rules`, `${TOOL.summarize}:auto`, `${TOOL.textResponse}:rules`]);
+    expect(decisions.map((d) => `${d.tool}:${d.decider}`)).toEqual([`hybrid_search:rules`, `summarize:auto`, `text_response:rules`]);
     expect(decisions[1].reason).toMatch(/≈\d+ tokens/);
-    const summary = eventsOf(events, 'result').find((r) => r.tool === TOOL.summarize)!;
+    const summary = eventsOf(events, 'result').find((r) => r.tool === 'summarize')!;
     expect(summary.metadata.tokens_before).toBeGreaterThan(30_000);
     expect(summary.metadata.method).toBe('extractive');
     expect(eventsOf(events, 'response')[0].text).toContain('8 bar');
   });
 
   it('does not auto-run summarize on a small environment', async () => {
-    const events = await run('What is the motor current?', [searchTool(TOOL.fastVector), summarize, textResponse]);
-    expect(eventsOf(events, 'decision').some((d) => d.tool === TOOL.summarize)).toBe(false);
+    const events = await run('What is the motor current?', [searchTool('fast_vector_search'), summarize, textResponse]);
+    expect(eventsOf(events, 'decision').some((d) => d.tool === 'summarize')).toBe(false);
   });
 });
 
 describe('runTurn: cancellation', () => {
   it('stops at the next await, keeps what it had and ends with done: cancelled', async () => {
     const controller = new AbortController();
-    const fast = searchTool(TOOL.fastVector);
+    const fast = searchTool('fast_vector_search');
     // Ignores its signal on purpose: the loop must stop waiting anyway. The user presses Stop once it runs.
     const stuck = scriptedTool({
-      name: TOOL.textResponse,
+      name: 'text_response',
       end: true,
       run: () => {
         queueMicrotask(() => controller.abort());
@@ -223,7 +218,7 @@ describe('runTurn: cancellation', () => {
     for await (const e of runTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, stuck], options: { skills: [] },
     })) {
       events.push(e);
@@ -231,13 +226,13 @@ describe('runTurn: cancellation', () => {
     // A loop that kept waiting on the stuck tool would never end: the test would time out.
     expect(eventsOf(events, 'result')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
-    expect(eventsOf(events, 'metrics')[0].audit.at(-1)).toMatchObject({ tool: TOOL.textResponse, outcome: 'cancelled' });
+    expect(eventsOf(events, 'metrics')[0].audit.at(-1)).toMatchObject({ tool: 'text_response', outcome: 'cancelled' });
   });
 
   it('returns the partial answer streamed before the stop, with its sources', async () => {
     const controller = new AbortController();
     const streaming = scriptedTool({
-      name: TOOL.textResponse,
+      name: 'text_response',
       end: true,
       async *run() {
         yield { type: 'response', delta: 'The motor draws 6.8 A [1].' };
@@ -248,8 +243,8 @@ describe('runTurn: cancellation', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       signal: controller.signal,
-      services: agentServices(offlineDeps),
-      tools: [searchTool(TOOL.fastVector), streaming], options: { skills: [] },
+      services: agentServices(writerDeps),
+      tools: [searchTool('fast_vector_search'), streaming], options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
     expect(response).toMatchObject({ text: 'The motor draws 6.8 A [1].', partial: true });
@@ -265,11 +260,11 @@ describe('runTurn: cancellation', () => {
     ];
     const text = 'Clean the strainer every 500 hours [2]. The motor is rated at 230 V [3]. It draws 6.8 A [1].';
     const writer = scriptedTool({
-      name: TOOL.textResponse,
+      name: 'text_response',
       end: true,
       run: (_call, t) => [{ type: 'response', text, sources: t.environment.sourcesFor(text) }],
     });
-    const events = await run('What is the motor current?', [searchTool(TOOL.fastVector, hits), writer]);
+    const events = await run('What is the motor current?', [searchTool('fast_vector_search', hits), writer]);
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toBe('Clean the strainer every 500 hours [1]. The motor is rated at 230 V [2]. It draws 6.8 A [2].');
     expect(response.sources.map((s) => [s.ref, s.page, s.heading])).toEqual([
@@ -283,23 +278,23 @@ describe('runTurn: cancellation', () => {
   it('an already-aborted signal runs no tool', async () => {
     const controller = new AbortController();
     controller.abort();
-    const fast = searchTool(TOOL.fastVector);
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(offlineDeps), tools: [fast, textResponse], options: { skills: [] } });
+    const fast = searchTool('fast_vector_search');
+    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(writerDeps), tools: [fast, textResponse], options: { skills: [] } });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
 });
 
 describe('runTurn: skills', () => {
-  const decoy = { name: 'find-spec', tools: [TOOL.hybrid], description: 'Look up a rating or limit', steps: 'Search the specification table.' };
-  const skill = { name: 'read-diagram', tools: [TOOL.colqwen, TOOL.visual, TOOL.textResponse], description: 'Read a diagram', steps: '1. Find the page.' };
+  const decoy = { name: 'find-spec', tools: ['hybrid_search'], description: 'Look up a rating or limit', steps: 'Search the specification table.' };
+  const skill = { name: 'read-diagram', tools: ['colqwen_search', 'visual_interpretation', 'text_response'], description: 'Read a diagram', steps: '1. Find the page.' };
 
   it('announces the matched skill and guarantees its tools before the decider', async () => {
-    const colqwen = scriptedTool({ name: TOOL.colqwen, run: () => [resultOf([page('m1', 7, { text: 'J1 pin 3 HEATER' })], 'pages')] });
-    const fast = searchTool(TOOL.fastVector);
+    const colqwen = scriptedTool({ name: 'colqwen_search', run: () => [resultOf([page('m1', 7, { text: 'J1 pin 3 HEATER' })], 'pages')] });
+    const fast = searchTool('fast_vector_search');
     const events = await collectTurn({
       question: 'What is the motor current?',
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
@@ -308,17 +303,17 @@ describe('runTurn: skills', () => {
 
     const matched = await collectTurn({
       question: 'Which pin on the J1 connector diagram carries HEATER?',
-      services: agentServices(offlineDeps),
+      services: agentServices(writerDeps),
       tools: [fast, colqwen, textResponse],
       options: {
-        skills: [decoy, { ...skill, tools: [TOOL.fastVector, TOOL.colqwen, TOOL.textResponse], steps: 'Find the diagram of the connector, then read the pin.' }],
+        skills: [decoy, { ...skill, tools: ['fast_vector_search', 'colqwen_search', 'text_response'], steps: 'Find the diagram of the connector, then read the pin.' }],
       },
     });
     expect(eventsOf(matched, 'skill')[0]).toMatchObject({ name: 'read-diagram' });
     const decisions = eventsOf(matched, 'decision');
     // the rules alone would go colqwen → answer; the skill adds fast_vector_search first
-    expect(decisions.map((d) => `${d.tool}:${d.decider}`).slice(0, 2)).toEqual([`${TOOL.fastVector}:skill`, `${TOOL.colqwen}:skill`]);
-    expect(decisions.at(-1)!.tool).toBe(TOOL.textResponse);
+    expect(decisions.map((d) => `${d.tool}:${d.decider}`).slice(0, 2)).toEqual([`fast_vector_search:skill`, `colqwen_search:skill`]);
+    expect(decisions.at(-1)!.tool).toBe('text_response');
   });
 });
 
@@ -331,7 +326,7 @@ describe('runTurn: the library index comes from the services', () => {
     ];
     let calls = 0;
     const index = new LibraryIndex({ manuals, pages: [], chunks: [] });
-    const services = agentServices({ ...offlineDeps, libraryIndex: async () => (calls++, index) });
+    const services = agentServices({ ...writerDeps, libraryIndex: async () => (calls++, index) });
     const events = await collectTurn({
       question: 'and the fuse rating?',
       history: [
@@ -339,7 +334,7 @@ describe('runTurn: the library index comes from the services', () => {
         { role: 'assistant', content: 'The motor current is 6.8 A at full load [1].' },
       ],
       services,
-      tools: [searchTool(TOOL.hybrid), textResponse],
+      tools: [searchTool('hybrid_search'), textResponse],
       options: { skills: [] },
     });
     expect(calls).toBe(1);

@@ -5,7 +5,7 @@
  * is streamed as AgentEvents; errors become feedback for the next decision, not exceptions.
  */
 import type { LanguageModelUsage } from 'ai';
-import type { AgentServices, AnyTool, RefHit, ToolContext } from '@/lib/agent/contract';
+import { shownTools, type AgentServices, type AnyTool, type RefHit, type ToolContext } from '@/lib/agent/contract';
 import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
 import { namedDevice } from '@/lib/ranking/named-device';
@@ -274,7 +274,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   }
 
   function forced(reason: string): Decision {
-    return { tool: endTool!.name, input: defaultInputFor(endTool!.name, tree), decider: 'forced', reason };
+    return { tool: endTool!.name, input: defaultInputFor(endTool!, tree), decider: 'forced', reason };
   }
 
   yield ev({
@@ -284,6 +284,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     manualIds: tree.manualIds ?? null,
     budget: tree.budget,
     decider: deciderKind,
+    tools: shownTools(tools),
   });
   if (scope) {
     const { manualIds, preferManualIds, reason, context, ambiguous } = scope;
@@ -333,7 +334,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
       } else if (skillTool) {
         decision = {
           tool: skillTool.name,
-          input: defaultInputFor(skillTool.name, tree),
+          input: defaultInputFor(skillTool, tree),
           decider: 'skill',
           reason: `skill "${tree.skill!.name}" guarantees ${skillTool.name}`,
         };
@@ -440,5 +441,6 @@ function turnScope(question: string, input: RunTurnInput, index: LibraryIndex | 
     context: input.device,
     turn: input.turn ?? (input.history ?? []).filter((t) => t.role === 'user').length + 1,
     titleOf: (id) => titles.get(id) ?? id,
+    policy: input.services.policies.namedDevice,
   });
 }

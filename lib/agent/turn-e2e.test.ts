@@ -4,19 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
-import { TOOL } from '@/lib/agent/contract';
 import { agentServices } from '@/lib/services/agent-services';
-import { eventsOf, mockLlm, textResult } from './testing/turn';
+import { eventsOf, mockLlm, textResult, WRITER_POLICIES } from './testing/turn';
 import { bboxFor, openFixtureStore, type FixtureStore } from './testing/library';
 import { collectTurn } from './testing/turn';
 import { isValueBox } from '@/lib/answer/value-boxes';
-import { setFormPolicy } from '@/lib/answer/form';
-import shipped from '@/lib/answer/form.json';
 
-// These tests exercise the writer, not the operating point: they pin the policy shipped before the
-// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
-beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
-afterAll(() => setFormPolicy(shipped));
+// These tests exercise the writer, not the operating point (WRITER_POLICIES).
 
 
 let fx: FixtureStore;
@@ -27,7 +21,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices(fx.deps) });
+const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) });
 
 describe('a turn over a real LanceDB store', () => {
   it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {
@@ -42,7 +36,7 @@ describe('a turn over a real LanceDB store', () => {
     expect(source.bboxes!.filter(isValueBox).map((b) => b.value)).toContain('6.8 A');
     expect(eventsOf(events, 'check')[0]).toMatchObject({ method: 'lexical', unsupported: [] });
     expect(eventsOf(events, 'done')[0].status).toBe('done');
-    expect(eventsOf(events, 'metrics')[0].path.at(-1)).toBe(TOOL.textResponse);
+    expect(eventsOf(events, 'metrics')[0].path.at(-1)).toBe('text_response');
   });
 
   it('declines a question the manuals do not answer', async () => {
@@ -71,15 +65,15 @@ describe('a turn over a real LanceDB store', () => {
   it('error code question: the troubleshooting skill runs hybrid search and the answer explains the code', async () => {
     const events = await ask('The pump shows error code E07, what does it mean?');
     expect(eventsOf(events, 'skill')[0].name).toBe('troubleshoot-error-code');
-    expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: TOOL.hybrid, decider: 'skill' });
+    expect(eventsOf(events, 'decision')[0]).toMatchObject({ tool: 'hybrid_search', decider: 'skill' });
     expect(eventsOf(events, 'response')[0].text).toMatch(/Error code E07 indicates low inlet pressure/);
   });
 
   it('visual question offline: fused search with its page leg, VLM unavailable with its reason, answer from the passages', async () => {
     const events = await ask('Which wire goes to terminal N in the wiring diagram?');
     const decisions = eventsOf(events, 'decision');
-    expect(decisions[0].tool).toBe(TOOL.hybrid);
-    expect(decisions[1].unavailable).toContainEqual({ tool: TOOL.visual, reason: 'page images are not available in this deployment' });
+    expect(decisions[0].tool).toBe('hybrid_search');
+    expect(decisions[1].unavailable).toContainEqual({ tool: 'visual_interpretation', reason: 'page images are not available in this deployment' });
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toContain('terminal N the blue wire');
     expect(response.sources.some((s) => s.manualId === 'px-200' && s.page === 4)).toBe(true);
@@ -90,9 +84,9 @@ describe('a turn over a real LanceDB store', () => {
     const events = await collectTurn({
       tools: defaultTools,
       question: 'Which wire goes to terminal N in the wiring diagram?',
-      services: agentServices({ ...fx.deps, vlm, pageImage: async () => Buffer.from('png') }),
+      services: agentServices({ ...fx.deps, policies: WRITER_POLICIES, vlm, pageImage: async () => Buffer.from('png') }),
     });
-    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual([TOOL.hybrid, TOOL.visual, TOOL.textResponse]);
+    expect(eventsOf(events, 'decision').map((d) => d.tool)).toEqual(['hybrid_search', 'visual_interpretation', 'text_response']);
     expect(eventsOf(events, 'result')[1].metadata).toMatchObject({ manualId: 'px-200', page: 4 });
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(eventsOf(events, 'response')[0].text).toContain('Terminal N takes the blue wire');

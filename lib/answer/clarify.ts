@@ -51,18 +51,8 @@ const MAX_CHOICES = 4;
 /** Closest pages shown per device below the choices. */
 const PAGES_PER_DEVICE = 2;
 
-let current: ClarifyPolicy = shipped;
-
-/** Runs `fn` with another policy (the eval records every question with asking off). */
-export async function withClarifyPolicy<T>(policy: ClarifyPolicy, fn: () => Promise<T>): Promise<T> {
-  const before = current;
-  current = policy;
-  try {
-    return await fn();
-  } finally {
-    current = before;
-  }
-}
+/** The threshold chosen on every public question set; a turn passes its own (AgentServices.policies). */
+export const SHIPPED_CLARIFY_POLICY: ClarifyPolicy = shipped;
 
 /**
  * How the closest pages split over devices. `nameOf` gives a manual's device name; `kindManuals`
@@ -103,7 +93,7 @@ export function readDevices(hits: readonly RefHit[], nameOf: (manualId: string) 
 }
 
 /** Whether to ask: two or more devices and no clear margin. */
-export function shouldClarify(r: ClarifyReading, policy: ClarifyPolicy = current): boolean {
+export function shouldClarify(r: ClarifyReading, policy: ClarifyPolicy = SHIPPED_CLARIFY_POLICY): boolean {
   return r.choices.length >= 2 && r.topShare < policy.maxTopShare;
 }
 

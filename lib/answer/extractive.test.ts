@@ -1,17 +1,14 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChunkObject, RefHit } from '@/lib/agent/contract';
 import { Environment } from '@/lib/agent/environment';
 import { checkValues } from '@/lib/answer/values';
-import { extractiveAnswer, extractiveSummary } from './extractive';
+import { extractiveAnswer as writeExtractive, extractiveSummary, type ExtractiveOptions } from './extractive';
 import { cite } from './quote';
 import { chunk, page, resultOf } from '@/lib/agent/testing/turn';
-import { setFormPolicy } from '@/lib/answer/form';
-import shipped from '@/lib/answer/form.json';
-
-// These tests exercise the writer, not the operating point: they pin the policy shipped before the
-// forms' cross-validated choice (quote when a span is found and states the asked kind of quantity).
-beforeAll(() => setFormPolicy({ minCoverage: 0, requireAskedQuantity: true }));
-afterAll(() => setFormPolicy(shipped));
+// These tests exercise the writer, not the operating point: quote when a span is found and states
+// the asked kind of quantity, whatever its coverage.
+const extractiveAnswer = (question: string, hits: RefHit[], opts: ExtractiveOptions = {}) =>
+  writeExtractive(question, hits, { formPolicy: { minCoverage: 0, requireAskedQuantity: true }, ...opts });
 
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {

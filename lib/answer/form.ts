@@ -35,31 +35,16 @@ export interface FormSignals {
   pages: number;
 }
 
-let current: FormPolicy = shipped;
-
-/** Uses this policy from now on (the eval after --train has rewritten form.json). */
-export function setFormPolicy(policy: FormPolicy): void {
-  current = policy;
-}
-
-/** Runs `fn` with another policy (the eval's cross-validation folds, the never-declining record). */
-export async function withFormPolicy<T>(policy: FormPolicy, fn: () => Promise<T>): Promise<T> {
-  const before = current;
-  current = policy;
-  try {
-    return await fn();
-  } finally {
-    current = before;
-  }
-}
+/** The policy chosen on every public question set; a turn passes its own (AgentServices.policies). */
+export const SHIPPED_FORM_POLICY: FormPolicy = shipped;
 
 /** Whether the quoted span's evidence clears the policy. */
-function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = current): boolean {
+function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = SHIPPED_FORM_POLICY): boolean {
   return e.coverage >= policy.minCoverage && !(policy.requireAskedQuantity && e.quantityMissing);
 }
 
 /** The one decision between the three forms. */
-export function answerForm(s: FormSignals, policy: FormPolicy = current): AnswerMode {
+export function answerForm(s: FormSignals, policy: FormPolicy = SHIPPED_FORM_POLICY): AnswerMode {
   if (s.notCovered) return 'not_covered';
   if (s.evidence && !s.otherDevice && evidenceHolds(s.evidence, policy)) return 'answer';
   return s.pages > 0 ? 'pages' : 'not_covered';

@@ -86,6 +86,11 @@ export interface ApiAnswer {
 /** `base` turns the app's paths into links a client can open. */
 const absolute = (base: string, p: string) => `${base}${p}`;
 
+/** A page a reply offers (a closest page, a device choice's best page) as the API shows it. */
+function apiPage(p: Pick<ClosestPage, 'manualId' | 'manualTitle' | 'page' | 'heading' | 'snippet'>, base: string): ApiClosestPage {
+  return { manual: p.manualId, manualTitle: p.manualTitle, page: p.page, heading: p.heading, snippet: p.snippet, previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })) };
+}
+
 function view(m: Manual, base: string): ApiManual {
   return { id: m.id, title: m.title, fileName: m.fileName, pages: m.pageCount, status: m.status, ready: m.status === 'ready', url: absolute(base, `/manuals/${encodeURIComponent(m.id)}`) };
 }
@@ -185,25 +190,8 @@ export async function askAgent(input: { question: string; manuals?: string[]; de
       out.answer = e.text;
       out.declined = !!e.declined;
       if (e.mode) out.mode = e.mode;
-      if (e.pages?.length)
-        out.pages = e.pages.map((p: ClosestPage) => ({
-          manual: p.manualId,
-          manualTitle: p.manualTitle,
-          page: p.page,
-          heading: p.heading,
-          snippet: p.snippet,
-          previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })),
-        }));
-      if (e.choices?.length)
-        out.choices = e.choices.map((c: DeviceChoice) => ({
-          manual: c.manualId,
-          device: c.name,
-          manualTitle: c.manualTitle,
-          page: c.page,
-          heading: c.heading,
-          snippet: c.snippet,
-          previewUrl: absolute(base, viewerUrl({ manualId: c.manualId, page: c.page })),
-        }));
+      if (e.pages?.length) out.pages = e.pages.map((p: ClosestPage) => apiPage(p, base));
+      if (e.choices?.length) out.choices = e.choices.map((c: DeviceChoice) => ({ ...apiPage(c, base), device: c.name }));
       out.sources = e.sources.map((s: EventSource) => ({
         ref: s.ref,
         manual: s.manualId,

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
+import { shownTools } from '@/lib/agent/contract';
+import { defaultTools } from '@/tools';
 import { plainNow, plainSteps, plainSummaryParts } from './plain-trail';
 
 const hit = (page: number, ref: number) => ({ ref, kind: 'chunk' as const, manualId: 'dp', manualTitle: 'DP800 User’s Guide', page, heading: 'Output', text: 'x', score: 0.4 });
 const EVENTS: AgentEvent[] = [
-  { type: 'turn_start', question: 'q', manualIds: null, budget: 5, decider: 'rules', t: 0 },
+  { type: 'turn_start', question: 'q', manualIds: null, budget: 5, decider: 'rules', tools: shownTools(defaultTools), t: 0 },
   { type: 'skill', name: 'find-spec', score: 3, tools: ['hybrid_search'], description: 'd', t: 1 },
   { type: 'decision', iteration: 1, tool: 'hybrid_search', reason: 'skill "find-spec" guarantees hybrid_search', decider: 'skill', inputs: {}, available: [], unavailable: [], t: 2 },
   { type: 'status', tool: 'hybrid_search', message: 'trying fast_vector_search', t: 3 },
@@ -38,6 +40,11 @@ describe('the trail in plain words', () => {
     expect(steps[0].pages).toEqual([{ manualTitle: 'DP800 User’s Guide', pages: [12, 14] }]);
     expect(JSON.stringify(steps)).not.toMatch(/hybrid_search|fast_vector|coverage|guarantees|skill|0\.4/);
     expect(plainNow(EVENTS.slice(0, 4))).toBe('Searching the text and tables…');
+  });
+
+  it('words the tools of a session stored before turns described their tools neutrally', () => {
+    const stored = EVENTS.map((e) => (e.type === 'turn_start' ? { ...e, tools: undefined } : e));
+    expect(plainSteps(stored).map((s) => s.text)).toEqual(['Looked further: found 3 matches on 2 pages', 'A step did not work; tried another way.']);
   });
 
   it('says first how a follow-up was read', () => {

@@ -3,23 +3,23 @@
  * 0.8 s") and a few plain steps. Tool ids, deciders, scores and timings stay in the technical
  * view (components/chat/trail.tsx); nothing here names them.
  */
-import type { AgentEvent, EventHit } from '@/lib/agent/events';
+import type { AgentEvent, EventHit, ShownTool } from '@/lib/agent/events';
 import type { ProcessingManual } from '@/lib/agent/contract';
 import { searchableLabel } from '@/lib/manuals/view';
 
-/** What each tool did, said plainly. Unknown tools get a neutral phrase. */
-const DOING: Record<string, { done: string; running: string; noun: string }> = {
-  fast_vector_search: { done: 'Searched the text', running: 'Searching the text…', noun: 'The text search' },
-  hybrid_search: { done: 'Searched the text and tables', running: 'Searching the text and tables…', noun: 'The text and table search' },
-  colqwen_search: { done: 'Looked through the page images', running: 'Looking through the page images…', noun: 'The page image search' },
-  visual_interpretation: { done: 'Read a page image', running: 'Reading a page image…', noun: 'Reading the page image' },
-  summarize: { done: 'Summarized what was found', running: 'Summarizing what was found…', noun: 'Summarizing' },
-  text_response: { done: 'Wrote the answer', running: 'Writing the answer…', noun: 'Writing the answer' },
-};
+/** A tool the turn does not describe (an older session, the loop itself): its id, and neutral phrases. */
+const unknownTool = (tool: string): ShownTool => ({
+  label: tool.replace(/_/g, ' '),
+  icon: 'activity',
+  done: 'Looked further',
+  running: 'Working…',
+  noun: 'A step',
+});
 
-function plainAction(tool: string, running = false): string {
-  const d = DOING[tool];
-  return d ? (running ? d.running : d.done) : running ? 'Working…' : 'Looked further';
+/** How a tool appears in the trail: as the turn's turn_start event describes it (Tool.display). */
+export function shownTool(events: AgentEvent[], tool: string): ShownTool {
+  const start = events.find((e) => e.type === 'turn_start');
+  return (start?.type === 'turn_start' ? start.tools?.[tool] : undefined) ?? unknownTool(tool);
 }
 
 export interface PlainStep {
@@ -53,11 +53,12 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
       steps.push({ kind: 'scope', text: e.reason.charAt(0).toUpperCase() + e.reason.slice(1) });
     } else if (e.type === 'decision') {
       tool = e.tool;
-      if (e.tool === 'text_response') steps.push({ kind: 'answer', text: plainAction(e.tool) });
+      const shown = shownTool(events, e.tool);
+      if (shown.end) steps.push({ kind: 'answer', text: shown.done });
     } else if (e.type === 'result') {
       const pages = pagesOf(e.hits);
       const pageCount = pages.reduce((n, p) => n + p.pages.length, 0);
-      const what = plainAction(tool ?? e.tool);
+      const what = shownTool(events, tool ?? e.tool).done;
       steps.push({
         kind: 'search',
         text: e.count ? `${what}: found ${plural(e.count, 'match', 'matches')} on ${plural(pageCount, 'page')}` : `${what}: nothing relevant found`,
@@ -72,7 +73,7 @@ export function plainSteps(events: AgentEvent[]): PlainStep[] {
         text:
           e.tool === 'agent'
             ? 'Something went wrong while answering.'
-            : `${DOING[e.tool]?.noun ?? 'A step'} did not work${e.recoverable ? '; tried another way' : ''}.`,
+            : `${shownTool(events, e.tool).noun} did not work${e.recoverable ? '; tried another way' : ''}.`,
       });
     }
   }
@@ -120,7 +121,7 @@ export function plainSummaryParts(turn: SummaryInput): { what: string; rest: str
 export function plainNow(events: AgentEvent[]): string {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e.type === 'decision') return plainAction(e.tool, true);
+    if (e.type === 'decision') return shownTool(events, e.tool).running;
     if (e.type === 'turn_start') return 'Reading your question…';
   }
   return 'Working on it…';

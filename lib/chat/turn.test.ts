@@ -16,12 +16,10 @@ import { eventsOfMessage, storedToMessages, turnFromMessages, type ChatUIMessage
 import { isSessionBusy } from './registry';
 import { cancelAnswer, clearChatDevice, loadChat } from './service';
 import { prepareTurn, streamTurn, type AskInput } from './turn';
-import { setFormPolicy } from '@/lib/answer/form';
+import { WRITER_POLICIES } from '@/lib/agent/testing/turn';
 
 let fx: FixtureStore;
 beforeAll(async () => {
-  // These tests read the quoted answers of a tiny fixture library, not the form policy's choice.
-  setFormPolicy({ minCoverage: 0, requireAskedQuantity: true });
   fx = await openFixtureStore();
 });
 afterAll(async () => {
@@ -35,7 +33,7 @@ const newId = () => uniqueId('sess');
 function realRun(seen?: RunTurnInput[]) {
   return (input: RunTurnInput) => {
     seen?.push(input);
-    return runTurn({ ...input, services: agentServices(fx.deps) });
+    return runTurn({ ...input, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) });
   };
 }
 
@@ -47,7 +45,7 @@ function heldRun() {
   return (input: RunTurnInput) =>
     (async function* () {
       let held = false;
-      for await (const event of runTurn({ ...input, services: agentServices(fx.deps) })) {
+      for await (const event of runTurn({ ...input, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) })) {
         yield event;
         if (!held && event.type === 'decision') {
           held = true;
@@ -169,7 +167,7 @@ describe('a chat turn', () => {
     const index = fixtureLibraryIndex();
     const run = (input: RunTurnInput) => {
       seen.push(input);
-      return runTurn({ ...input, services: agentServices({ ...fx.deps, libraryIndex: async () => index }) });
+      return runTurn({ ...input, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES, libraryIndex: async () => index }) });
     };
     const askHere = async (question: string) => {
       const turn = await prepareTurn({ scope: 'all', ownerId: 'alice', sessionId, question }, { searchableManualIds: READY });

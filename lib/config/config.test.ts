@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { ALL_ENV_VARS, ConfigError, describeProviders, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from '.';
+import { ALL_ENV_VARS, ConfigError, describeProviders, getConfig, hostPolicy, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from '.';
 
 function problemsOf(env: RawEnv): string[] {
   try {
@@ -191,5 +191,34 @@ describe('loadConfig: host binding and sign-in (issue 13, finding 8)', () => {
     expect(() => loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/AUTH_OIDC_CLIENT_ID/);
     expect(() => loadConfig({ MC_ADMIN_PASSWORD: 'short' })).toThrow(/at least 8/);
     expect(loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({ name: 'Single sign-on' });
+  });
+});
+
+describe('getConfig and hostPolicy: read again only when the environment changes', () => {
+  const saved = { PUBLIC_URL: process.env.PUBLIC_URL, MC_ALLOWED_HOSTS: process.env.MC_ALLOWED_HOSTS, PORT: process.env.PORT };
+  const restore = () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+
+  it('keeps one configuration and one host policy until a variable they read changes', () => {
+    try {
+      process.env.MC_ALLOWED_HOSTS = 'manuals.example.com';
+      const config = getConfig();
+      const policy = hostPolicy();
+      expect(policy.allowedHosts).toEqual(['manuals.example.com']);
+      expect(getConfig()).toBe(config);
+      expect(hostPolicy()).toBe(policy);
+      // Another variable: a new configuration, the same host policy.
+      process.env.PORT = '4321';
+      expect(getConfig()).not.toBe(config);
+      expect(hostPolicy()).toBe(policy);
+      process.env.MC_ALLOWED_HOSTS = 'other.example.com';
+      expect(hostPolicy().allowedHosts).toEqual(['other.example.com']);
+    } finally {
+      restore();
+    }
   });
 });

@@ -463,13 +463,31 @@ function resolveReranker(
   };
 }
 
-let cached: { key: string; config: AppConfig } | undefined;
+const ENV_KEYS = Object.keys(envSchema.shape);
+let cached: { values: Array<string | undefined>; config: AppConfig } | undefined;
 
 /** The process-wide configuration, re-read only when the environment changes (tests swap it). */
 export function getConfig(): AppConfig {
-  const key = JSON.stringify(Object.keys(envSchema.shape).map((k) => process.env[k]));
-  if (!cached || cached.key !== key) cached = { key, config: loadConfig(process.env) };
+  if (!cached || ENV_KEYS.some((k, i) => process.env[k] !== cached!.values[i])) {
+    cached = { values: ENV_KEYS.map((k) => process.env[k]), config: loadConfig(process.env) };
+  }
   return cached.config;
+}
+
+let hosts: { publicUrl?: string; allowed?: string; policy: Pick<AppConfig, 'publicUrl' | 'allowedHosts'> } | undefined;
+
+/**
+ * The Host allow-list policy, which every HTTP request reads (lib/security/request-hooks.ts): taken
+ * from the configuration again only when one of its two variables changes.
+ */
+export function hostPolicy(): Pick<AppConfig, 'publicUrl' | 'allowedHosts'> {
+  const publicUrl = process.env.PUBLIC_URL;
+  const allowed = process.env.MC_ALLOWED_HOSTS;
+  if (!hosts || hosts.publicUrl !== publicUrl || hosts.allowed !== allowed) {
+    const config = getConfig();
+    hosts = { publicUrl, allowed, policy: { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts } };
+  }
+  return hosts.policy;
 }
 
 /** What /api/health and the UI show for each role, without secrets. */

@@ -7,8 +7,6 @@ import { chunk, offlineDeps, resultOf, scriptedTool } from '@/lib/agent/testing/
 import { LibraryIndex } from '@/lib/ranking/library-index';
 import { DEVICE_CORPUS } from '@/lib/ranking/testing/devices';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/lib/agent/contract';
-import { withNamedDevicePolicy } from '@/lib/agent';
 import { BaselineIndex } from './baseline';
 import type { PageRef } from './metrics';
 import { inAskingOrder, parseQa } from './qa';
@@ -48,7 +46,7 @@ describe('a session asked as one chat', () => {
   const order = ['hx300', 'hx200', 'dp832', 'vna10', 'vna20', 'qx40'];
   const search = () =>
     scriptedTool({
-      name: TOOL.hybrid,
+      name: 'hybrid_search',
       run: (_call, t) => {
         const first = (id: string) => (t.preferManualIds?.includes(id) ? 0 : 1);
         const passages = [...order]
@@ -87,8 +85,9 @@ describe('a session asked as one chat', () => {
     expect(two.pages[0].manualId).toBe('hx200');
     // Searched alone under the 'scope' policy: only its pages.
     const scopedChat: EvalChat = { turns: [], device: null };
-    await withNamedDevicePolicy('scope', () => STRATEGY_FNS.agent(first.question, 5, c, scopedChat));
-    const alone = await withNamedDevicePolicy('scope', () => STRATEGY_FNS.agent(followUp.question, 5, c, scopedChat));
+    const scoping = { ...c, policies: { namedDevice: 'scope' as const } };
+    await STRATEGY_FNS.agent(first.question, 5, scoping, scopedChat);
+    const alone = await STRATEGY_FNS.agent(followUp.question, 5, scoping, scopedChat);
     expect(alone.pages.every((p) => p.manualId === 'hx200')).toBe(true);
     expect(chat.turns.map((t) => t.question)).toEqual([first.question, followUp.question]);
 

@@ -11,7 +11,6 @@ import { chunk, jsonResult, offlineDeps, promptText, resultOf, scriptedTool, str
 import { createLlmClient } from '@/lib/providers/llm/client';
 import { readCassette } from '@/lib/providers/llm/cassette';
 import { textResponse } from '@/tools/text-response';
-import { TOOL } from '@/lib/agent/contract';
 import { BaselineIndex } from './baseline';
 import { agentSetup, applyLlmMode, metaFileFor } from './llm-mode';
 import type { PageRef } from './metrics';
@@ -30,7 +29,7 @@ const PASSAGES = [
   chunk('The pump motor is rated at 230 V and draws 6.8 A at full load.', { manualId: 'pump', page: 4, heading: 'Specifications' }),
   chunk('Clean the inlet strainer every 500 hours.', { manualId: 'pump', page: 9, heading: 'Maintenance' }),
 ];
-const tools = () => [scriptedTool({ name: TOOL.hybrid, run: () => [resultOf(PASSAGES)] }), textResponse];
+const tools = () => [scriptedTool({ name: 'hybrid_search', run: () => [resultOf(PASSAGES)] }), textResponse];
 
 /** The "live" model: picks hybrid_search, then answers; verdicts for the answer check. */
 function liveModel() {
@@ -41,8 +40,8 @@ function liveModel() {
       const prompt = promptText(options);
       if (prompt.includes('Answer sentences')) return jsonResult({ verdicts: [{ index: 0, supported: true }] });
       return decisions++ % 2 === 0
-        ? jsonResult({ tool: TOOL.hybrid, reason: 'specs', inputs: { query: 'PX-200 motor full load current' } })
-        : jsonResult({ tool: TOOL.textResponse, reason: 'found it' });
+        ? jsonResult({ tool: 'hybrid_search', reason: 'specs', inputs: { query: 'PX-200 motor full load current' } })
+        : jsonResult({ tool: 'text_response', reason: 'found it' });
     },
     doStream: async (options) =>
       promptText(options).includes('110 V')
@@ -88,7 +87,7 @@ describe('eval --replay', () => {
     const liveCalls = live.doGenerateCalls.length + live.doStreamCalls.length;
     expect(liveCalls).toBeGreaterThanOrEqual(4);
     expect(readCassette(cassette).length).toBe(liveCalls);
-    expect(recorded[0].answer?.path).toEqual([TOOL.hybrid, TOOL.textResponse]);
+    expect(recorded[0].answer?.path).toEqual(['hybrid_search', 'text_response']);
 
     // What `npm run eval -- --replay FILE` does: no provider in the environment at all.
     for (const k of ['GOOGLE_GENERATIVE_AI_API_KEY', 'OPENAI_COMPATIBLE_BASE_URL', 'OPENAI_COMPATIBLE_MODEL', 'MC_LLM_RECORD']) delete process.env[k];
@@ -124,7 +123,7 @@ describe('eval --replay', () => {
     const setup = agentSetup({ kind: 'replay', file: cassette });
     const out = await STRATEGY_FNS.agent('A question nobody recorded?', 5, context({ agentDeps: { ...offlineDeps, ...setup.deps }, agentTools: tools(), agentOptions: { ...setup.options, skills: [] } }));
     // The decider's replay miss falls back to the rules; the answer's miss falls back to extractive text.
-    expect(out.answer?.path.at(-1)).toBe(TOOL.textResponse);
+    expect(out.answer?.path.at(-1)).toBe('text_response');
     expect(live.doGenerateCalls.length + live.doStreamCalls.length).toBe(calls);
   });
 

@@ -11,17 +11,15 @@ import { ingestFiles, listPdfs, type IngestedFile, type Log } from './ingest';
 import { agentSetup, applyLlmMode, type LlmMode } from './llm-mode';
 import type { PageRef } from './metrics';
 import { inAskingOrder, isAnswerable, readQa, readReferenceAnswers, referenceOf, type QaItem } from './qa';
-import { withNamedDevicePolicy, type NamedDevicePolicy } from '../agent';
+import type { NamedDevicePolicy, TurnPolicies } from '../agent';
 import { namedDevice } from '../ranking/named-device';
 import { foldKeys, foldModels, trainAll, trainingRow, type CvScheme, type TrainingRow } from './cv';
 import { chooseFormPolicy, formCurve, formFolds, NEVER_WITHHOLD, type FormSample } from './form-cv';
-import { setFormPolicy, withFormPolicy, type FormPolicy } from '../answer/form';
+import type { FormPolicy } from '../answer/form';
 import { keywordHit, firstRelevantRank, wrongDeviceAt1 } from './metrics';
 import { clarifyReport, type ClarifyOutcome, type ClarifySample } from './clarify-cv';
-import { withClarifyPolicy } from '../answer/clarify';
 import { libraryIndex } from '../ranking/library-cache';
 import { modelJson, type LinearModel } from '../ranking/model';
-import { setRankingModel, withRankingModel } from '../ranking/rank';
 import { buildReport, cvName, LEARNED_STRATEGIES, type EvalReport, type FormsReport, type QuestionResult, type StrategyName } from './report';
 import { scoreQuestion } from './score';
 import { checkValueRegions } from './evidence-check';
@@ -165,7 +163,11 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       }
     }
     const firstTurn = new Set([...new Map(questions.filter((q) => q.session !== undefined).reverse().map((q) => [q.session, q.id])).values()]);
+    // The policies every question of this run applies; --train replaces the ranker and the form
+    // policy with the ones it chose, a fold of --cv replaces them with its own.
     const devicePolicy = opts.namedDevice ?? 'first';
+    const policies: Partial<TurnPolicies> = { namedDevice: devicePolicy };
+    const applying = (over: Partial<TurnPolicies>): StrategyContext => ({ ...ctx, policies: { ...policies, ...over } });
 
     // Training rows for the page ranker (--cv, --train): candidates and features per answerable question.
     let folds = new Map<string, LinearModel>();
@@ -181,7 +183,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const model = trainAll(rows);
         fs.writeFileSync(WEIGHTS_FILE, modelJson(model));
         // The in-sample rows of this run use the model just written, not the one imported at start.
-        setRankingModel(model);
+        policies.ranking = model;
         log(`ranker: trained on ${rows.length} questions; weights written to ${WEIGHTS_FILE}`);
       }
       if (opts.cv) {
@@ -199,8 +201,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       const samples: Array<FormSample & { id: string }> = [];
       for (const q of questions) {
         const fold = opts.cv ? folds.get(foldOf.get(q.id)!) : undefined;
-        const run = () => withFormPolicy(NEVER_WITHHOLD, () => withNamedDevicePolicy(devicePolicy, () => STRATEGY_FNS.agent(q.question, opts.k, ctx)));
-        const out = await (fold ? withRankingModel(fold, run) : run()).catch(() => null);
+        const out = await STRATEGY_FNS.agent(q.question, opts.k, applying({ form: NEVER_WITHHOLD, ...(fold && { ranking: fold }) })).catch(() => null);
         const a = out?.answer;
         if (!a?.mode) continue;
         const answerable = isAnswerable(q);
@@ -216,7 +217,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       const chosen = chooseFormPolicy(samples);
       if (opts.train) {
         fs.writeFileSync(FORM_FILE, `${JSON.stringify(chosen, null, 2)}\n`);
-        setFormPolicy(chosen);
+        policies.form = chosen;
         log(`form policy: chosen on ${samples.length} questions (${JSON.stringify(chosen)}); written to ${FORM_FILE}`);
       }
       if (opts.cv) formByFold = formFolds(samples);
@@ -234,10 +235,8 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         const manualId = manualIdOf.get(q.manual);
         if (q.session !== undefined || !manualId) continue;
         const fold = opts.cv ? folds.get(foldOf.get(q.id)!) : undefined;
-        const ask = (chat?: EvalChat) => {
-          const run = () => withClarifyPolicy({ maxTopShare: 0 }, () => withNamedDevicePolicy(devicePolicy, () => STRATEGY_FNS.agent(q.question, opts.k, ctx, chat)));
-          return (fold ? withRankingModel(fold, run) : run()).catch(() => null);
-        };
+        const ask = (chat?: EvalChat) =>
+          STRATEGY_FNS.agent(q.question, opts.k, applying({ clarify: { maxTopShare: 0 }, ...(fold && { ranking: fold }) }), chat).catch(() => null);
         const outcome = (out: StrategyOutput | null): ClarifyOutcome => ({
           rank: isAnswerable(q) && out ? firstRelevantRank(out.pages.slice(0, opts.k), manualId, q.pages) : null,
           wrongFirst: isAnswerable(q) && !!out && wrongDeviceAt1(out.pages, manualId),
@@ -286,9 +285,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         try {
           const fold = cv ? folds.get(foldOf.get(q.id)!) : undefined;
           const policy = cv ? formByFold.get(foldOf.get(q.id)!) : undefined;
-          const answer = (inChat = chat) => withNamedDevicePolicy(devicePolicy, () => fn(q.question, opts.k, ctx, inChat));
-          const declining = (inChat = chat) => (policy ? withFormPolicy(policy, () => answer(inChat)) : answer(inChat));
-          const asked = (inChat = chat) => (fold ? withRankingModel(fold, () => declining(inChat)) : declining(inChat));
+          const asked = (inChat = chat) => fn(q.question, opts.k, applying({ ...(fold && { ranking: fold }), ...(policy && { form: policy }) }), inChat);
           out = await asked();
           // "Which device?" (issue 39): answered as a user would, with the question's own manual,
           // which becomes the chat's device; the row holds the answer after the pick.

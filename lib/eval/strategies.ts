@@ -13,7 +13,7 @@
  */
 import { defaultTools } from '@/tools';
 import { TEXT_CANDIDATES, VISUAL_CANDIDATES } from '@/tools/hybrid-search';
-import { historyOf, runTurn, type AnyTool, type DeviceContext, type RunTurnOptions } from '../agent';
+import { historyOf, runTurn, type AnyTool, type DeviceContext, type RunTurnOptions, type TurnPolicies } from '../agent';
 import { agentServices, type AgentDeps } from '../services/agent-services';
 import type { AnswerEvidence } from '../answer/decide';
 import type { AnswerMode } from '../answer/form';
@@ -38,6 +38,8 @@ export interface StrategyContext {
   agentOptions?: RunTurnOptions;
   /** The agent's tools; default: the app's registry. */
   agentTools?: readonly AnyTool[];
+  /** Policies for the ranker and the agent that differ from the shipped ones (a fold's model, a chosen form policy). */
+  policies?: Partial<TurnPolicies>;
 }
 
 export interface StrategyOutput {
@@ -122,7 +124,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
   },
 
   ranker: async (question, depth, ctx) => {
-    const ranked = rankLibraryPages(await libraryIndex(), await rankerInput(question, ctx));
+    const ranked = rankLibraryPages(await libraryIndex(), await rankerInput(question, ctx), ctx.policies?.ranking);
     return { pages: ranked.slice(0, depth).map((p) => ({ manualId: p.manualId, page: p.page })) };
   },
 
@@ -140,7 +142,7 @@ export const STRATEGY_FNS: Record<StrategyName, Strategy> = {
     let extra: Pick<NonNullable<StrategyOutput['answer']>, 'choices' | 'deviceShare' | 'citedManuals'> = {};
     const errors: string[] = [];
     const inChat = chat ? { history: historyOf(chat.turns), device: chat.device, turn: chat.turns.length + 1 } : {};
-    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices(ctx.agentDeps), options: ctx.agentOptions, ...inChat })) {
+    for await (const e of runTurn({ question, tools: ctx.agentTools ?? defaultTools, manualIds: ctx.manualIds, services: agentServices({ ...ctx.agentDeps, policies: { ...ctx.agentDeps?.policies, ...ctx.policies } }), options: ctx.agentOptions, ...inChat })) {
       if (e.type === 'result') hits.push(...e.hits);
       else if (e.type === 'scope' && chat) chat.device = e.device;
       else if (e.type === 'response') {

@@ -1,9 +1,9 @@
 /**
  * Page ranking: the candidate pages of a question (./features.ts) ordered by the learned model
  * (./model.ts), a page that every leg ranks first kept first. The model in use is the one trained
- * on every public question set (./weights.json, written by `npm run eval -- --train`); the eval's
- * cross-validation swaps in a model trained without the manual or question set under test
- * (`withRankingModel`).
+ * on every public question set (./weights.json, written by `npm run eval -- --train`) unless the
+ * caller passes another (a turn passes its policies' model; the eval's cross-validation passes one
+ * trained without the manual or question set under test).
  */
 import { candidateFeatures, FEATURES, type RankingInput } from './features';
 import type { CorpusChunk, LibraryIndex } from './library-index';
@@ -24,23 +24,8 @@ function checkedModel(model: LinearModel): LinearModel {
   return model;
 }
 
-let current: LinearModel = checkedModel(shipped as LinearModel);
-
-/** Uses this model from now on (the eval after --train has rewritten weights.json). */
-export function setRankingModel(model: LinearModel): void {
-  current = checkedModel(model);
-}
-
-/** Runs `fn` with another model (the eval's cross-validation folds). */
-export async function withRankingModel<T>(model: LinearModel, fn: () => Promise<T>): Promise<T> {
-  const before = current;
-  current = checkedModel(model);
-  try {
-    return await fn();
-  } finally {
-    current = before;
-  }
-}
+/** The model trained on every public question set. */
+export const SHIPPED_RANKING_MODEL: LinearModel = checkedModel(shipped as LinearModel);
 
 /**
  * The candidates in the model's order, except that a page every leg ranks first stays first (do
@@ -50,7 +35,8 @@ export async function withRankingModel<T>(model: LinearModel, fn: () => Promise<
  * four-leg guard costs 0.007 mean R@1 over both CV schemes and three library sizes (docs/eval.md,
  * 2026-11-27), the price of never overruling them all.
  */
-export function rankPages(index: LibraryIndex, input: RankingInput, model: LinearModel = current): RankedPage[] {
+export function rankPages(index: LibraryIndex, input: RankingInput, model: LinearModel = SHIPPED_RANKING_MODEL): RankedPage[] {
+  checkedModel(model);
   const ranked = candidateFeatures(index, input)
     .map((c) => {
       const p = index.pages[c.page];

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs/promises';
 import type { PageImageLoader, AgentServices, PendingManual } from '@/lib/agent/contract';
+import { SHIPPED_POLICIES, type TurnPolicies } from '@/lib/agent/policies';
 import { getConfig, type DeciderProvider } from '@/lib/config';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
@@ -32,6 +33,8 @@ export interface AgentDeps {
   pageUnits?: AgentServices['pageUnits'];
   /** undefined = 'llm' with an injected LLM, 'rules' with none (llm: null), else from configuration. */
   decider?: DeciderProvider;
+  /** Policies that differ from the shipped ones (the eval's folds, tests). */
+  policies?: Partial<TurnPolicies>;
 }
 
 /** Memoises a lazy async value; a failure is remembered too, so a broken role fails fast. */
@@ -72,6 +75,7 @@ export function agentServices(deps: AgentDeps = {}): AgentServices {
     pendingManuals: deps.pendingManuals ?? defaultPendingManuals,
     pageUnits: deps.pageUnits ?? defaultPageUnits,
     decider: deps.decider ?? defaultDecider(deps),
+    policies: { ...SHIPPED_POLICIES, ...deps.policies },
   };
 }
 

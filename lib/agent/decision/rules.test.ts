@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL, type AnyTool } from '@/lib/agent/contract';
+import { type AnyTool } from '@/lib/agent/contract';
 import { chunk, page, resultOf, scriptedTool, startingTree } from '../testing/turn';
 import type { TreeData } from '../contract';
 import { classifyQuestion, decideByRules } from './rules';
 import type { ToolOption } from './types';
 
-const names = [TOOL.fastVector, TOOL.colqwen, TOOL.hybrid, TOOL.visual, TOOL.summarize, TOOL.textResponse];
+const names = ['fast_vector_search', 'colqwen_search', 'hybrid_search', 'visual_interpretation', 'summarize', 'text_response'];
 const tools: Record<string, AnyTool> = Object.fromEntries(names.map((n) => [n, scriptedTool({ name: n, run: () => [] })]));
 
 const tree = (question: string, over: Partial<TreeData> = {}) => startingTree(question, {} as TreeData['services'], over);
@@ -14,23 +14,23 @@ function options(unavailable: string[] = []): ToolOption[] {
   return names.map((n) => ({ tool: tools[n], availability: unavailable.includes(n) ? { ok: false, reason: 'not here' } : { ok: true } }));
 }
 
-const decide = (t: TreeData, unavailable: string[] = [TOOL.textResponse, TOOL.visual, TOOL.summarize]) =>
+const decide = (t: TreeData, unavailable: string[] = ['text_response', 'visual_interpretation', 'summarize']) =>
   decideByRules({ tree: t, options: options(unavailable), signal: new AbortController().signal, recordUsage: () => {} });
 
 describe('the selection matrix', () => {
   it.each([
     // Every kind starts with the fused hybrid search (its page leg is the page search).
-    ['Show me the wiring diagram for the spindle relay', 'visual', TOOL.hybrid],
-    ['On the ESP32-POE GPIO pinout drawing, which signal sits next to GPIO0?', 'visual', TOOL.hybrid],
-    ['What does the photo on page 3 show?', 'visual', TOOL.hybrid],
-    ['Which LED lights up when the fan runs?', 'visual', TOOL.hybrid],
-    ['What does error code 1391 mean on the 4925 drive?', 'table', TOOL.hybrid],
-    ['Which menu holds the calibration settings?', 'table', TOOL.hybrid],
-    ['Which pin is the chip select of IMU3?', 'table', TOOL.hybrid],
-    ['What is the input impedance?', 'factual', TOOL.hybrid],
-    ['How much current does the board draw?', 'factual', TOOL.hybrid],
-    ['My DUT sits between two fixtures that I cannot calibrate out and the traces look odd afterwards, what now?', 'general', TOOL.hybrid],
-    ['Why does the display flicker?', 'general', TOOL.hybrid],
+    ['Show me the wiring diagram for the spindle relay', 'visual', 'hybrid_search'],
+    ['On the ESP32-POE GPIO pinout drawing, which signal sits next to GPIO0?', 'visual', 'hybrid_search'],
+    ['What does the photo on page 3 show?', 'visual', 'hybrid_search'],
+    ['Which LED lights up when the fan runs?', 'visual', 'hybrid_search'],
+    ['What does error code 1391 mean on the 4925 drive?', 'table', 'hybrid_search'],
+    ['Which menu holds the calibration settings?', 'table', 'hybrid_search'],
+    ['Which pin is the chip select of IMU3?', 'table', 'hybrid_search'],
+    ['What is the input impedance?', 'factual', 'hybrid_search'],
+    ['How much current does the board draw?', 'factual', 'hybrid_search'],
+    ['My DUT sits between two fixtures that I cannot calibrate out and the traces look odd afterwards, what now?', 'general', 'hybrid_search'],
+    ['Why does the display flicker?', 'general', 'hybrid_search'],
   ])('%s → %s → %s', (question, kind, tool) => {
     expect(classifyQuestion(question).kind).toBe(kind);
     const d = decide(tree(question));
@@ -46,48 +46,48 @@ describe('the selection matrix', () => {
   });
 
   it('falls back to the next search when the preferred one is unavailable, and says so', () => {
-    const d = decide(tree('Show me the wiring diagram'), [TOOL.hybrid, TOOL.textResponse, TOOL.visual]);
-    expect(d.tool).toBe(TOOL.colqwen);
+    const d = decide(tree('Show me the wiring diagram'), ['hybrid_search', 'text_response', 'visual_interpretation']);
+    expect(d.tool).toBe('colqwen_search');
     expect(d.reason).toContain('hybrid_search is not available');
     // a factual question falls back to dense passages
-    expect(decide(tree('What is the input impedance?'), [TOOL.hybrid, TOOL.textResponse, TOOL.visual]).tool).toBe(TOOL.fastVector);
+    expect(decide(tree('What is the input impedance?'), ['hybrid_search', 'text_response', 'visual_interpretation']).tool).toBe('fast_vector_search');
   });
 
   it('visual question: after the page search, reads the best page with the VLM when available', () => {
     const t = tree('Which pin of the J1 connector diagram carries HEATER?');
-    t.environment.add(TOOL.colqwen, resultOf([page('m1', 7, { score: 0.9 }), page('m1', 2, { score: 0.4 })], 'pages'), 0);
+    t.environment.add('colqwen_search', resultOf([page('m1', 7, { score: 0.9 }), page('m1', 2, { score: 0.4 })], 'pages'), 0);
     const d = decide(t, []);
-    expect(d.tool).toBe(TOOL.visual);
+    expect(d.tool).toBe('visual_interpretation');
     expect(d.input).toEqual({ prompt: t.question, page: 7, manual_id: 'm1' });
     // without a VLM the rules answer from the page passages instead
-    expect(decide(t, [TOOL.visual]).tool).not.toBe(TOOL.visual);
+    expect(decide(t, ['visual_interpretation']).tool).not.toBe('visual_interpretation');
   });
 
   it('answers once the evidence covers the question', () => {
     const t = tree('What is the motor current?', { iteration: 1 });
-    t.environment.add(TOOL.fastVector, resultOf([chunk('The motor current is 6.8 A at full load.'), chunk('Clean the strainer monthly.')]), 0);
+    t.environment.add('fast_vector_search', resultOf([chunk('The motor current is 6.8 A at full load.'), chunk('Clean the strainer monthly.')]), 0);
     const d = decide(t, []);
-    expect(d.tool).toBe(TOOL.textResponse);
+    expect(d.tool).toBe('text_response');
     expect(d.confidence).toBeGreaterThanOrEqual(0.85);
   });
 
   it('searches again with another tool when the evidence is weak, then answers anyway', () => {
     const t = tree('What is the warranty period of the pump?', { iteration: 1 });
-    t.environment.add(TOOL.hybrid, resultOf([chunk('Clean the strainer monthly.'), chunk('The pump motor is rated 230 V.')]), 0);
+    t.environment.add('hybrid_search', resultOf([chunk('Clean the strainer monthly.'), chunk('The pump motor is rated 230 V.')]), 0);
     const second = decide(t, []);
-    expect(second.tool).toBe(TOOL.fastVector);
+    expect(second.tool).toBe('fast_vector_search');
     expect(second.reason).toContain('weak evidence');
-    t.environment.add(TOOL.fastVector, resultOf([chunk('The pump housing is cast iron.')]), 1);
-    expect(decide(t, []).tool).toBe(TOOL.textResponse);
+    t.environment.add('fast_vector_search', resultOf([chunk('The pump housing is cast iron.')]), 1);
+    expect(decide(t, []).tool).toBe('text_response');
   });
 
   it('retries a search once after a recoverable error, naming the error', () => {
     const t = tree('Why does the display flicker?', {
       iteration: 1,
-      errors: [{ tool: TOOL.hybrid, message: 'index busy', recoverable: true, iteration: 0 }],
+      errors: [{ tool: 'hybrid_search', message: 'index busy', recoverable: true, iteration: 0 }],
     });
     const d = decide(t);
-    expect(d.tool).toBe(TOOL.hybrid);
+    expect(d.tool).toBe('hybrid_search');
     expect(d.reason).toContain('index busy');
   });
 

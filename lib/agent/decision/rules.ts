@@ -5,13 +5,10 @@
  * the evidence is weak); table words and anything else → then dense or page search if needed;
  * answer once the evidence covers the question.
  */
-import { TOOL } from '@/lib/agent/contract';
-import type { TreeData } from '../contract';
+import type { AnyTool, QuestionKind, TreeData } from '../contract';
 import { distinctTerms, words } from '@/lib/text/analyze';
 import { passageCoverage } from '@/lib/text/coverage';
-import { availableNames, type Decider, type Decision, type DecisionContext } from './types';
-
-type QuestionKind = 'visual' | 'table' | 'factual' | 'general';
+import { availableNames, type Decider, type Decision, type DecisionContext, type ToolOption } from './types';
 
 export interface QuestionClass {
   kind: QuestionKind;
@@ -48,19 +45,16 @@ export function classifyQuestion(question: string): QuestionClass {
 }
 
 /**
- * Search order per kind. hybrid_search comes first for every kind: it runs the page leg (the
- * multi-vector search colqwen_search runs) and the passage legs and fuses them per page, so the
- * VLM still gets the best figure page from it. Measured offline (dev eval): dense passages alone
- * put the right page first for 0.39 of the questions, the page leg alone 0.61 (0.38 on visual
- * ones), the fused hybrid ~0.75. The kind still decides the second search, when the first one's
- * evidence is weak.
+ * The searches in the order the rules try them for a kind of question: each search tool states its
+ * place per kind (Tool.searchOrder); ties keep the registry's order. The kind decides the second
+ * search, when the first one's evidence is weak.
  */
-const SEARCH_ORDER: Record<QuestionKind, string[]> = {
-  visual: [TOOL.hybrid, TOOL.colqwen, TOOL.fastVector],
-  table: [TOOL.hybrid, TOOL.fastVector, TOOL.colqwen],
-  factual: [TOOL.hybrid, TOOL.fastVector, TOOL.colqwen],
-  general: [TOOL.hybrid, TOOL.fastVector, TOOL.colqwen],
-};
+function searchOrder(options: ToolOption[], kind: QuestionKind): string[] {
+  return options
+    .flatMap((o) => (o.tool.searchOrder ? [{ name: o.tool.name, place: o.tool.searchOrder[kind] }] : []))
+    .sort((x, y) => x.place - y.place)
+    .map((o) => o.name);
+}
 
 const KIND_REASON: Record<QuestionKind, string> = {
   visual: 'the answer is likely in a figure: the fused search includes the visual page leg',
@@ -82,20 +76,9 @@ function searchQuery(tree: TreeData): string {
   return terse ? `${previous} ${tree.question}` : tree.question;
 }
 
-/** Inputs the rules (and skills) use for a tool: the question as the query, schema defaults otherwise. */
-export function defaultInputFor(tool: string, tree: TreeData): Record<string, unknown> {
-  switch (tool) {
-    case TOOL.fastVector:
-    case TOOL.colqwen:
-    case TOOL.hybrid:
-      return { query: searchQuery(tree) };
-    case TOOL.visual: {
-      const best = tree.environment.visualPages()[0];
-      return best ? { prompt: tree.question, page: best.page, manual_id: best.manualId } : { prompt: tree.question };
-    }
-    default:
-      return {};
-  }
+/** Inputs the rules (and skills) use for a tool: the tool's own default input, else the schema's defaults. */
+export function defaultInputFor(tool: AnyTool, tree: TreeData): Record<string, unknown> {
+  return tool.defaultInput?.(tree, searchQuery(tree)) ?? {};
 }
 
 /** A search counts as tried once it returned a result or was taken out of the turn. */
@@ -106,25 +89,25 @@ export function decideByRules(ctx: DecisionContext): Decision {
   const available = new Set(availableNames(options));
   const cls = classifyQuestion(tree.question);
   const env = tree.environment;
-  const pick = (tool: string, reason: string, confidence: number): Decision => ({
-    tool,
-    input: defaultInputFor(tool, tree),
-    reason,
-    decider: 'rules',
-    confidence,
-  });
+  const byName = new Map(options.map((o) => [o.tool.name, o.tool]));
+  const answer = options.find((o) => o.tool.end)?.tool.name ?? 'text_response';
+  const reader = options.find((o) => o.tool.readsPages)?.tool.name;
+  const pick = (tool: string, reason: string, confidence: number): Decision => {
+    const chosen = byName.get(tool);
+    return { tool, input: chosen ? defaultInputFor(chosen, tree) : {}, reason, decider: 'rules', confidence };
+  };
 
-  if (cls.kind === 'visual' && available.has(TOOL.visual) && !tried(tree, TOOL.visual) && env.visualPages().length > 0) {
+  if (cls.kind === 'visual' && reader && available.has(reader) && !tried(tree, reader) && env.visualPages().length > 0) {
     const best = env.visualPages()[0];
-    return pick(TOOL.visual, `visual question (${cls.cues.join(', ')}): read page ${best.page} of the page search with the VLM`, 0.9);
+    return pick(reader, `visual question (${cls.cues.join(', ')}): read page ${best.page} of the page search with the VLM`, 0.9);
   }
 
   // The VLM has read the page the page search ranked best: that is the evidence a visual question needs.
-  if (env.ran(TOOL.visual) && available.has(TOOL.textResponse)) {
-    return pick(TOOL.textResponse, 'the vision model has read the best page', 0.85);
+  if (reader && env.ran(reader) && available.has(answer)) {
+    return pick(answer, 'the vision model has read the best page', 0.85);
   }
 
-  const order = SEARCH_ORDER[cls.kind];
+  const order = searchOrder(options, cls.kind);
   const nextSearch = order.find((t) => available.has(t) && !env.ran(t));
   const textHits = env.textHits();
 
@@ -132,11 +115,11 @@ export function decideByRules(ctx: DecisionContext): Decision {
     const coverage = passageCoverage(tree.question, textHits.map((h) => `${h.kind === 'chunk' ? h.heading : ''} ${h.text ?? ''}`)).coverage;
     const searchesTried = order.filter((t) => tried(tree, t)).length;
     const covered = coverage >= ANSWER_COVERAGE;
-    if ((covered || searchesTried >= 2 || !nextSearch) && available.has(TOOL.textResponse)) {
+    if ((covered || searchesTried >= 2 || !nextSearch) && available.has(answer)) {
       const why = covered
         ? `the evidence covers the question (coverage ${coverage.toFixed(2)})`
         : `${searchesTried} search(es) tried; answering with what was found (coverage ${coverage.toFixed(2)})`;
-      return pick(TOOL.textResponse, why, covered ? 0.9 : 0.7);
+      return pick(answer, why, covered ? 0.9 : 0.7);
     }
     if (nextSearch) {
       return pick(nextSearch, `weak evidence so far (coverage ${coverage.toFixed(2)}): trying ${nextSearch}`, 0.55);
@@ -152,9 +135,9 @@ export function decideByRules(ctx: DecisionContext): Decision {
     return pick(nextSearch, `${cls.kind} question${cues}: ${KIND_REASON[cls.kind]}${fallbackNote}`, nextSearch === preferred ? cls.confidence : 0.6);
   }
 
-  if (available.has(TOOL.textResponse)) return pick(TOOL.textResponse, 'no further search can help: answering', 0.8);
+  if (available.has(answer)) return pick(answer, 'no further search can help: answering', 0.8);
   const any = [...available][0];
-  return any ? pick(any, 'the only available tool', 0.3) : pick(TOOL.textResponse, 'no tool is available: answering', 0.3);
+  return any ? pick(any, 'the only available tool', 0.3) : pick(answer, 'no tool is available: answering', 0.3);
 }
 
 export const rulesDecider: Decider = {

@@ -13,6 +13,7 @@ import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/a
 import type { TreeData } from '../contract';
 import { Environment } from '../environment';
 import { runTurn, type RunTurnInput } from '../tree';
+import { defaultTools } from '@/tools';
 
 let chunkSeq = 0;
 
@@ -44,6 +45,12 @@ export function page(manualId: string, n: number, over: Partial<PageObject> = {}
   };
 }
 
+/**
+ * Policies for tests of the writer rather than of the operating point: quote when a span is found
+ * and states the asked kind of quantity, whatever its coverage.
+ */
+export const WRITER_POLICIES = { form: { minCoverage: 0, requireAskedQuantity: true } } as const;
+
 /** Deps for loop tests: no models, no page images, no store (scripted tools never touch them). */
 export const offlineDeps: AgentDeps = { llm: null, vlm: null, pageImage: null, manualTitle: () => undefined };
 
@@ -55,6 +62,8 @@ export interface ScriptedToolSpec {
   inputs?: z.ZodType<unknown>;
   availability?: (t: TreeData) => Promise<{ ok: true } | { ok: false; reason: string }>;
   runIf?: (t: TreeData) => Promise<unknown>;
+  /** How the offline decider and the trail see the tool; by default as the built-in tool of that name does. */
+  offline?: Pick<AnyTool, 'display' | 'defaultInput' | 'searchOrder' | 'readsPages'>;
   /** Called once per run with the 1-based call number. */
   run: (call: number, t: TreeData, input: unknown, signal: AbortSignal) => AsyncGenerator<ToolOutput> | ToolOutput[] | Promise<ToolOutput[]>;
 }
@@ -62,8 +71,13 @@ export interface ScriptedToolSpec {
 /** A tool whose outputs the test scripts; `calls` records every validated input. */
 export function scriptedTool(spec: ScriptedToolSpec): AnyTool & { calls: unknown[] } {
   const calls: unknown[] = [];
+  const builtIn = defaultTools.find((t) => t.name === spec.name);
+  const display = { label: spec.name, icon: 'activity', done: `Ran ${spec.name}`, running: `Running ${spec.name}…`, noun: spec.name };
   const tool: Tool<unknown> & { calls: unknown[] } = {
     name: spec.name,
+    display,
+    ...(builtIn && { display: builtIn.display, defaultInput: builtIn.defaultInput, searchOrder: builtIn.searchOrder, readsPages: builtIn.readsPages }),
+    ...spec.offline,
     description: spec.description ?? `test tool ${spec.name}`,
     status: `Running ${spec.name}…`,
     inputs: spec.inputs ?? z.object({ query: z.string().optional() }).passthrough(),

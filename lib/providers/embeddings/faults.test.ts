@@ -12,7 +12,6 @@ import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/testing/turn';
-import { TOOL } from '@/lib/agent/contract';
 import { embeddingsReply, openaiErrorReply, startFaultServer, type FaultReply, type FaultRequest, type FaultServer } from '@/test/fault-server';
 import { OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions } from './openai-compatible';
 
@@ -141,10 +140,10 @@ describe('a failing query embedder during a chat turn', () => {
     const events = await collectTurn({ tools: defaultTools, question: 'What is the full-load current of the PX-200 motor?', services: agentServices({ ...fx.deps, embedder }) });
 
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
-    const hybrid = eventsOf(events, 'result').find((r) => r.tool === TOOL.hybrid)!;
+    const hybrid = eventsOf(events, 'result').find((r) => r.tool === 'hybrid_search')!;
     expect(hybrid.metadata?.degraded).toMatch(/^the query could not be embedded \(.*embedding server .*\): keyword search only$/);
     expect(hybrid.hits.some((h) => h.manualId === 'px-200' && h.page === 1)).toBe(true);
-    expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.hybrid && /embedding model failed; searching by keyword only/.test(s.message))).toBe(true);
+    expect(eventsOf(events, 'status').some((s) => s.tool === 'hybrid_search' && /embedding model failed; searching by keyword only/.test(s.message))).toBe(true);
     const answer = eventsOf(events, 'response').at(-1)!;
     expect(answer.text).toContain('6.8 A');
     expect(answer.sources.map((s) => `${s.manualId}:${s.page}`)).toContain('px-200:1');

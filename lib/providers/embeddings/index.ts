@@ -1,6 +1,6 @@
 /**
  * The dense-embeddings role: one factory table, keyed by config.embeddings.provider. A new
- * backend is one file plus one row here. Every embedder except the offline one (cheaper to
+ * backend is its file, a row here, and its variables in lib/config (README "Adding a provider"). Every embedder except the offline one (cheaper to
  * compute than to look up) is wrapped with batching and the persistent cache.
  *
  * transformers.js falls back to the offline embedder, with `fallbackReason`, when no model can

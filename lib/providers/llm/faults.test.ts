@@ -13,7 +13,6 @@ import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library
 import { collectTurn } from '@/lib/agent/testing/turn';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
-import { TOOL } from '@/lib/agent/contract';
 import { loadConfig } from '../../config';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
@@ -52,7 +51,7 @@ function healthy(req: CapturedRequest): Response {
   if (/Answer sentences/.test(prompt)) return json(openaiAnswer(JSON.stringify({ verdicts: [{ index: 0, supported: true }] })));
   // A decision: answer once something was found, search otherwise.
   const found = /\[1\]/.test(prompt);
-  return json(openaiAnswer(JSON.stringify(found ? { tool: TOOL.textResponse, reason: 'evidence found' } : { tool: TOOL.hybrid, reason: 'search', inputs: { query: 'PX-200 full-load current' } })));
+  return json(openaiAnswer(JSON.stringify(found ? { tool: 'text_response', reason: 'evidence found' } : { tool: 'hybrid_search', reason: 'search', inputs: { query: 'PX-200 full-load current' } })));
 }
 
 async function turn(llm: LlmClient): Promise<{ events: AgentEvent[] }> {
@@ -87,7 +86,7 @@ describe('LLM provider faults during a turn', () => {
     const { fetch, calls } = fakeFetch(() => openaiError(503, 'overloaded'));
     const { events } = await turn(client(fetch, 5_000));
     const response = expectDoneWithAnswer(events);
-    expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.textResponse && FALLBACK.test(s.message))).toBe(true);
+    expect(eventsOf(events, 'status').some((s) => s.tool === 'text_response' && FALLBACK.test(s.message))).toBe(true);
     expect(response.text).toMatch(/6\.8 A/);
     expect(calls.length).toBeGreaterThanOrEqual(3); // retried, not given up at once
   });
@@ -96,7 +95,7 @@ describe('LLM provider faults during a turn', () => {
     const { fetch, calls } = fakeFetch(() => never());
     const { events } = await turn(client(fetch, 400));
     const response = expectDoneWithAnswer(events);
-    expect(eventsOf(events, 'status').some((s) => s.tool === TOOL.textResponse && FALLBACK.test(s.message))).toBe(true);
+    expect(eventsOf(events, 'status').some((s) => s.tool === 'text_response' && FALLBACK.test(s.message))).toBe(true);
     expect(response.text).toMatch(/6\.8 A/);
     expect(calls.length).toBeGreaterThan(0);
   });

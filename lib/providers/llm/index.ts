@@ -1,6 +1,7 @@
 /**
  * LLM and VLM providers (configured in lib/config). `getLLM()` / `getVLM()` return the configured client or null
- * when the role's provider is 'none'. A backend is one file plus one row in BACKENDS.
+ * when the role's provider is 'none'. A backend is its file, a row in BACKENDS, and its variables and
+ * resolution in lib/config (README "Adding a provider").
  *
  * Environment (besides the provider variables read by lib/config):
  *   MC_LLM_TIMEOUT_MS    per-call deadline, default 60000 (0 = none)

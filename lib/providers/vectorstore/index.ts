@@ -26,7 +26,7 @@ async function openWeaviateStore(opts: WeaviateStoreOptions): Promise<WeaviateSt
 
 type Factory = (config: AppConfig) => Promise<VectorStore & { readonly closed: boolean }>;
 
-/** The factory table: a new backend is one file plus one row here. */
+/** The factory table: a new backend is its file, a row here, and its variables in lib/config. */
 const FACTORIES: Record<VectorDbProvider, Factory> = {
   lancedb: (config) => openLanceStore(path.join(config.dataDir, 'lancedb')),
   weaviate: (config) => {
