@@ -30,6 +30,7 @@
  */
 import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
 import { nameText, trimToken } from '../device/tokens';
+import { deviceKey, deviceProfiles, manualsOfKind } from '../device/identity';
 import type { LibraryIndex } from './library-index';
 
 export interface NamedDevice {
@@ -158,4 +159,21 @@ export function deviceWords(question: string, identities: ReadonlyMap<string, Re
     if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
   }
   return out;
+}
+
+/**
+ * The device a question refers to by its kind alone ("the analyzer", "my TV"): the manuals whose
+ * kind's head the question holds (lib/device/identity.ts), when they are one device's and the head
+ * names them — most of the pages holding it are theirs, as for a name word, so a kind such as
+ * "board" that every manual's pages use narrows nothing. Several devices of that kind, or none:
+ * undefined (the library cannot tell; the reply may ask).
+ */
+export function namedKind(question: string, index: LibraryIndex): NamedDevice | undefined {
+  const profiles = deviceProfiles(index);
+  const ids = manualsOfKind(question, profiles);
+  if (!ids.length || new Set(ids.map((id) => deviceKey(index.manuals[index.manualIndexOf.get(id)!]))).size > 1) return undefined;
+  const kind = profiles.get(ids[0])!.kind!;
+  const head = kind.split(' ').at(-1)!;
+  if (nameShare(index, distinctTerms(head), ids) <= NAME_CONCENTRATION) return undefined;
+  return { manualIds: ids, ambiguous: false, words: [head], written: [kind] };
 }
