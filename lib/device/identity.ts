@@ -15,7 +15,7 @@
  */
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { designationTokens, modelCore, modelMentions, writtenDesignations } from './designations';
-import { deviceName } from './name';
+import { deviceName, isDocumentWord } from './name';
 import { fileNameText, identityTokens } from './tokens';
 
 /** Copies of one manual (the same title, another file) are one device. */
@@ -47,9 +47,7 @@ const PROFILE_PAGES = 3;
 /** At most this many words in a kind ("vector network analyzer"). */
 const MAX_KIND_WORDS = 3;
 
-/** Words that name a document, not a maker or a kind of device (general knowledge of how manuals are titled). */
-const DOCUMENT_WORDS = new Set('manual guide handbook instructions instruction protocol specification datasheet reference notes wiring standard user users quick start service operation operating overview'.split(' '));
-const documentWord = (w: string) => DOCUMENT_WORDS.has(w.toLowerCase());
+const documentWord = isDocumentWord;
 
 /** A word that can be part of a kind: letters only, not a stop word, not a designation. */
 const kindWord = (w: string) => /^\p{L}{2,}$/u.test(w) && !isStopword(w.toLowerCase());

@@ -17,9 +17,20 @@ const DOCUMENT_WORDS = new Set(
     'operation operations operating operator operators user users owner owners datasheet datasheets ' +
     'reference installation install service maintenance quick start getting started setup documentation document ' +
     'technical brochure leaflet booklet catalogue catalog overview description edition revision rev version ver release ' +
+    'protocol notes wiring standard contents ' +
     'draft getting english and & for of the a an to'
   ).split(' '),
 );
+
+/**
+ * Whether a word says what kind of document a title names ("manual", "guide", "specification"),
+ * not which device: the one list of device identity, for titles, names, kinds and the title an
+ * ingest reads off a cover. "Data sheet" and "table of contents" read as one word each.
+ */
+export const isDocumentWord = (w: string) => DOCUMENT_WORDS.has(w.toLowerCase());
+
+/** A title's words, two-word document types joined ("data sheet" → "datasheet", "table of contents" → "contents"). */
+export const joinDocumentWords = (text: string) => text.replace(/\bdata\s+sheets?\b/gi, 'datasheet').replace(/\btable\s+of\s+contents\b/gi, 'contents');
 /** Leading articles: "The X-9 controller" is named "X-9 controller" (a sentence adds its own "the"). */
 const ARTICLE = /^(?:the|a|an)$/i;
 /** A version or edition marker: "V1.2", "2nd (edition)". */
@@ -43,7 +54,7 @@ const hasDesignation = (w: string) => designationTokens(w.replace(/[’']s$/, ''
 export function deviceName(title: string): string {
   const clean = title.replace(/_+/g, ' ').replace(/\s+/g, ' ').trim();
   // Two-word document types read as one.
-  const joined = clean.replace(/\bdata\s+sheets?\b/gi, 'datasheet');
+  const joined = joinDocumentWords(clean);
   // A slug such as "acme-hx200-manual" reads as words.
   const spaced = /\s/.test(joined) ? joined : joined.replace(/(?<=\p{L})-(?=\p{L})|-(?=(?:manual|guide)\b)/giu, ' ');
   const parts = spaced
