@@ -206,3 +206,23 @@ export function manualsOfKind(question: string, profiles: ReadonlyMap<string, De
   const asked = new Set(words(question).filter((w) => !isStopword(w)).map(stem));
   return [...profiles.values()].filter((p) => p.kind && asked.has(headOf(p.kind))).map((p) => p.manualId);
 }
+
+/** Words naming a device belong to at most this share of the library's manuals (lib/ranking/named-device.ts too). */
+export const DEVICE_WORD_SHARE = 1 / 3;
+
+/**
+ * The question's words that name some device of the library, for reading a follow-up (a question
+ * naming none keeps the previous question's device): words in the identity of at most
+ * DEVICE_WORD_SHARE of the manuals. Any case: "and the hx-200?" names one.
+ */
+export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const n = identities.size;
+  const out: string[] = [];
+  for (const w of new Set(words(question))) {
+    if (isStopword(w) || w.length < 2) continue;
+    let df = 0;
+    for (const ws of identities.values()) if (ws.has(w)) df++;
+    if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@
  * (./identity.ts): the chip, suggestions, the library's cards and the clarify choices all name a
  * device here.
  */
-import { designationTokens } from './designations';
+import { designationTokens, isErrorCode } from './designations';
 
 /**
  * Words that say what kind of document a title names, not which device: a manual's title is its
@@ -88,4 +88,30 @@ function shorten(words: string[]): string[] {
   if (at < 0) return words.slice(-MAX_DEVICE_WORDS);
   const start = Math.max(0, Math.min(at, words.length - MAX_DEVICE_WORDS));
   return words.slice(start, start + MAX_DEVICE_WORDS);
+}
+
+// Designations that name a rating, a standard or a metric thread (IP65, AWG18, ISO9001, M10), not a product.
+const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
+
+/**
+ * A short product name for questions: the device the title names (above:
+ * "The X-9 controller Specification and operation manual" → "X-9 controller") when it has a model
+ * designation written with capitals; else the model number the text prints most; else the
+ * title's device. Never with a leading article, so "the {name}" reads once.
+ */
+export function productName(title: string, text = ''): string {
+  const device = deviceName(title);
+  if (designationTokens(device).some((t) => /\p{Lu}/u.test(t))) return device;
+  // The most frequent designation printed with capitals (./designations.ts: letters and
+  // digits, not a value such as 24V), other than ratings, standards and error codes.
+  const counts = new Map<string, number>();
+  for (const token of designationTokens(text)) {
+    if (!/\p{Lu}/u.test(token) || RATING_OR_STANDARD.test(token) || isErrorCode(token)) continue;
+    counts.set(token, (counts.get(token) ?? 0) + 1);
+  }
+  const fromText = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (fromText) return fromText;
+  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => designationTokens(t).length > 0);
+  if (token) return token.toUpperCase();
+  return device.replace(/[-_]+/g, ' ').trim() || 'equipment';
 }
