@@ -52,7 +52,7 @@ const documentWord = isDocumentWord;
 /** A word that can be part of a kind: letters only, not a stop word, not a designation. */
 const kindWord = (w: string) => /^\p{L}{2,}$/u.test(w) && !isStopword(w.toLowerCase());
 
-/** A word written as a brand or a code, not a common noun: capitals inside ("LibreVNA", "OpenGD77") or all capitals ("BIGTREETECH"). */
+/** A word written as a brand or a code, not a common noun: capitals inside ("ZentroLab", "QuillonX7") or all capitals ("ACMETEK"). */
 const brandShaped = (w: string) => /\p{Ll}\p{Lu}/u.test(w) || (w.length > 1 && w === w.toUpperCase() && /\p{Lu}/u.test(w));
 /** The common-noun run of a phrase: letters-only words that are no stop, document or brand word, cut at the first other word. */
 function nounRun(ws: readonly string[]): string[] {
@@ -70,7 +70,7 @@ function nounRun(ws: readonly string[]): string[] {
  */
 function readKind(name: string, modelWords: ReadonlySet<string>, cover: string): string | undefined {
   const phrases: Array<{ words: string[]; weight: number }> = [];
-  // A common noun is written in lower case in running text; a name ("Swift", "Pixhawk") is not.
+  // A common noun is written in lower case in running text; a name ("Zentro", "Quillon") is not.
   const lower = new Set(identityTokens(cover).filter((t) => /^\p{Ll}+$/u.test(t)));
   const add = (ws: string[], weight: number, nameLike = false) => {
     const run = ws.slice(-MAX_KIND_WORDS);
