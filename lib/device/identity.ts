@@ -148,7 +148,7 @@ export interface StoredProfile extends Omit<DeviceProfile, 'manualId'> {
   basis: string;
 }
 /** The reader's version: a stored profile of another version is read again. */
-export const PROFILE_VERSION = 2;
+const PROFILE_VERSION = 2;
 const basisOf = (m: { title: string; fileName: string }) => `${m.title}\u0000${m.fileName}`;
 
 /** The profile to store for a manual. */
