@@ -1,16 +1,17 @@
 /**
- * Device identity (issue 39): which device a manual is about, and the one tokenizer and file-name
- * cleaner every reader of device names uses — recognition (lib/ranking/named-device.ts, the
- * library index), the device chip, suggestions, follow-ups and applicability.
+ * Device identity: which device a manual is about, and the one tokenizer and file-name cleaner
+ * every reader of device names uses — recognition (lib/ranking/named-device.ts, the library
+ * index), the device chip, suggestions, follow-ups and applicability.
  *
  * A device profile per manual, read from the manual itself:
  *   - name: what sentences and labels call it (./name.ts, from the title);
  *   - maker: the capitalised word before a model designation on the title or cover ("Acme HX-200");
  *   - models: the designations of the title, the file name and the cover page, as they are written;
  *   - variants: the variants a slashed list writes out ("ZX-9K/L" → ZX-9K, ZX-9L);
- *   - kind: what sort of device it is, in the manual's own words: the words of the title's device
- *     name that are no designation ("X-9 controller" → "controller"), else the noun phrase after
- *     "is a" / "is an" on its first pages ("The X-9 is a hydraulic press controller").
+ *   - kind: what sort of device it is, in the manual's own words: the head most named by its
+ *     title-like text — the title's words after the model ("X-9 controller" → "controller"), short
+ *     cover lines after a model, and "The X-9 is a hydraulic press controller" (`readKind`).
+ * The profile is stored per manual at ingest and read again when stale (`storedProfile`, `profileFresh`).
  * Copies of one manual (the same title under other file names) are one device (`deviceKey`).
  */
 import { isStopword, stem, words } from '@/lib/text/analyze';
