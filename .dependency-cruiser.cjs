@@ -26,7 +26,7 @@ const ALLOWED = {
   auth: ['config', 'runtime', 'store', 'text'],
   security: ['auth', 'config', 'runtime', 'store'],
   answer: ['config', 'device', 'providers', 'ranking', 'text'],
-  ingest: ['answer', 'config', 'providers', 'runtime', 'store', 'text'],
+  ingest: ['answer', 'config', 'device', 'providers', 'runtime', 'store', 'text'],
   'pdf-worker': ['config', 'ingest', 'runtime'],
   manuals: ['auth', 'config', 'device', 'ingest', 'pdf-worker', 'providers', 'runtime', 'store', 'text'],
   agent: ['answer', 'config', 'device', 'providers', 'ranking', 'runtime', 'text'],

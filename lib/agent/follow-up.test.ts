@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceWords } from '@/lib/ranking/named-device';
+import { deviceWords } from '@/lib/device/identity';
 import type { ChatTurn } from './contract';
 import { resolveFollowUp } from './follow-up';
 

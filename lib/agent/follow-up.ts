@@ -11,7 +11,7 @@
  * the old one, and the search would find it again. The previous question is itself read as a
  * follow-up first, so a chain of them keeps its subject.
  */
-import { deviceWords } from '@/lib/ranking/named-device';
+import { deviceWords } from '@/lib/device/identity';
 import { identityTokens } from '@/lib/device/tokens';
 import { distinctTerms, isStopword, words } from '@/lib/text/analyze';
 import type { ChatTurn } from './contract';

@@ -8,7 +8,7 @@ import type { LanguageModelUsage } from 'ai';
 import { shownTools, type AgentServices, type AnyTool, type RefHit, type ToolContext } from '@/lib/agent/contract';
 import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
-import { namedDevice } from '@/lib/ranking/named-device';
+import { namedDevice, namedKind } from '@/lib/ranking/named-device';
 import { deviceKey } from '@/lib/device/identity';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { resolveFollowUp } from './follow-up';
@@ -435,9 +435,12 @@ function turnScope(question: string, input: RunTurnInput, index: LibraryIndex | 
   const library = index.manuals.map((m) => m.id);
   const picked = input.manualIds?.length && !library.every((id) => input.manualIds!.includes(id)) ? input.manualIds : undefined;
   const titles = new Map(index.manuals.map((m) => [m.id, m.title || m.fileName]));
+  const named = namedDevice(question, index, picked);
+  // No device named, none picked or kept: a generic reference ("the analyzer") may still tell it by kind.
+  const byKind = !named.manualIds.length && !picked && !input.device ? namedKind(question, index) : undefined;
   return chooseScope({
     picked,
-    named: namedDevice(question, index, picked),
+    named: byKind ?? named,
     context: input.device,
     turn: input.turn ?? (input.history ?? []).filter((t) => t.role === 'user').length + 1,
     titleOf: (id) => titles.get(id) ?? id,

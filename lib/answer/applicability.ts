@@ -11,7 +11,7 @@
  */
 import { words } from '@/lib/text/analyze';
 import { designations, designationTokens, modelCore, modelMentions, variantOf } from '@/lib/device/designations';
-import { nameText } from '@/lib/device/tokens';
+import { identityTokens, nameText } from '@/lib/device/tokens';
 import type { Reading } from './select';
 
 /** What a search found out about a query's model names. */
@@ -89,7 +89,7 @@ export function pendingManualsNaming(designationWords: readonly string[], pendin
 
 /** The query's token for a designation word, as the question writes it ("qx-40c" → "QX-40C"). */
 function asWritten(query: string, word: string): string {
-  const tokens = [...designationTokens(query), ...query.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))];
+  const tokens = [...designationTokens(query), ...identityTokens(query)];
   return tokens.find((t) => words(t)[0] === word) ?? word.toUpperCase();
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '@/lib/agent/events';
-import { exampleQuestions, followUps, headingLeaf, productName } from './suggestions';
+import { exampleQuestions, followUps, headingLeaf } from './suggestions';
 import { SAMPLE_MACHINE } from '@/lib/sample/facts';
 
 // Headings as the ingest pipeline produces them for the generated sample manual.
@@ -29,18 +29,9 @@ const hybridResult = (hits: ResultEvent['hits'], ms: number): ResultEvent => ({
 });
 
 describe('suggestions', () => {
-  it('cleans heading leaves and finds a product name', () => {
+  it('cleans heading leaves', () => {
     expect(headingLeaf('2 Technical specifications > Table 2-1 Electrical data')).toBe('Electrical data');
     expect(headingLeaf('3 Electrical installation > 3.1 Wiring diagram')).toBe('Wiring diagram');
-    expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
-    expect(productName('acme-hx200-manual')).toBe('HX200');
-    expect(productName('Pump guide')).toBe('Pump');
-    // The title's device, without its article and document words (issue 33: no "the The …").
-    expect(productName('The Quillon charge board Specification and operation manual')).toBe('Quillon charge board');
-    expect(productName('The X-9 controller Specification and operation manual', 'X-9 wiring, Y-4 sensor')).toBe('X-9 controller');
-    // lib/text's designation test: a value (24V), an error code, a thread size or a rating is no product.
-    expect(productName('24V pump guide', 'ERR12 ERR12 on the 24V supply, IP65, M10 bolts')).toBe('24V pump');
-    expect(productName('Yaesu radio', "The FT-65's keypad. FT-65 radio, M10 bolts, M10, M10")).toBe('FT-65');
   });
 
   it('derives example questions from the ready manuals’ headings', () => {

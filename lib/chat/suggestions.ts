@@ -5,8 +5,8 @@
  */
 import type { AgentEvent } from '@/lib/agent/events';
 import { isStopword, stem, words } from '@/lib/text/analyze';
-import { designationTokens } from '@/lib/device/designations';
-import { deviceName } from '@/lib/device/name';
+import { ERROR_CODE } from '@/lib/device/designations';
+import { productName } from '@/lib/device/name';
 
 export interface HeadingSeed {
   manualId: string;
@@ -21,8 +21,6 @@ interface Template {
   question: (ctx: { leaf: string; text: string; model: string }) => string;
 }
 
-const ERROR_CODE = /\b(?:E|F|ERR|AL)[-\s]?\d{1,3}\b/;
-const isErrorCode = (token: string) => ERROR_CODE.exec(token)?.[0] === token;
 
 /** Heading → question, most useful first. `id` keeps one question per kind of section. */
 const TEMPLATES: Template[] = [
@@ -92,32 +90,6 @@ export function headingLeaf(heading: string): string {
     .replace(/^\s*(table|figure|fig\.)\s+[\d.-]+\s*/i, '')
     .replace(/^\s*[\d.]+\s+/, '')
     .trim();
-}
-
-// Designations that name a rating, a standard or a metric thread (IP65, AWG18, ISO9001, M10), not a product.
-const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
-
-/**
- * A short product name for questions: the device the title names (lib/ingest/manual-title.ts:
- * "The X-9 controller Specification and operation manual" → "X-9 controller") when it has a model
- * designation written with capitals; else the model number the text prints most; else the
- * title's device. Never with a leading article, so "the {name}" reads once.
- */
-export function productName(title: string, text = ''): string {
-  const device = deviceName(title);
-  if (designationTokens(device).some((t) => /\p{Lu}/u.test(t))) return device;
-  // The most frequent designation printed with capitals (lib/device/designations.ts: letters and
-  // digits, not a value such as 24V), other than ratings, standards and error codes.
-  const counts = new Map<string, number>();
-  for (const token of designationTokens(text)) {
-    if (!/\p{Lu}/u.test(token) || RATING_OR_STANDARD.test(token) || isErrorCode(token)) continue;
-    counts.set(token, (counts.get(token) ?? 0) + 1);
-  }
-  const fromText = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (fromText) return fromText;
-  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => designationTokens(t).length > 0);
-  if (token) return token.toUpperCase();
-  return device.replace(/[-_]+/g, ' ').trim() || 'equipment';
 }
 
 /** Up to `max` example questions across the ready manuals (round-robin, one per section kind). */

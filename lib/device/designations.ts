@@ -124,3 +124,7 @@ export function writtenDesignations(word: string): string[] {
   }
   return out;
 }
+
+/** An error code as manuals print them ("E01", "ERR12", "AL-3"): a code, not a model. */
+export const ERROR_CODE = /\b(?:E|F|ERR|AL)[-\s]?\d{1,3}\b/;
+export const isErrorCode = (token: string) => ERROR_CODE.exec(token)?.[0] === token;

@@ -1,21 +1,22 @@
 /**
- * Device identity (issue 39): which device a manual is about, and the one tokenizer and file-name
- * cleaner every reader of device names uses — recognition (lib/ranking/named-device.ts, the
- * library index), the device chip, suggestions, follow-ups and applicability.
+ * Device identity: which device a manual is about, and the one tokenizer and file-name cleaner
+ * every reader of device names uses — recognition (lib/ranking/named-device.ts, the library
+ * index), the device chip, suggestions, follow-ups and applicability.
  *
  * A device profile per manual, read from the manual itself:
  *   - name: what sentences and labels call it (./name.ts, from the title);
  *   - maker: the capitalised word before a model designation on the title or cover ("Acme HX-200");
  *   - models: the designations of the title, the file name and the cover page, as they are written;
  *   - variants: the variants a slashed list writes out ("ZX-9K/L" → ZX-9K, ZX-9L);
- *   - kind: what sort of device it is, in the manual's own words: the words of the title's device
- *     name that are no designation ("X-9 controller" → "controller"), else the noun phrase after
- *     "is a" / "is an" on its first pages ("The X-9 is a hydraulic press controller").
+ *   - kind: what sort of device it is, in the manual's own words: the head most named by its
+ *     title-like text — the title's words after the model ("X-9 controller" → "controller"), short
+ *     cover lines after a model, and "The X-9 is a hydraulic press controller" (`readKind`).
+ * The profile is stored per manual at ingest and read again when stale (`storedProfile`, `profileFresh`).
  * Copies of one manual (the same title under other file names) are one device (`deviceKey`).
  */
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { designationTokens, modelCore, modelMentions, writtenDesignations } from './designations';
-import { deviceName } from './name';
+import { deviceName, isDocumentWord } from './name';
 import { fileNameText, identityTokens } from './tokens';
 
 /** Copies of one manual (the same title, another file) are one device. */
@@ -38,6 +39,8 @@ interface ProfileManual {
   id: string;
   title: string;
   fileName: string;
+  /** The stored profile, when the library read it from the store (used while fresh). */
+  profile?: StoredProfile | null;
 }
 
 /** Pages of the manual read for its identity: the cover and the next ones. */
@@ -45,24 +48,72 @@ const PROFILE_PAGES = 3;
 /** At most this many words in a kind ("vector network analyzer"). */
 const MAX_KIND_WORDS = 3;
 
-/** Words that name a document, not a maker or a kind of device (general knowledge of how manuals are titled). */
-const DOCUMENT_WORDS = new Set('manual guide handbook instructions instruction protocol specification datasheet reference notes wiring standard user users quick start service operation operating overview'.split(' '));
-const documentWord = (w: string) => DOCUMENT_WORDS.has(w.toLowerCase());
+const documentWord = isDocumentWord;
 
 /** A word that can be part of a kind: letters only, not a stop word, not a designation. */
 const kindWord = (w: string) => /^\p{L}{2,}$/u.test(w) && !isStopword(w.toLowerCase());
 
-/** "The X-9 is a compact hydraulic press controller for …" → "compact hydraulic press controller" (at most three words, the head last). */
-function kindFromProse(text: string): string | undefined {
-  const counts = new Map<string, number>();
-  for (const m of text.matchAll(/\bis an? ((?:[\p{L}-]+ ){0,4}[\p{L}-]+)/giu)) {
-    const ws = m[1].split(' ');
-    const end = ws.findIndex((w) => !kindWord(w));
-    const phrase = (end < 0 ? ws : ws.slice(0, end)).slice(-MAX_KIND_WORDS).join(' ').toLowerCase();
-    if (phrase) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+/** A word written as a brand or a code, not a common noun: capitals inside ("ZentroLab", "QuillonX7") or all capitals ("ACMETEK"). */
+const brandShaped = (w: string) => /\p{Ll}\p{Lu}/u.test(w) || (w.length > 1 && w === w.toUpperCase() && /\p{Lu}/u.test(w));
+/** The common-noun run of a phrase: letters-only words that are no stop, document or brand word, cut at the first other word. */
+function nounRun(ws: readonly string[]): string[] {
+  const end = ws.findIndex((w) => !kindWord(w) || documentWord(w) || brandShaped(w));
+  return (end < 0 ? ws : ws.slice(0, end)).map((w) => w.toLowerCase());
 }
+
+/**
+ * What kind of device a manual is about, in its own words: the noun phrases its title-like text puts
+ * after the device's model (the title "Acme HX-200 press controller", a cover line "HX-200 press
+ * controller") or a designation-free title's own words, and what its first pages say the device
+ * "is a" (only of the device itself: its model, its name or "it"/"this"). The kind is the phrase
+ * whose head — the last word of an English noun phrase, stemmed — these readings name most, the
+ * title counting twice; at most three words.
+ */
+function readKind(name: string, modelWords: ReadonlySet<string>, cover: string): string | undefined {
+  const phrases: Array<{ words: string[]; weight: number }> = [];
+  // A common noun is written in lower case in running text; a name ("Zentro", "Quillon") is not.
+  const lower = new Set(identityTokens(cover).filter((t) => /^\p{Ll}+$/u.test(t)));
+  const add = (ws: string[], weight: number, nameLike = false) => {
+    const run = ws.slice(-MAX_KIND_WORDS);
+    // Words that may be a name (a designation-free title's) count from the first one the cover writes in lower case.
+    if (nameLike && lower.size) while (run.length && !lower.has(run[0])) run.shift();
+    if (run.length) phrases.push({ words: run, weight });
+  };
+  const nameWords = name.split(/\s+/);
+  const model = nameWords.findLastIndex((w) => designationTokens(w).length > 0);
+  if (model >= 0) add(nounRun(nameWords.slice(model + 1)), 2);
+  else {
+    // No designation in the title: its common nouns, the brand words before them left out.
+    const from = nameWords.findLastIndex((w) => brandShaped(w)) + 1;
+    add(nounRun(nameWords.slice(from)), 2, true);
+  }
+  const isModel = (t: string) => modelWords.has(t.toLowerCase()) || designationTokens(t).some((d) => modelWords.has(d.toLowerCase()));
+  for (const line of cover.split('\n')) {
+    const ts = identityTokens(line);
+    // A title-like line: short, and it writes a model of the device.
+    if (ts.length > TITLE_LINE_WORDS) continue;
+    const at = ts.findLastIndex(isModel);
+    if (at >= 0) add(nounRun(ts.slice(at + 1)), 1);
+  }
+  for (const m of cover.matchAll(/([\p{L}\d-]+) is an? ((?:[\p{L}-]+ ){0,4}[\p{L}-]+)/giu)) {
+    const subject = m[1];
+    if (!isModel(subject) && !SELF.test(subject)) continue;
+    add(nounRun(m[2].split(' ')), 1);
+  }
+  const byHead = new Map<string, number>();
+  for (const p of phrases) byHead.set(stem(p.words.at(-1)!), (byHead.get(stem(p.words.at(-1)!)) ?? 0) + p.weight);
+  const head = [...byHead].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!head) return undefined;
+  // Of the phrases with that head, the one said most (the first on a tie: the title's).
+  const said = new Map<string, number>();
+  for (const p of phrases) if (stem(p.words.at(-1)!) === head) said.set(p.words.join(' '), (said.get(p.words.join(' ')) ?? 0) + p.weight);
+  return [...said].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+/** The device itself as the subject of "… is a": a pronoun or demonstrative (English). */
+const SELF = /^(it|this)$/i;
+/** A cover line of at most this many words reads as a title, not a sentence. */
+const TITLE_LINE_WORDS = 8;
 
 /** The device profile of a manual from its title, file name and first pages. */
 export function deviceProfile(manual: ProfileManual, firstPages: readonly string[]): DeviceProfile {
@@ -86,14 +137,33 @@ export function deviceProfile(manual: ProfileManual, firstPages: readonly string
   // "The" first: a question's (or title's) first word is never read as a maker.
   const mention = modelMentions(`The ${manual.title}`).find((m) => !documentWord(m.text.split(' ')[0]));
   const maker = mention?.text.split(' ')[0];
-  // A maker comes before the model, the kind after it ("Acme HX-200 press controller").
-  const nameWords = name.split(/\s+/);
-  const model = nameWords.findLastIndex((w) => designationTokens(w).length > 0);
-  const fromName = model >= 0 ? nameWords.slice(model + 1).filter((w) => kindWord(w) && !documentWord(w)) : [];
-  // The title's words after the model, else what the manual says the device is ("… is a handheld spectrum analyzer").
-  const kind = fromName.length ? fromName.slice(-MAX_KIND_WORDS).join(' ').toLowerCase() : kindFromProse(cover);
+  // The models of the title and file name (as written and lower case), for reading title-like lines.
+  const modelWords = new Set(named.map((t) => t.toLowerCase()));
+  const kind = readKind(name, modelWords, cover);
   return { manualId: manual.id, name, ...(maker ? { maker } : {}), models, variants, ...(kind ? { kind } : {}) };
 }
+
+/** A profile as the store keeps it: the title and file name it was read from, and the reader's version. */
+export interface StoredProfile extends Omit<DeviceProfile, 'manualId'> {
+  version: number;
+  basis: string;
+}
+/** The reader's version: a stored profile of another version is read again. */
+const PROFILE_VERSION = 2;
+const basisOf = (m: { title: string; fileName: string }) => `${m.title}\u0000${m.fileName}`;
+
+/** The profile to store for a manual. */
+export function storedProfile(manual: ProfileManual, firstPages: readonly string[]): StoredProfile {
+  const { manualId: _, ...rest } = deviceProfile(manual, firstPages);
+  return { ...rest, version: PROFILE_VERSION, basis: basisOf(manual) };
+}
+
+/** Whether a stored profile still holds: read by this reader from this title and file name. */
+export const profileFresh = (manual: ProfileManual, stored: StoredProfile | null | undefined): stored is StoredProfile =>
+  !!stored && stored.version === PROFILE_VERSION && stored.basis === basisOf(manual);
+
+/** The pages a profile is read from (the cover and the next ones), by number. */
+export const profilePages = (numbers: readonly number[]) => numbers.filter((n) => n >= 1 && n <= PROFILE_PAGES);
 
 interface ProfileLibrary {
   manuals: readonly ProfileManual[];
@@ -113,7 +183,15 @@ export function deviceProfiles(library: ProfileLibrary): Map<string, DeviceProfi
     list[p.number - 1] = p.text;
     first.set(p.manualId, list);
   }
-  const out = new Map(library.manuals.map((m) => [m.id, deviceProfile(m, [...(first.get(m.id) ?? [])].map((t) => t ?? ''))]));
+  const out = new Map(
+    library.manuals.map((m) => {
+      if (profileFresh(m, m.profile)) {
+        const { version: _v, basis: _b, ...p } = m.profile;
+        return [m.id, { manualId: m.id, ...p }];
+      }
+      return [m.id, deviceProfile(m, [...(first.get(m.id) ?? [])].map((t) => t ?? ''))];
+    }),
+  );
   profilesCache.set(library, out);
   return out;
 }
@@ -128,4 +206,24 @@ const headOf = (kind: string) => stem(kind.split(' ').at(-1)!.toLowerCase());
 export function manualsOfKind(question: string, profiles: ReadonlyMap<string, DeviceProfile>): string[] {
   const asked = new Set(words(question).filter((w) => !isStopword(w)).map(stem));
   return [...profiles.values()].filter((p) => p.kind && asked.has(headOf(p.kind))).map((p) => p.manualId);
+}
+
+/** Words naming a device belong to at most this share of the library's manuals (lib/ranking/named-device.ts too). */
+export const DEVICE_WORD_SHARE = 1 / 3;
+
+/**
+ * The question's words that name some device of the library, for reading a follow-up (a question
+ * naming none keeps the previous question's device): words in the identity of at most
+ * DEVICE_WORD_SHARE of the manuals. Any case: "and the hx-200?" names one.
+ */
+export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const n = identities.size;
+  const out: string[] = [];
+  for (const w of new Set(words(question))) {
+    if (isStopword(w) || w.length < 2) continue;
+    let df = 0;
+    for (const ws of identities.values()) if (ws.has(w)) df++;
+    if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceName } from './name';
+import { deviceName, productName } from './name';
 
 describe('deviceName: the device a title names, for sentences and labels', () => {
   it('drops leading articles and trailing document-type words', () => {
@@ -36,5 +36,19 @@ describe('deviceName: the device a title names, for sentences and labels', () =>
 
   it('never leaves an article to double ("the The …")', () => {
     for (const t of ['The X-9 controller manual', 'THE X-9 CONTROLLER MANUAL', 'An X-9 manual']) expect(deviceName(t)).not.toMatch(/^(?:the|an?)\s/i);
+  });
+});
+
+describe('productName: a short name for suggested questions', () => {
+  it('is the title\'s device with a model, else the model the text prints most', () => {
+    expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
+    expect(productName('acme-hx200-manual')).toBe('HX200');
+    expect(productName('Pump guide')).toBe('Pump');
+    // The title's device, without its article and document words (no "the The …").
+    expect(productName('The Quillon charge board Specification and operation manual')).toBe('Quillon charge board');
+    expect(productName('The X-9 controller Specification and operation manual', 'X-9 wiring, Y-4 sensor')).toBe('X-9 controller');
+    // A value (24V), an error code, a thread size or a rating is no product.
+    expect(productName('24V pump guide', 'ERR12 ERR12 on the 24V supply, IP65, M10 bolts')).toBe('24V pump');
+    expect(productName('Yaesu radio', "The FT-65's keypad. FT-65 radio, M10 bolts, M10, M10")).toBe('FT-65');
   });
 });

@@ -4,7 +4,7 @@
  * (./identity.ts): the chip, suggestions, the library's cards and the clarify choices all name a
  * device here.
  */
-import { designationTokens } from './designations';
+import { designationTokens, isErrorCode } from './designations';
 
 /**
  * Words that say what kind of document a title names, not which device: a manual's title is its
@@ -17,9 +17,20 @@ const DOCUMENT_WORDS = new Set(
     'operation operations operating operator operators user users owner owners datasheet datasheets ' +
     'reference installation install service maintenance quick start getting started setup documentation document ' +
     'technical brochure leaflet booklet catalogue catalog overview description edition revision rev version ver release ' +
+    'protocol notes wiring standard contents ' +
     'draft getting english and & for of the a an to'
   ).split(' '),
 );
+
+/**
+ * Whether a word says what kind of document a title names ("manual", "guide", "specification"),
+ * not which device: the one list of device identity, for titles, names, kinds and the title an
+ * ingest reads off a cover. "Data sheet" and "table of contents" read as one word each.
+ */
+export const isDocumentWord = (w: string) => DOCUMENT_WORDS.has(w.toLowerCase());
+
+/** A title's words, two-word document types joined ("data sheet" → "datasheet", "table of contents" → "contents"). */
+export const joinDocumentWords = (text: string) => text.replace(/\bdata\s+sheets?\b/gi, 'datasheet').replace(/\btable\s+of\s+contents\b/gi, 'contents');
 /** Leading articles: "The X-9 controller" is named "X-9 controller" (a sentence adds its own "the"). */
 const ARTICLE = /^(?:the|a|an)$/i;
 /** A version or edition marker: "V1.2", "2nd (edition)". */
@@ -43,7 +54,7 @@ const hasDesignation = (w: string) => designationTokens(w.replace(/[’']s$/, ''
 export function deviceName(title: string): string {
   const clean = title.replace(/_+/g, ' ').replace(/\s+/g, ' ').trim();
   // Two-word document types read as one.
-  const joined = clean.replace(/\bdata\s+sheets?\b/gi, 'datasheet');
+  const joined = joinDocumentWords(clean);
   // A slug such as "acme-hx200-manual" reads as words.
   const spaced = /\s/.test(joined) ? joined : joined.replace(/(?<=\p{L})-(?=\p{L})|-(?=(?:manual|guide)\b)/giu, ' ');
   const parts = spaced
@@ -77,4 +88,30 @@ function shorten(words: string[]): string[] {
   if (at < 0) return words.slice(-MAX_DEVICE_WORDS);
   const start = Math.max(0, Math.min(at, words.length - MAX_DEVICE_WORDS));
   return words.slice(start, start + MAX_DEVICE_WORDS);
+}
+
+// Designations that name a rating, a standard or a metric thread (IP65, AWG18, ISO9001, M10), not a product.
+const RATING_OR_STANDARD = /^(?:(?:IP|CR|AWG|DIN|ISO|EN|IEC|UL|PL)-?\d|M\d+$)/;
+
+/**
+ * A short product name for questions: the device the title names (above:
+ * "The X-9 controller Specification and operation manual" → "X-9 controller") when it has a model
+ * designation written with capitals; else the model number the text prints most; else the
+ * title's device. Never with a leading article, so "the {name}" reads once.
+ */
+export function productName(title: string, text = ''): string {
+  const device = deviceName(title);
+  if (designationTokens(device).some((t) => /\p{Lu}/u.test(t))) return device;
+  // The most frequent designation printed with capitals (./designations.ts: letters and
+  // digits, not a value such as 24V), other than ratings, standards and error codes.
+  const counts = new Map<string, number>();
+  for (const token of designationTokens(text)) {
+    if (!/\p{Lu}/u.test(token) || RATING_OR_STANDARD.test(token) || isErrorCode(token)) continue;
+    counts.set(token, (counts.get(token) ?? 0) + 1);
+  }
+  const fromText = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (fromText) return fromText;
+  const token = title.split(/[\s_]+|(?<=\D)-(?=\D)|-(?=manual|guide)/i).find((t) => designationTokens(t).length > 0);
+  if (token) return token.toUpperCase();
+  return device.replace(/[-_]+/g, ' ').trim() || 'equipment';
 }

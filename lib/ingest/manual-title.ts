@@ -6,6 +6,7 @@
  */
 import type { PageLayout } from './layout';
 import { cleanName } from '../text/hygiene';
+import { isDocumentWord, joinDocumentWords } from '../device/name';
 
 /** Placeholder phrases that authoring tools leave in the title field. */
 const PLACEHOLDER = /\b(?:untitled|document title|title of (?:the )?document|insert title|no title|new document|click here|type (?:the )?title)\b/i;
@@ -29,17 +30,14 @@ export function usableTitle(title: string | undefined, fileName?: string): strin
   return t;
 }
 
-/** Words every manual's cover has; a title of only these names no device. */
-const GENERIC_WORDS = new Set(
-  'user users owner owners operator operators operating operation operations instruction instructions manual manuals guide guides reference handbook service installation quick start getting started datasheet data sheet table of contents the and for a an'.split(' '),
-);
+/** A title of only document words ("User Manual", "Table of Contents") names no device. */
 function onlyGeneric(text: string): boolean {
-  return text
+  return joinDocumentWords(text)
     .toLowerCase()
     .replace(/[^a-z0-9' ]+/g, ' ')
     .split(/\s+/)
     .filter(Boolean)
-    .every((w) => GENERIC_WORDS.has(w.replace(/'s$/, '')));
+    .every((w) => isDocumentWord(w.replace(/'s$/, '')));
 }
 
 /** Words of a line that make a title: enough letters, not a page number, URL or copyright line. */

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSampleManual } from '@/lib/sample';
 import { generateLargeManual } from '@/lib/sample/large';
-import { SAMPLE_QUESTIONS } from '@/lib/sample/facts';
+import { SAMPLE_MACHINE, SAMPLE_QUESTIONS } from '@/lib/sample/facts';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { acceptUpload, deleteManual } from '@/lib/manuals/service';
 import { getChunk, getManual, listPages, searchableManualIds, updateManual } from '@/lib/store/manuals';
 import { listUnitsOfPage } from '@/lib/store/units';
 import { libraryIndex } from '@/lib/ranking/library-cache';
-import { readCorpusRows } from '@/lib/store/corpus';
+import { readCorpusRows, saveDeviceProfile } from '@/lib/store/corpus';
 import { ADMIN_USER_ID } from '@/lib/store/users';
 import { ingestManual } from './pipeline';
 import { recoverInterruptedJobs } from './recovery';
@@ -52,6 +52,18 @@ describe('ingest pipeline on the generated sample manual', () => {
     const counts = await store.count({ manualIds: [sampleId] });
     expect(counts.pages).toBe(10);
     expect(counts.chunks).toBeGreaterThan(10);
+  });
+
+  it('stores which device the manual is about; the library reads a stale profile again', async () => {
+    const profile = (await getManual(sampleId))!.deviceProfile!;
+    expect(profile.models).toContain(SAMPLE_MACHINE.model);
+    expect(profile.maker).toBe(SAMPLE_MACHINE.name.split(' ')[0]);
+    expect(profile.kind).toBe(SAMPLE_MACHINE.name.split(' ').slice(2).join(' ').toLowerCase());
+    // A profile read by an older reader (or from another title) is stale: reading the library reads it again.
+    await saveDeviceProfile(sampleId, { ...profile, version: 0, kind: undefined });
+    await updateManual(sampleId, {});
+    await libraryIndex();
+    expect((await getManual(sampleId))!.deviceProfile).toEqual(profile);
   });
 
   it('stores the structure units of its pages with their boxes (issue 38)', async () => {

@@ -19,7 +19,8 @@ import fs from 'node:fs';
 import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint } from '../providers';
 import { getConfig } from '../config';
 import type { ChunkRecord, Embedder, MultiVectorEmbedder, PageRecord, VectorStore } from '../providers/types';
-import { getManual, indexTextPages, replaceTitleIf, updateManual, type Manual, type PageRow } from '../store/manuals';
+import { getManual, getPage, indexTextPages, replaceTitleIf, updateManual, type Manual, type PageRow } from '../store/manuals';
+import { profilePages, storedProfile } from '../device/identity';
 import { claimManual, endLease, holdsLease } from '../store/jobs';
 import { holdLease, LeaseLost } from './lease';
 import { titleFromPages } from './manual-title';
@@ -382,10 +383,15 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
     // the one that reclaimed it.
     signal.throwIfAborted();
     if (!(await holdsLease(manualId, workerId)) && (await getManual(manualId))) throw new LeaseLost(`lease on ${manualId} lost`);
+    // Which device the manual is about, read once from its (final) title and first pages.
+    const row = await getManual(manualId);
+    const firstPages = await Promise.all(profilePages([1, 2, 3]).map(async (n) => (await getPage(manualId, n))?.text ?? ''));
+    const deviceProfile = row ? storedProfile({ id: manualId, title: row.title, fileName: row.fileName }, firstPages) : null;
     // The manual may have been deleted during the last stage: then the row update is a no-op and
     // the deleter already removed the vectors.
     await updateManual(manualId, {
       status: 'ready',
+      deviceProfile,
       progressDone: 0,
       progressTotal: 0,
       ocrPages,

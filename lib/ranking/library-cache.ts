@@ -3,7 +3,8 @@
  * a manual is added, re-ingested or removed (the key is every searchable manual's id and version).
  * Concurrent callers share one build.
  */
-import { readCorpusRows, searchableManualVersions } from '../store/corpus';
+import { readCorpusRows, saveDeviceProfile, searchableManualVersions } from '../store/corpus';
+import { profileFresh, profilePages, storedProfile } from '../device/identity';
 import { terms } from '../text/analyze';
 import { LibraryIndex } from './library-index';
 
@@ -36,7 +37,8 @@ export async function libraryIndex(): Promise<LibraryIndex> {
   const manuals = await searchableManualVersions();
   const key = `${process.env.DATA_DIR ?? ''}|${manuals.map((m) => `${m.id}@${m.version}`).join(',')}`;
   if (cached?.key === key) return cached.index;
-  const index = readCorpusRows(manuals.map((m) => m.id)).then(({ pages, chunks }) => {
+  const index = readCorpusRows(manuals.map((m) => m.id)).then(async ({ pages, chunks }) => {
+    await backfillProfiles(manuals, pages);
     const memo = memoTokenizer();
     const built = new LibraryIndex({ manuals, pages, chunks }, memo.tokenize);
     memo.keep();
@@ -48,4 +50,28 @@ export async function libraryIndex(): Promise<LibraryIndex> {
     if (cached?.index === index) cached = null;
   });
   return index;
+}
+
+/**
+ * Reads and stores the device profile of every manual whose stored one is missing or stale (a
+ * manual ingested before profiles were stored, renamed since, or read by an older reader); the
+ * ingest pipeline stores it for new manuals.
+ */
+async function backfillProfiles(
+  manuals: Array<{ id: string; title: string; fileName: string; profile: Parameters<typeof profileFresh>[1] }>,
+  pages: ReadonlyArray<{ manualId: string; number: number; text: string }>,
+): Promise<void> {
+  const stale = manuals.filter((m) => !profileFresh(m, m.profile));
+  if (!stale.length) return;
+  const first = new Map<string, string[]>();
+  for (const p of pages) {
+    if (!profilePages([p.number]).length) continue;
+    const list = first.get(p.manualId) ?? [];
+    list[p.number - 1] = p.text;
+    first.set(p.manualId, list);
+  }
+  for (const m of stale) {
+    m.profile = storedProfile(m, [...(first.get(m.id) ?? [])].map((t) => t ?? ''));
+    await saveDeviceProfile(m.id, m.profile);
+  }
 }

@@ -9,12 +9,15 @@ import { Bm25Index } from '../text/bm25';
 import { charNgrams, terms, words } from '../text/analyze';
 import { modelCore, variantOf, writtenDesignations } from '../device/designations';
 import { fileNameText } from '../device/tokens';
+import type { StoredProfile } from '../device/identity';
 import { valueKinds } from '../text/quantities';
 
 export interface CorpusManual {
   id: string;
   title: string;
   fileName: string;
+  /** The stored device profile (lib/device/identity.ts), when the store has one. */
+  profile?: StoredProfile | null;
 }
 
 export interface CorpusPage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LibraryIndex } from './library-index';
-import { namedDevice } from './named-device';
+import { namedDevice, namedKind } from './named-device';
 import { DEVICE_CORPUS } from './testing/devices';
 
 const index = new LibraryIndex(DEVICE_CORPUS);
@@ -61,5 +61,29 @@ describe('the device a question names', () => {
 
   it('says which words named it, as the question writes them', () => {
     expect(namedDevice('What fuse does the Acme HX-300 need?', index)).toMatchObject({ manualIds: ['hx300'], written: ['Acme', 'HX-300'] });
+  });
+});
+
+describe('a device referred to by its kind alone', () => {
+  const pick = (ids: string[]) =>
+    new LibraryIndex({
+      manuals: DEVICE_CORPUS.manuals.filter((m) => ids.includes(m.id)),
+      pages: DEVICE_CORPUS.pages.filter((p) => ids.includes(p.manualId)),
+      chunks: DEVICE_CORPUS.chunks.filter((c) => ids.includes(c.manualId)),
+    });
+
+  it('is the one device of that kind in the library', () => {
+    expect(namedKind('What does my analyzer run from?', pick(['hx200', 'vna10']))).toMatchObject({ manualIds: ['vna10'], ambiguous: false });
+    expect(namedKind('Which fuse does the controller take?', pick(['hx200', 'vna10']))?.manualIds).toEqual(['hx200']);
+  });
+
+  it('tells nothing when several devices are of that kind, or no kind is referred to', () => {
+    expect(namedKind('What does my analyzer run from?', index)).toBeUndefined();
+    expect(namedKind('What is the fuse rating?', pick(['hx200', 'vna10']))).toBeUndefined();
+  });
+
+  it('tells nothing when the kind is a word every manual uses', () => {
+    // Every manual here speaks of a power supply: the one power supply's kind names it no more than the others.
+    expect(namedKind('What fuse does the power supply take?', index)).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 /**
- * Which of a question's words name a device of the library, read three ways, all here: the
+ * Which of a question's words name a device of the library, read three ways: the
  * manual it names (`namedDevice`, below), per retrieved manual the terms naming its device
- * (`deviceTermsOf`, for the answer writer) and whether it names any device at all (`deviceWords`,
- * for reading a follow-up). They answer different questions with different evidence (name words
+ * (`deviceTermsOf`, for the answer writer) and whether it names any device at all (`deviceWords`
+ * of lib/device/identity.ts, for reading a follow-up). They answer different questions with different evidence (name words
  * written as names; identity words concentrated in one manual; identity words of few manuals),
  * so they stay three functions side by side: reading follow-ups with namedDevice's words instead
  * changed 40 of the eval's 206 questions, unnamed follow-ups' R@1 0.59 → 0.44 (docs/eval.md).
@@ -30,6 +30,7 @@
  */
 import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
 import { nameText, trimToken } from '../device/tokens';
+import { DEVICE_WORD_SHARE, deviceKey, deviceProfiles, manualsOfKind } from '../device/identity';
 import type { LibraryIndex } from './library-index';
 
 export interface NamedDevice {
@@ -45,8 +46,6 @@ export interface NamedDevice {
 
 /** Words naming a device's manuals: most of the places holding them are those manuals' (the answer's device terms too). */
 const NAME_CONCENTRATION = 0.5;
-/** …and they belong to at most this share of the manuals (the follow-up reading's device words too). */
-const DEVICE_WORD_SHARE = 1 / 3;
 /** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "max"). */
 const MIN_PART = 4;
 
@@ -101,7 +100,7 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   const names = nameWords(index);
   const scope = within?.length ? new Set(within) : null;
   // Devices, not files: copies of one manual (the same title) count once.
-  const device = (id: string) => index.manuals[index.manualIndexOf.get(id)!].title.trim().toLowerCase();
+  const device = (id: string) => deviceKey(index.manuals[index.manualIndexOf.get(id)!]);
   const limit = Math.max(1, new Set(index.manuals.map((m) => device(m.id))).size * DEVICE_WORD_SHARE);
   const votes = new Map<string, number>();
   const naming: string[] = [];
@@ -143,19 +142,20 @@ export function deviceTermsOf(index: LibraryIndex, manualIds: readonly string[],
   return out;
 }
 
+
 /**
- * The question's words that name some device of the library, for reading a follow-up (a question
- * naming none keeps the previous question's device): words in the identity of at most
- * DEVICE_WORD_SHARE of the manuals. Any case: "and the hx-200?" names one.
+ * The device a question refers to by its kind alone ("the analyzer", "my TV"): the manuals whose
+ * kind's head the question holds (lib/device/identity.ts), when they are one device's and the head
+ * names them — most of the pages holding it are theirs, as for a name word, so a kind such as
+ * "board" that every manual's pages use narrows nothing. Several devices of that kind, or none:
+ * undefined (the library cannot tell; the reply may ask).
  */
-export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  const n = identities.size;
-  const out: string[] = [];
-  for (const w of new Set(words(question))) {
-    if (isStopword(w) || w.length < 2) continue;
-    let df = 0;
-    for (const ws of identities.values()) if (ws.has(w)) df++;
-    if (df > 0 && df <= Math.max(1, n * DEVICE_WORD_SHARE)) out.push(w);
-  }
-  return out;
+export function namedKind(question: string, index: LibraryIndex): NamedDevice | undefined {
+  const profiles = deviceProfiles(index);
+  const ids = manualsOfKind(question, profiles);
+  if (!ids.length || new Set(ids.map((id) => deviceKey(index.manuals[index.manualIndexOf.get(id)!]))).size > 1) return undefined;
+  const kind = profiles.get(ids[0])!.kind!;
+  const head = kind.split(' ').at(-1)!;
+  if (nameShare(index, distinctTerms(head), ids) <= NAME_CONCENTRATION) return undefined;
+  return { manualIds: ids, ambiguous: false, words: [head], written: [kind] };
 }

@@ -52,6 +52,7 @@ export async function updateManual(
       | 'indexFingerprint'
       | 'searchablePages'
       | 'figureLabels'
+      | 'deviceProfile'
     >
   >,
 ) {

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
-import { AUDIT_OUTCOMES, FIGURE_LABEL_STATES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES } from './schema';
+import { AUDIT_OUTCOMES, FIGURE_LABEL_STATES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES, type StoredDeviceProfile } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 const createdAt = () => ts('created_at').notNull().default(sql`now()`);
@@ -46,6 +46,7 @@ export const manuals = pgTable(
     reembedStage: text('reembed_stage', { enum: REEMBED_STAGES }),
     searchablePages: integer('searchable_pages').notNull().default(0),
     figureLabels: text('figure_labels', { enum: FIGURE_LABEL_STATES }),
+    deviceProfile: jsonb('device_profile').$type<StoredDeviceProfile>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at'),
   },

@@ -21,6 +21,21 @@ export interface ChatDevice {
   turn: number;
 }
 
+/**
+ * A manual's device profile as stored (lib/device/identity.ts): read at ingest from the title and
+ * first pages; `basis` is the title and file name it was read from and `version` the reader's, so a
+ * rename or a new reader makes it stale and it is read again.
+ */
+export interface StoredDeviceProfile {
+  version: number;
+  basis: string;
+  name: string;
+  maker?: string;
+  models: string[];
+  variants: string[];
+  kind?: string;
+}
+
 export const MANUAL_STATUSES = ['queued', 'parsing', 'ocr', 'rendering', 'embedding', 'indexing', 'ready', 'failed'] as const;
 export type ManualStatus = (typeof MANUAL_STATUSES)[number];
 /** The stages a re-embed shows (lib/ingest/reembed.ts): the last two of an ingest. */
@@ -70,6 +85,8 @@ export const manuals = sqliteTable(
     searchablePages: integer('searchable_pages').notNull().default(0),
     /** Whether figure labels (OCR of figure regions) are in the index yet; null before the job started. */
     figureLabels: text('figure_labels', { enum: FIGURE_LABEL_STATES }),
+    /** Which device the manual is about (maker, models, variants, kind); null until read. */
+    deviceProfile: text('device_profile', { mode: 'json' }).$type<StoredDeviceProfile>(),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },

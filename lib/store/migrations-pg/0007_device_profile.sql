@@ -1,0 +1,1 @@
+ALTER TABLE "manuals" ADD COLUMN "device_profile" jsonb;

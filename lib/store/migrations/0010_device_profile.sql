@@ -1,0 +1,1 @@
+ALTER TABLE `manuals` ADD `device_profile` text;
