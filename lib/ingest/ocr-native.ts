@@ -20,7 +20,7 @@ import { meanConfidence } from './ocr-confidence';
 import { pamLayout } from './render';
 
 /**
- * Pixels of small images read by one process. Measured on the Olimex ESP32-POE figures (9 regions,
+ * Pixels of small images read by one process. Measured on the figures of a public board manual (9 regions,
  * 8.1 MP, `--psm 11`): one process each 5.6 s of CPU, all in one 3.7 s, the same words; starting a
  * process costs ~0.25 s of CPU and reading ~0.45 s per MP, so past ~4 MP the start is under a tenth
  * of a batch and a larger one only delays its first results and leaves the other process idle.

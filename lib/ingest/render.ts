@@ -109,7 +109,7 @@ export function pageRenderSize(wPt: number, hPt: number, scale = PAGE_SCALE): { 
  * drawn (pageRenderSize): a scanned page is then drawn once, for OCR, instead of a second time by
  * pdf.js on the JS thread for its preview. The thumbnail is made from the downscaled pixels, as a
  * text page's is: shrinking the 3× render a second time cost ~50 ms of CPU a scanned page against
- * ~15 ms from the preview (Metra scans), CPU the OCR processes share.
+ * ~15 ms from the preview (public typewritten scans), CPU the OCR processes share.
  */
 export async function encodePageImagesDownscaled(raw: RawImage, size: { width: number; height: number }): Promise<{ png: Buffer; thumb: Buffer }> {
   const rgb = await sharpOf(raw).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();

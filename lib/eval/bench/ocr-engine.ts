@@ -14,7 +14,7 @@ import { planOcr } from '../../ingest/ocr-page';
 import { atReadingScale } from '../../ingest/ocr-scale';
 import { toPam } from '../../ingest/render';
 
-export interface BareEngineRun {
+interface BareEngineRun {
   pages: number;
   /** Wall time of the engine runs only (from the first process started to the last one ended). */
   ms: number;
