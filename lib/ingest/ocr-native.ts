@@ -178,6 +178,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
         (err: unknown) => (jobs[0].opts.signal?.aborted ? Promise.reject(err) : null),
       );
       if (results) jobs.forEach((job, i) => job.resolve(results[i]));
+      else if (terminated) throw new Error('OCR engine was terminated');
       else for (const job of jobs) await runOne(job.image, job.args, job.opts, parseTsv).then(job.resolve, job.reject);
     } catch (err) {
       for (const job of jobs) job.reject(err);
