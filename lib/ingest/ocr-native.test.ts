@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedManuals, sharedManual } from '@/test/shared-manuals';
 import { createTesseractEngine, type OcrEngine } from './ocr';
 import { describeOcrEngine } from './ocr-engine';
-import { createNativeTesseractEngine, findTesseract, parseTsv } from './ocr-native';
+import { createNativeTesseractEngine, findTesseract, parseTsv, splitTsvPages } from './ocr-native';
 import { planOcr } from './ocr-page';
 import { ocrPage } from './testing/pages';
 import { openPdf } from './pdf';
@@ -68,6 +68,22 @@ describe('parsing TSV', () => {
   });
 });
 
+describe('a multi-image TSV', () => {
+  it('is cut into one TSV per image by page number, an image without words keeping its page row', () => {
+    const rows = [
+      'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext',
+      '1\t1\t0\t0\t0\t0\t0\t0\t100\t50\t-1\t',
+      '5\t1\t1\t1\t1\t1\t10\t10\t30\t20\t95\tGPIO4',
+      '1\t2\t0\t0\t0\t0\t0\t0\t80\t40\t-1\t',
+      '1\t3\t0\t0\t0\t0\t0\t0\t80\t40\t-1\t',
+      '5\t3\t1\t1\t1\t1\t5\t5\t20\t10\t90\t+5V',
+    ].join('\n');
+    const pages = splitTsvPages(rows, 3);
+    expect(pages).toHaveLength(3);
+    expect(pages.map((p) => parseTsv(p).text)).toEqual(['GPIO4', '', '+5V']);
+  });
+});
+
 describe.runIf(binary)('native tesseract engine', () => {
   let engine: OcrEngine;
   beforeAll(() => {
@@ -109,6 +125,45 @@ describe.runIf(binary)('native tesseract engine', () => {
     const raw = await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 });
     await doc.close();
     expect((await engine.recognize(toPam(raw), { mode: 'block', dpi: 216 })).text).toContain('Error 1240');
+  });
+
+  it('reads small images queued together in one process with the same words as one by one', async () => {
+    const doc = await openPdf(await scan());
+    const regions = [
+      { x: 30, y: 40, w: 400, h: 60 },
+      { x: 30, y: 110, w: 400, h: 60 },
+      { x: 30, y: 40, w: 200, h: 60 },
+    ];
+    const images = [];
+    for (const r of regions) images.push(toPam(await doc.renderRegionRaw(1, r, { scale: 3 })));
+    await doc.close();
+    const one = createNativeTesseractEngine({ binary: binary!, workers: 1 });
+    try {
+      const alone = [];
+      for (const image of images) alone.push((await one.recognize(image, { mode: 'sparse', dpi: 216 })).words);
+      // Queued at once behind one process: the first takes all three.
+      const together = await Promise.all(images.map((image) => one.recognize(image, { mode: 'sparse', dpi: 216 })));
+      expect(together.map((r) => r.words)).toEqual(alone);
+      expect(alone[0].map((w) => w.text).join(' ')).toContain('SERVICE');
+    } finally {
+      await one.terminate();
+    }
+  });
+
+  it('reads the others of a batch when one of its images is damaged', async () => {
+    const doc = await openPdf(await scan());
+    const good = toPam(await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 }));
+    await doc.close();
+    const one = createNativeTesseractEngine({ binary: binary!, workers: 1 });
+    try {
+      const damaged = good.subarray(0, 2000);
+      const [a, b, c] = await Promise.allSettled([good, damaged, good].map((image) => one.recognize(image, { mode: 'sparse', dpi: 216 })));
+      expect(a.status === 'fulfilled' && a.value.text).toContain('1240');
+      expect(b).toMatchObject({ status: 'rejected', reason: { code: 'ocr_failed' } });
+      expect(c.status === 'fulfilled' && c.value.text).toContain('1240');
+    } finally {
+      await one.terminate();
+    }
   });
 
   it('stops a recognition when its signal aborts', async () => {

@@ -1,9 +1,14 @@
 /**
  * OCR with the `tesseract` binary (Debian's `tesseract-ocr`, Homebrew's `tesseract`) when it is on
- * PATH: one process per image, as many at once as there are cores, each held to one thread
- * (OMP_THREAD_LIMIT=1: tesseract's OpenMP threads only fight each other on a busy machine). The
- * image goes in on stdin (the PAM the pipeline renders: raw pixels, no encoding), TSV comes out on
- * stdout and is parsed into the same word + box shape as the tesseract.js engine.
+ * PATH: as many processes at once as there are cores, each held to one thread (OMP_THREAD_LIMIT=1:
+ * tesseract's OpenMP threads only fight each other on a busy machine). An image goes in on stdin
+ * (the PAM the pipeline renders: raw pixels, no encoding), TSV comes out on stdout and is parsed
+ * into the same word + box shape as the tesseract.js engine.
+ *
+ * Small images waiting for a process (figure regions) are read several to a process: starting
+ * tesseract and loading its model costs ~0.25 s of CPU, as much as reading a small figure. They go
+ * in as files named in a list, and the TSV's page numbers tell their words apart; the words are
+ * the same as one process per image gives.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +17,16 @@ import path from 'node:path';
 import { ingestErrors } from './errors';
 import type { OcrEngine, OcrLine, OcrMode, OcrOptions, OcrResult, OcrWord } from './ocr';
 import { meanConfidence } from './ocr-confidence';
+import { pamLayout } from './render';
+
+/**
+ * Pixels of small images read by one process. Measured on the figures of a public board manual (9 regions,
+ * 8.1 MP, `--psm 11`): one process each 5.6 s of CPU, all in one 3.7 s, the same words; starting a
+ * process costs ~0.25 s of CPU and reading ~0.45 s per MP, so past ~4 MP the start is under a tenth
+ * of a batch and a larger one only delays its first results and leaves the other process idle.
+ * A scanned page at its reading scale (~2.5 MP) is thus read alone or with one small figure.
+ */
+const MAX_BATCH_PIXELS = 4_000_000;
 
 const PSM_OF: Record<OcrMode, string> = { page: '3', sparse: '11', block: '6' };
 
@@ -104,15 +119,15 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
     return args;
   };
 
-  /** Runs tesseract on one image with `args`, parsing its stdout with `parse`. */
-  const runOne = <T>(image: Buffer, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T): Promise<T> =>
+  /** Runs tesseract with `args` (the image on stdin, if given), parsing its stdout with `parse`. */
+  const runOne = <T>(image: Buffer | null, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T, limitMs = timeoutMs): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const t0 = performance.now();
       const child = spawn(options.binary, args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
       children.add(child);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
       const onAbort = () => child.kill('SIGKILL');
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -124,7 +139,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
         finish(() => {
           if (opts.signal?.aborted) reject(opts.signal.reason ?? new Error('aborted'));
           else if (code !== 0) {
-            const why = sig ? `killed (${sig}${sig === 'SIGKILL' ? `, over ${timeoutMs} ms?` : ''})` : `exit ${code}`;
+            const why = sig ? `killed (${sig}${sig === 'SIGKILL' ? `, over ${limitMs} ms?` : ''})` : `exit ${code}`;
             reject(ingestErrors.ocrFailed(`tesseract ${why}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
           } else resolve(parse(Buffer.concat(out).toString('utf8'), performance.now() - t0));
         }),
@@ -138,8 +153,86 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
         children.delete(child);
         then();
       }
-      child.stdin.end(image);
+      child.stdin.end(image ?? undefined);
     });
+
+  /**
+   * Several images in one process: written to files named in a list, which tesseract reads as a
+   * multi-page input; the TSV's page_num column says whose words are whose. A batch that fails is
+   * read again one image at a time, so one bad image fails only itself.
+   */
+  const runBatch = async (jobs: SmallJob[]): Promise<void> => {
+    if (jobs.length === 1) {
+      const [job] = jobs;
+      await runOne(job.image, job.args, job.opts, parseTsv).then(job.resolve, job.reject);
+      return;
+    }
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mc-ocr-'));
+    try {
+      const files = jobs.map((_, i) => path.join(dir, `${i + 1}.pam`));
+      await Promise.all(jobs.map((job, i) => fs.promises.writeFile(files[i], job.image)));
+      const list = path.join(dir, 'images.txt');
+      await fs.promises.writeFile(list, `${files.join('\n')}\n`);
+      const [, , ...rest] = jobs[0].args;
+      const results = await runOne(null, [list, 'stdout', ...rest], jobs[0].opts, (out, ms) => splitTsvPages(out, jobs.length).map((tsv) => parseTsv(tsv, ms)), timeoutMs * jobs.length).catch(
+        (err: unknown) => (jobs[0].opts.signal?.aborted ? Promise.reject(err) : null),
+      );
+      if (results) jobs.forEach((job, i) => job.resolve(results[i]));
+      else if (terminated) throw new Error('OCR engine was terminated');
+      else for (const job of jobs) await runOne(job.image, job.args, job.opts, parseTsv).then(job.resolve, job.reject);
+    } catch (err) {
+      for (const job of jobs) job.reject(err);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => {});
+    }
+  };
+
+  /** Small images waiting for a process; each one queued starts one `drain`, which may take several. */
+  const small: SmallJob[] = [];
+  const drain = async () => {
+    await slot();
+    try {
+      if (terminated || !small.length) return;
+      // Shared with the processes that are idle now, so a batch never leaves one of them without work.
+      const share = Math.ceil(small.length / (size - running + 1));
+      const first = small.shift()!;
+      const batch = [first];
+      let pixels = first.pixels;
+      for (let i = 0; i < small.length && batch.length < share; ) {
+        const job = small[i];
+        if (job.key === first.key && job.opts.signal === first.opts.signal && pixels + job.pixels <= MAX_BATCH_PIXELS) {
+          batch.push(job);
+          pixels += job.pixels;
+          small.splice(i, 1);
+        } else i++;
+      }
+      const live = batch.filter((job) => {
+        if (!job.opts.signal?.aborted) return true;
+        job.reject(job.opts.signal.reason ?? new Error('aborted'));
+        return false;
+      });
+      if (live.length) await runBatch(live);
+    } finally {
+      release();
+    }
+  };
+
+  const recognize = (image: Buffer, opts: OcrOptions = {}): Promise<OcrResult> => {
+    const pam = pamLayout(image);
+    const pixels = pam ? pam.width * pam.height : Infinity;
+    if (pixels > MAX_BATCH_PIXELS) return pooled(image, recognizeArgs(opts), opts, parseTsv);
+    if (terminated) return Promise.reject(new Error('OCR engine was terminated'));
+    try {
+      opts.signal?.throwIfAborted();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const args = recognizeArgs(opts);
+    return new Promise<OcrResult>((resolve, reject) => {
+      small.push({ image, args, key: args.join(' '), opts, pixels, resolve, reject });
+      void drain();
+    });
+  };
 
   /** One tesseract run in a pool slot. */
   const pooled = async <T>(image: Buffer, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T): Promise<T> => {
@@ -160,7 +253,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
     engine: 'tesseract',
     concurrency: size,
     languages: info.languages.filter((l) => l !== 'osd'),
-    recognize: (image, opts = {}) => pooled(image, recognizeArgs(opts), opts, parseTsv),
+    recognize,
     // Orientation and script detection: needs the osd model (Debian installs it with tesseract-ocr).
     ...(info.languages.includes('osd')
       ? {
@@ -171,9 +264,36 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
     async terminate() {
       terminated = true;
       for (const c of children) c.kill('SIGKILL');
+      for (const job of small.splice(0)) job.reject(new Error('OCR engine was terminated'));
       for (const wake of queue.splice(0)) wake();
     },
   };
+}
+
+interface SmallJob {
+  image: Buffer;
+  args: string[];
+  /** Jobs with the same arguments can share a process. */
+  key: string;
+  opts: OcrOptions;
+  pixels: number;
+  resolve: (r: OcrResult) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The TSV of a multi-image run cut into one TSV per image, by its page_num column (1-based, in the
+ * order of the list); an image with no rows gets an empty TSV.
+ */
+export function splitTsvPages(tsv: string, pages: number): string[] {
+  const rows: string[][] = Array.from({ length: pages }, () => []);
+  for (const row of tsv.split('\n')) {
+    const f = row.split('\t', 3);
+    const page = Number(f[1]);
+    if (f.length < 3 || !Number.isInteger(page) || page < 1 || page > pages) continue;
+    rows[page - 1].push(row);
+  }
+  return rows.map((r) => r.join('\n'));
 }
 
 /** The script line of tesseract's OSD output ("Script: Cyrillic"), null when it found none. */

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedManuals, sharedManual } from '../../test/shared-manuals';
 import { type PdfDoc, openPdf } from './pdf';
-import { PAGE_SCALE, encodePageImages, makeThumbnail, pamLayout, toPam } from './render';
+import { PAGE_SCALE, encodePageImages, encodePageImagesDownscaled, makeThumbnail, pageRenderSize, pamLayout, toPam } from './render';
 import { inkFraction } from './testing/pages';
 import { PAGE_H, PAGE_W, type SampleTruth, buildSampleManual } from './testing/sample-manual';
 
@@ -67,6 +67,17 @@ describe('raw renders', () => {
     for (let i = 0; i < raw.width * raw.height; i += 997) {
       expect([decoded.data[3 * i], decoded.data[3 * i + 1], decoded.data[3 * i + 2]]).toEqual([raw.data[4 * i], raw.data[4 * i + 1], raw.data[4 * i + 2]]);
     }
+    const meta = await sharp(thumb).metadata();
+    expect([meta.format, meta.width]).toEqual(['webp', 240]);
+    expect(await inkFraction(png)).toBeGreaterThan(0.01);
+  });
+
+  it('makes the preview of a sharper render at the preview size, and its thumbnail from that preview', async () => {
+    const sharper = await doc.renderPageRaw(1, { scale: 3 });
+    const size = pageRenderSize(PAGE_W, PAGE_H);
+    const { png, thumb } = await encodePageImagesDownscaled(sharper, size);
+    const preview = await sharp(png).metadata();
+    expect([preview.format, preview.width, preview.height]).toEqual(['png', size.width, size.height]);
     const meta = await sharp(thumb).metadata();
     expect([meta.format, meta.width]).toEqual(['webp', 240]);
     expect(await inkFraction(png)).toBeGreaterThan(0.01);

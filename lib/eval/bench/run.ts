@@ -14,7 +14,9 @@ import { readQa } from '../qa';
 import { pagesFor, syntheticChunks, syntheticPages } from './corpus';
 import { measureLargeIngest, type LargeIngestReport } from './large';
 import { availabilityOf, type AvailabilityFigures } from './availability';
-import { type BareEngineReport, measureBareEngine } from './ocr-engine';
+import { type BareEngine, prepareBareEngine } from './ocr-engine';
+import { loadAvg1m, type LoadSpan, withLoad } from './load';
+import { type OcrPair, type OcrRound, pagesRatio, type RatioSummary, roundOf, summarize } from './ocr-ratio';
 import { askOverHttp, freePort, peakRssTree, startServer, waitFor, type TurnTiming } from './server';
 
 /** Who the bench acts as when it removes a manual it ingested (any id is the admin on loopback). */
@@ -30,6 +32,11 @@ const OCR_MANUAL = 'tek-4041-service-notes-1987.pdf';
  * of both OCR processes rather than three pages' start and tail.
  */
 const MORE_OCR_MANUALS = [path.join('..', 'manuals2', 'metra-m1t382-rs232-interface-manual.pdf')];
+/**
+ * Rounds of the interleaved OCR ratio (pipeline then engine, file by file): three is the fewest
+ * that give a median with a spread; each round reads the 23 scanned pages twice (~50 s quiet).
+ */
+const OCR_RATIO_ROUNDS = 3;
 
 export const SEARCH_TOOLS = ['fast_vector_search', 'hybrid_search', 'colqwen_search', 'bm25'] as const;
 
@@ -62,9 +69,16 @@ export interface BenchReport {
     ocr_engine_ratio?: number | null;
     /** Scanned pages/s from claiming the job to `ready` (ocr_pages_per_s counts from the upload). */
     ocr_pipeline_pages_per_s?: number | null;
-    /** ocr_pages_per_s (upload included) ÷ the bare engine's pages/s. */
+    /** ocr_pages_per_s (upload included) ÷ the bare engine's pages/s: the median of the rounds. */
     ocr_engine_ratio_from_upload?: number | null;
-    ocr_bare_engine?: BareEngineReport & { files: string[] };
+    /** The rounds' ratios: median (= ocr_engine_ratio), minimum, maximum. */
+    ocr_engine_ratio_spread?: RatioSummary;
+    /** Each round of the interleaved measurement, its pairs and its load average. */
+    ocr_ratio_rounds?: OcrRound[];
+    /** The bare engine over every round: pages per round, ms summed over the rounds. */
+    ocr_bare_engine?: { files: string[]; pages: number; ms: number; pages_per_s: number | null; processes: number; scales: number[] };
+    /** 1-minute load average at the start and end of each group of figures (text, ocr, large). */
+    load_avg_1m?: Record<string, LoadSpan>;
     large?: LargeIngestReport;
     /** Progressive availability of the text manuals (./availability.ts). */
     text_availability?: AvailabilityFigures;
@@ -76,7 +90,7 @@ export interface BenchReport {
   answer_ms: P;
   rss_mb: number;
   first_token_ms?: P;
-  corpus?: Record<string, { chunks: number; pages: number; build_ms: number; optimize_ms: number; disk_mb: number }>;
+  corpus?: Record<string, { chunks: number; pages: number; build_ms: number; optimize_ms: number; disk_mb: number; load_avg_1m: LoadSpan }>;
   embed_query_ms?: { dense: P; multivector: P };
   server?: Record<string, unknown>;
   machine: Record<string, unknown>;
@@ -98,7 +112,7 @@ function machineDescription(): Record<string, unknown> {
     cpu,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     // Other work on the machine skews every figure: recorded so runs can be compared fairly.
-    load_avg_1m_at_start: Math.round(os.loadavg()[0] * 100) / 100,
+    load_avg_1m_at_start: loadAvg1m(),
   };
 }
 
@@ -164,9 +178,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   try {
     // ---------------------------------------------------------------------------------------
     // 1. Ingest throughput (the search corpus grows from the chunks ingested here)
-    log(`data dir: ${dataDir}`);
+    log(`data dir: ${dataDir}; load average ${report.machine.load_avg_1m_at_start} at the start`);
     const sample = await writeSampleManual(path.join(dataDir, 'sample-src'));
     const files: NonNullable<BenchReport['ingest']['files']> = [];
+    const loads: Record<string, LoadSpan> = {};
+    report.ingest.load_avg_1m = loads;
     const record = (r: IngestedFile, role: string) => {
       files.push({ role, file: r.file, pages: r.pages, ocrPages: r.ocrPages, ms: r.ms, timings: r.timings, ...(r.error ? { error: r.error } : {}) });
       log(`ingest ${role}: ${r.file}: ${r.status === 'ready' ? `${r.pages} pages (${r.ocrPages} OCR) in ${(r.ms / 1000).toFixed(1)} s` : `FAILED ${r.error}`}`);
@@ -187,47 +203,78 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       // Warm-up, not counted: loads the OCR workers, the embedder and the PDF stack.
       record(await ingestFile(sample.pdfPath, log), 'warm-up');
       const text: IngestedFile[] = [];
-      for (const f of TEXT_MANUALS) if (fs.existsSync(path.join(manualsDir, f))) text.push(record(await ingestFile(path.join(manualsDir, f), log), 'text'));
+      const textRun = await withLoad(async () => {
+        for (const f of TEXT_MANUALS) if (fs.existsSync(path.join(manualsDir, f))) text.push(record(await ingestFile(path.join(manualsDir, f), log), 'text'));
+      });
+      loads.text = textRun.load;
       const ocrFiles = [OCR_MANUAL, ...MORE_OCR_MANUALS].map((f) => path.join(manualsDir, f)).filter((f) => fs.existsSync(f));
-      const ocr: IngestedFile[] = [];
-      for (const f of ocrFiles) ocr.push(record(await ingestFile(f, log), 'ocr'));
       report.ingest.text_pages_per_s = rate(text, (r) => r.pages, (r) => r.ms);
       report.ingest.text_availability = availabilityOf(text.filter((r) => r.status === 'ready'));
-      report.ingest.ocr_pages_per_s = rate(ocr, (r) => r.ocrPages, (r) => r.ms);
       const engine = describeOcrEngine();
       report.ingest.ocr_engine = engine.detail;
-      if (engine.provider === 'tesseract' && ocrFiles.length && report.ingest.ocr_pages_per_s) {
-        // Right after the pipeline, so both see the same machine. With one language the pipeline
-        // reads every page once with it; with several, language identification is part of what
-        // the pipeline costs and the engine is given English.
-        const bare = { files: [] as string[], pages: 0, ms: 0, pages_per_s: null as number | null, processes: engine.workers, scales: [] as number[] };
-        for (const f of ocrFiles) {
-          const r = await measureBareEngine(f, { binary: engine.binary!, processes: engine.workers, languages: engine.languages.length === 1 ? engine.languages : ['eng'] });
-          bare.files.push(path.basename(f));
-          bare.pages += r.pages;
-          bare.ms += r.ms;
-          bare.scales.push(...new Set(r.scales.map((x) => round1(x))));
+      // The bare engine's images are drawn before the rounds (its clock covers tesseract alone).
+      // With one language the pipeline reads every page once with it; with several, language
+      // identification is part of what the pipeline costs and the engine is given English.
+      const native = engine.provider === 'tesseract' && ocrFiles.length > 0;
+      const bares: BareEngine[] = [];
+      if (native) for (const f of ocrFiles) bares.push(await prepareBareEngine(f, { binary: engine.binary!, processes: engine.workers, languages: engine.languages.length === 1 ? engine.languages : ['eng'] }));
+      // Interleaved: pipeline file A, engine file A, pipeline file B… each round; a file is removed
+      // after its pair so the next round ingests it again (the last round's copies stay: search seeds).
+      const ocr: IngestedFile[] = [];
+      const rounds: OcrRound[] = [];
+      const ocrStart = loadAvg1m();
+      const roundCount = native ? OCR_RATIO_ROUNDS : 1;
+      for (let round = 1; round <= roundCount; round++) {
+        const start = loadAvg1m();
+        const pairs: OcrPair[] = [];
+        let complete = true;
+        for (const [i, f] of ocrFiles.entries()) {
+          const r = record(await ingestFile(f, log), roundCount > 1 ? `ocr (round ${round})` : 'ocr');
+          ocr.push(r);
+          if (!native) continue;
+          const e = await bares[i].run();
+          if (r.status !== 'ready') complete = false;
+          const pipelineMs = r.timings?.total ?? r.ms;
+          pairs.push({ file: r.file, pages: r.ocrPages, pipeline_ms: pipelineMs, from_upload_ms: r.ms, engine_pages: e.pages, engine_ms: e.ms, ratio: pagesRatio(r.ocrPages, pipelineMs, e.pages, e.ms) });
+          if (round < roundCount && r.manualId) await deleteManual(r.manualId, BENCH_OPERATOR);
         }
-        bare.pages_per_s = bare.ms ? Math.round((bare.pages * 100_000) / bare.ms) / 100 : null;
-        bare.scales = [...new Set(bare.scales)];
-        report.ingest.ocr_bare_engine = bare;
+        if (!native) continue;
+        const done = roundOf(round, { start, end: loadAvg1m() }, pairs, complete);
+        rounds.push(done);
+        log(`ocr round ${round}: ratio ${done.ratio} (${done.ratio_from_upload} from upload), load ${done.load_avg_1m.start} → ${done.load_avg_1m.end}; pairs ${pairs.map((p) => `${p.file} ${p.pipeline_ms} vs ${p.engine_ms} ms`).join(', ')}`);
+      }
+      loads.ocr = { start: ocrStart, end: loadAvg1m() };
+      report.ingest.ocr_pages_per_s = rate(ocr, (r) => r.ocrPages, (r) => r.ms);
+      if (native && report.ingest.ocr_pages_per_s) {
+        const all = rounds.flatMap((r) => r.pairs);
+        const sum = (f: (p: OcrPair) => number) => all.reduce((n, p) => n + f(p), 0);
+        const engineMs = sum((p) => p.engine_ms);
+        report.ingest.ocr_bare_engine = {
+          files: ocrFiles.map((f) => path.basename(f)),
+          pages: bares.reduce((n, b) => n + b.pages, 0),
+          ms: engineMs,
+          pages_per_s: engineMs ? Math.round((sum((p) => p.engine_pages) * 100_000) / engineMs) / 100 : null,
+          processes: engine.workers,
+          scales: [...new Set(bares.flatMap((b) => b.scales.map((x) => round1(x))))],
+        };
         // The pipeline from claiming the job to `ready` (parse, draw, OCR, previews, embed, index);
         // ocr_pages_per_s also counts the upload (copy, hash, inspection in a PDF worker).
-        const pipeline = rate(ocr, (r) => r.ocrPages, (r) => r.timings?.total ?? r.ms);
-        // From the unrounded rates: at a fraction of a page a second the rounded ones are too coarse.
-        const ok = ocr.filter((r) => r.status === 'ready');
-        const pagesPerMs = (msOf: (r: IngestedFile) => number) => ok.reduce((n, r) => n + r.ocrPages, 0) / Math.max(1, ok.reduce((n, r) => n + msOf(r), 0));
-        const ratio = (x: number) => (bare.ms && bare.pages ? Math.round((x / (bare.pages / bare.ms)) * 100) / 100 : null);
-        report.ingest.ocr_pipeline_pages_per_s = pipeline;
-        report.ingest.ocr_engine_ratio = ratio(pagesPerMs((r) => r.timings?.total ?? r.ms));
-        report.ingest.ocr_engine_ratio_from_upload = ratio(pagesPerMs((r) => r.ms));
-        log(`ocr: pipeline ${pipeline} pages/s (${report.ingest.ocr_pages_per_s} from upload), bare engine ${bare.pages_per_s} pages/s (${bare.pages} pages, ${engine.workers} processes): ratio ${report.ingest.ocr_engine_ratio} (${report.ingest.ocr_engine_ratio_from_upload} from upload)`);
+        report.ingest.ocr_pipeline_pages_per_s = rate(ocr, (r) => r.ocrPages, (r) => r.timings?.total ?? r.ms);
+        const ratio = summarize(rounds.map((r) => r.ratio));
+        const fromUpload = summarize(rounds.map((r) => r.ratio_from_upload));
+        report.ingest.ocr_engine_ratio = ratio.median;
+        report.ingest.ocr_engine_ratio_spread = ratio;
+        report.ingest.ocr_engine_ratio_from_upload = fromUpload.median;
+        report.ingest.ocr_ratio_rounds = rounds;
+        log(`ocr: pipeline ${report.ingest.ocr_pipeline_pages_per_s} pages/s (${report.ingest.ocr_pages_per_s} from upload), bare engine ${report.ingest.ocr_bare_engine.pages_per_s} pages/s; ratio median ${ratio.median} (${ratio.min}–${ratio.max} over ${ratio.rounds} rounds; ${fromUpload.median} from upload), load ${loads.ocr.start} → ${loads.ocr.end}`);
       }
-      if (engine.provider === 'tesseract' && ocr[0]?.manualId && ocr[0].file === OCR_MANUAL) {
+      // The last round's copy (the earlier rounds' were removed).
+      const tek = ocr.filter((r) => r.file === OCR_MANUAL).at(-1);
+      if (engine.provider === 'tesseract' && tek?.manualId) {
         // The zero-install engine on the same manual: remove it, switch engines, ingest it again.
         // As the local operator: on loopback any owner acts as admin (lib/auth/roles.ts); a null
         // owner is an anonymous request and may not change the library.
-        await deleteManual(ocr[0].manualId, BENCH_OPERATOR);
+        await deleteManual(tek.manualId, BENCH_OPERATOR);
         await shutdownOcrEngine();
         const saved = process.env.OCR_ENGINE;
         process.env.OCR_ENGINE = 'tesseract.js';
@@ -250,7 +297,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     await shutdownOcrEngine();
     if (!opts.skip.includes('ingest') && !opts.skip.includes('large')) {
       try {
-        report.ingest.large = await measureLargeIngest({ root: opts.root, dir: path.join(dataDir, 'large'), pages: 2000, log });
+        const large = await withLoad(() => measureLargeIngest({ root: opts.root, dir: path.join(dataDir, 'large'), pages: 2000, log }));
+        report.ingest.large = large.result;
+        loads.large = large.load;
       } catch (err) {
         log(`large: ${err instanceof Error ? err.message : String(err)}`);
         report.ingest.large = { pages: 0, ocr_pages: 0, pages_per_s: null, worker_rss_mb: 0, ms: 0, error: err instanceof Error ? err.message : String(err) };
@@ -301,6 +350,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       try {
         for (const size of opts.sizes) {
           const t0 = performance.now();
+          const loadStart = loadAvg1m();
           const targetPages = pagesFor(size, seedChunks.length, seedPages.length, opts.maxPages);
           for (const batch of syntheticChunks(seedChunks, builtChunks, size, 2000)) {
             await store.upsertChunks(batch);
@@ -316,7 +366,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           await store.optimize();
           const optimizeMs = performance.now() - t1;
           const count = await store.count();
-          report.corpus[String(size)] = { chunks: count.chunks, pages: count.pages, build_ms: Math.round(buildMs), optimize_ms: Math.round(optimizeMs), disk_mb: dirSizeMb(storeDir) };
+          report.corpus[String(size)] = { chunks: count.chunks, pages: count.pages, build_ms: Math.round(buildMs), optimize_ms: Math.round(optimizeMs), disk_mb: dirSizeMb(storeDir), load_avg_1m: { start: loadStart, end: -1 } };
           log(`search: corpus ${count.chunks} chunks / ${count.pages} pages built in ${(buildMs / 1000).toFixed(1)} s (+ optimize ${(optimizeMs / 1000).toFixed(1)} s)`);
           const q = (i: number) => i % questions.length;
           const n = opts.queries;
@@ -325,7 +375,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           report.search.hybrid_search[key] = ms(latencySummary(await timeCalls(n, (i) => store.hybridSearch(questions[q(i)], queryVectors[q(i)], { limit: 10, alpha }))));
           report.search.colqwen_search[key] = ms(latencySummary(await timeCalls(n, (i) => store.multiVectorSearch(queryBags[q(i)], { limit: 10 }))));
           report.search.bm25[key] = ms(latencySummary(await timeCalls(n, (i) => store.bm25Search(questions[q(i)], { limit: 10 }))));
-          log(`search @${size}: ${SEARCH_TOOLS.map((t) => `${t} p50 ${report.search[t][key].p50_ms} ms`).join(', ')}; rss peak ${peakRssMb()} MB`);
+          report.corpus[key].load_avg_1m.end = loadAvg1m();
+          log(`search @${size} (load ${loadStart} → ${report.corpus[key].load_avg_1m.end}): ${SEARCH_TOOLS.map((t) => `${t} p50 ${report.search[t][key].p50_ms} ms`).join(', ')}; rss peak ${peakRssMb()} MB`);
         }
       } finally {
         await store.close();
@@ -338,6 +389,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     if (!opts.skip.includes('server')) {
       const questions = SAMPLE_QUESTIONS.filter((q) => q.kind !== 'unanswerable').map((q) => q.question);
       const timings: TurnTiming[] = [];
+      const serverLoadStart = loadAvg1m();
       const haveRoute = !opts.inProcess && fs.existsSync(path.join(opts.root, 'app', 'api', 'chat', 'route.ts'));
       let serverInfo: Record<string, unknown> = {};
       if (haveRoute) {
@@ -377,7 +429,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       report.first_event_ms = pick((t) => t.firstEventMs);
       report.answer_ms = pick((t) => t.answerMs);
       report.first_token_ms = pick((t) => t.firstTokenMs);
-      report.server = { ...serverInfo, turns: timings.length, statuses: [...new Set(timings.map((t) => t.status))] };
+      report.server = { ...serverInfo, load_avg_1m: { start: serverLoadStart, end: loadAvg1m() }, turns: timings.length, statuses: [...new Set(timings.map((t) => t.status))] };
     }
   } finally {
     await shutdownOcrEngine().catch(() => undefined);
@@ -385,6 +437,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     await closeEmbeddings().catch(() => undefined);
     await closeDb().catch(() => undefined);
     report.rss_mb = peakRssMb();
+    report.machine.load_avg_1m_at_end = loadAvg1m();
+    log(`load average ${report.machine.load_avg_1m_at_start} at the start, ${report.machine.load_avg_1m_at_end} at the end`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return report;
