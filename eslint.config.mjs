@@ -22,8 +22,10 @@ const config = [
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.type='MemberExpression'][callee.object.name=/^(request|req)$/][callee.property.name=/^(json|text|formData|arrayBuffer|blob|bytes)$/]",
-          message: 'Read request bodies with readJsonCapped/readBodyCapped (lib/security/request-guard.ts), after checking who is asking: a direct read has no size cap.',
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.object.name=/^(request|req)$/][callee.property.name=/^(json|text|formData|arrayBuffer|blob|bytes)$/]",
+          message:
+            'Read request bodies with readJsonCapped/readBodyCapped (lib/security/request-guard.ts), after checking who is asking: a direct read has no size cap.',
         },
       ],
     },

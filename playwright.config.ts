@@ -31,7 +31,15 @@ export default defineConfig({
         launchOptions: {
           executablePath,
           // Running as root in a closed network (DESIGN §7).
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-quic',
+            '--no-first-run',
+          ],
         },
       },
     },

@@ -37,7 +37,15 @@ const previewSchema = z.object({
   chunkId: z.string().min(1).max(200).optional(),
   // The citation's quoted values with their estimated boxes (lib/answer/value-boxes.ts MAX_VALUE_BOXES).
   values: z
-    .array(z.object({ value: z.string().min(1).max(100), x: z.number().finite(), y: z.number().finite(), w: z.number().finite().nonnegative(), h: z.number().finite().nonnegative() }))
+    .array(
+      z.object({
+        value: z.string().min(1).max(100),
+        x: z.number().finite(),
+        y: z.number().finite(),
+        w: z.number().finite().nonnegative(),
+        h: z.number().finite().nonnegative(),
+      }),
+    )
     .max(MAX_VALUE_BOXES)
     .optional(),
 });

@@ -15,16 +15,7 @@ export default async function NewChatPage() {
   const id = randomUUID();
   return (
     <ChatShell sessions={sessions}>
-      <Chat
-        key={id}
-        sessionId={id}
-        initialTitle={null}
-        initialTurns={[]}
-        initialScope={null}
-        initialDevice={null}
-        initialShare={null}
-        {...library}
-      />
+      <Chat key={id} sessionId={id} initialTitle={null} initialTurns={[]} initialScope={null} initialDevice={null} initialShare={null} {...library} />
     </ChatShell>
   );
 }

@@ -50,7 +50,12 @@ for (const vp of VIEWPORTS) {
       await expect(chat.lastTurn().getByTestId('page-card').first()).toBeVisible();
       const closestPagesUrl = new URL(page.url()).pathname;
       await page.goto('/manuals');
-      const manualUrl = new URL(await new ManualsPage(page).row('acme-hx200-manual').getByTestId('manual-link').evaluate((a: HTMLAnchorElement) => a.href)).pathname;
+      const manualUrl = new URL(
+        await new ManualsPage(page)
+          .row('acme-hx200-manual')
+          .getByTestId('manual-link')
+          .evaluate((a: HTMLAnchorElement) => a.href),
+      ).pathname;
       /** Searches the manual for a value on several pages: its page opens with the first match boxed. */
       const findInManual = async () => {
         await page.getByLabel('Search this manual').fill('24 V');

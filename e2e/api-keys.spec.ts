@@ -33,7 +33,10 @@ test.describe('API keys, /api/v1/ask and the MCP endpoint', () => {
     const tools = await request.post('/api/mcp', { headers: mcp, data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(tools.status()).toBe(200);
     expect((await tools.json()).result.tools.map((t: { name: string }) => t.name).sort()).toEqual(['ask', 'get_page', 'list_manuals', 'search_manuals']);
-    const search = await request.post('/api/mcp', { headers: mcp, data: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_manuals', arguments: { query: 'supply voltage', k: 3 } } } });
+    const search = await request.post('/api/mcp', {
+      headers: mcp,
+      data: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_manuals', arguments: { query: 'supply voltage', k: 3 } } },
+    });
     expect((await search.json()).result.structuredContent.passages.length).toBeGreaterThan(0);
 
     await page.reload();

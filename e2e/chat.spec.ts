@@ -48,7 +48,9 @@ test.describe('chat', () => {
 
     // Feedback is stored (survives the reload below).
     // The button shows the rating at once; the reload must wait for the server action that stores it.
-    const stored = page.waitForResponse((r) => r.request().method() === 'POST' && !!r.request().headers()['next-action'] && !!r.request().postData()?.includes('"rating":1'));
+    const stored = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && !!r.request().headers()['next-action'] && !!r.request().postData()?.includes('"rating":1'),
+    );
     await chat.lastTurn().getByTestId('feedback-up').click();
     await expect(chat.lastTurn().getByTestId('feedback-up')).toHaveAttribute('aria-pressed', 'true');
     expect((await stored).ok()).toBe(true);

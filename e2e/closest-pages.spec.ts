@@ -74,7 +74,12 @@ test.describe('closest pages', () => {
     await page.reload();
     await expect(chat.lastTurn().getByTestId('form-notice')).toHaveAttribute('data-mode', 'pages');
     await expect(chat.lastTurn().getByTestId('page-card')).toHaveCount(count);
-    expect(await chat.lastTurn().getByTestId('page-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-page')))).toEqual(pagesShown);
+    expect(
+      await chat
+        .lastTurn()
+        .getByTestId('page-card')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-page'))),
+    ).toEqual(pagesShown);
 
     // On a phone: the cards stack full width and nothing scrolls sideways.
     await page.setViewportSize({ width: 375, height: 800 });

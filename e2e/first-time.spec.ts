@@ -30,10 +30,19 @@ test.beforeAll(async () => {
   });
   const started = server;
   await expect
-    .poll(() => (started.exitCode !== null ? 'exited' : fetch(`${BASE}/api/health`).then((r) => (r.ok ? 'up' : 'down'), () => 'down')), {
-      timeout: 280_000,
-      message: `the first-run server on port ${PORT} did not start`,
-    })
+    .poll(
+      () =>
+        started.exitCode !== null
+          ? 'exited'
+          : fetch(`${BASE}/api/health`).then(
+              (r) => (r.ok ? 'up' : 'down'),
+              () => 'down',
+            ),
+      {
+        timeout: 280_000,
+        message: `the first-run server on port ${PORT} did not start`,
+      },
+    )
     .toMatch(/^(up|exited)$/);
   expect(started.exitCode, `the first-run server on port ${PORT} exited`).toBeNull();
 });

@@ -23,7 +23,9 @@ test.describe('health under a burst of API questions', () => {
     const headers = { authorization: `Bearer ${key}` };
 
     let settled = false;
-    const asks = Promise.all(Array.from({ length: BURST }, () => request.post('/api/v1/ask', { headers, data: { question: QUESTION } }).then((r) => r.status()))).finally(() => {
+    const asks = Promise.all(
+      Array.from({ length: BURST }, () => request.post('/api/v1/ask', { headers, data: { question: QUESTION } }).then((r) => r.status())),
+    ).finally(() => {
       settled = true;
     });
     const healthMs: number[] = [];
@@ -39,6 +41,9 @@ test.describe('health under a burst of API questions', () => {
     expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
-    test.info().annotations.push({ type: 'health latency during the burst', description: `max ${Math.max(...healthMs)} ms of ${healthMs.length}: ${healthMs.join(', ')}` });
+    test.info().annotations.push({
+      type: 'health latency during the burst',
+      description: `max ${Math.max(...healthMs)} ms of ${healthMs.length}: ${healthMs.join(', ')}`,
+    });
   });
 });

@@ -86,7 +86,9 @@ for (const vp of VIEWPORTS) {
       await expect(value).toHaveAttribute('data-value', /350\s*bar/i);
       await expect.poll(() => inView(page, value), { message: 'the match scrolled into view' }).toBe(true);
       // …without carrying the search box off screen (the page scrolls in its own box first).
-      await expect.poll(async () => (await inView(page, input)) && (await inView(page, value)), { message: 'the search box and the match both on screen' }).toBe(true);
+      await expect
+        .poll(async () => (await inView(page, input)) && (await inView(page, value)), { message: 'the search box and the match both on screen' })
+        .toBe(true);
       const scroller = (await page.getByTestId('page-scroller').boundingBox())!;
       const frame = (await page.getByTestId('page-frame').boundingBox())!;
       expect(frame.width, 'fit-width: the page fills the width').toBeGreaterThan(scroller.width - 40);
@@ -165,7 +167,9 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('Shift+Tab');
       expect(await focusedThumb()).toBe(0);
 
-      const columns = await thumbs.evaluateAll((els) => els.filter((e) => Math.abs(e.getBoundingClientRect().top - els[0].getBoundingClientRect().top) < 2).length);
+      const columns = await thumbs.evaluateAll(
+        (els) => els.filter((e) => Math.abs(e.getBoundingClientRect().top - els[0].getBoundingClientRect().top) < 2).length,
+      );
       expect(columns).toBe(vp.phone ? 2 : 6);
       await page.keyboard.press('ArrowRight');
       expect(await focusedThumb()).toBe(1);
@@ -182,7 +186,18 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       // The focused thumbnail is the grid's one Tab stop.
-      expect(await thumbs.evaluateAll((els) => els.map((e) => e.getAttribute('tabindex')))).toEqual(['-1', '-1', '0', '-1', '-1', '-1', '-1', '-1', '-1', '-1']);
+      expect(await thumbs.evaluateAll((els) => els.map((e) => e.getAttribute('tabindex')))).toEqual([
+        '-1',
+        '-1',
+        '0',
+        '-1',
+        '-1',
+        '-1',
+        '-1',
+        '-1',
+        '-1',
+        '-1',
+      ]);
 
       // The new controls in their states (results listed, an error shown) keep axe clean.
       await page.getByLabel('Search this manual').fill('bar');

@@ -22,10 +22,27 @@ export async function startNetworkServer(port: number, adminPassword: string, ta
   const base = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '0.0.0.0'], {
     cwd: root,
-    env: { ...process.env, HOST: '0.0.0.0', PORT: String(port), DATA_DIR: dataDir, MC_ADMIN_PASSWORD: adminPassword, MC_NO_SAMPLE: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      HOST: '0.0.0.0',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      MC_ADMIN_PASSWORD: adminPassword,
+      MC_NO_SAMPLE: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: 'ignore',
   });
-  await expect.poll(() => fetch(`${base}/api/health`).then((r) => r.ok, () => false), { timeout: 120_000, message: 'the network-mode server did not start' }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: 120_000, message: 'the network-mode server did not start' },
+    )
+    .toBe(true);
   return {
     base,
     async stop() {

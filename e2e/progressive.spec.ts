@@ -38,7 +38,10 @@ async function longManual(): Promise<string> {
 
 /** The pages the last answer's sources name ("Manual, page 3 — …"). */
 async function sourcePages(chat: ChatPage): Promise<number[]> {
-  const titles = await chat.lastTurn().getByTestId('source-label').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
+  const titles = await chat
+    .lastTurn()
+    .getByTestId('source-label')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
   return titles.map((t) => Number(/, page (\d+)/.exec(t)?.[1]));
 }
 
@@ -72,7 +75,9 @@ test('a manual still processing answers from its ready pages and says so; once r
   expect(whileProcessing[0]).toBe(EXPECTED_PAGE);
   // The trail says how far it was searchable.
   await chat.lastTurn().getByTestId('trail-toggle').click();
-  await expect(chat.lastTurn().getByTestId('trail-step').filter({ hasText: 'still processing' })).toContainText(/searchable through page \d+ of 120 · figure labels pending/);
+  await expect(chat.lastTurn().getByTestId('trail-step').filter({ hasText: 'still processing' })).toContainText(
+    /searchable through page \d+ of 120 · figure labels pending/,
+  );
 
   // Released: the ingest goes on to the end.
   fs.rmSync(INGEST_GATE);

@@ -161,7 +161,12 @@ for (const vp of [
     await page.keyboard.press('Escape');
 
     // What a visitor sees: the conversation and its citations, no app navigation.
-    const visitor = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, deviceScaleFactor: 1, colorScheme: 'light', reducedMotion: 'reduce' });
+    const visitor = await browser.newContext({
+      viewport: { width: vp.width, height: vp.height },
+      deviceScaleFactor: 1,
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+    });
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(url);
     await expect(visitorPage.getByTestId('answer')).toBeVisible();

@@ -40,7 +40,10 @@ async function signIn(browser: Browser, email: string, password: string): Promis
 
 async function uploadSample(context: BrowserContext, tag: string): Promise<string> {
   const pdf = await uniqueSamplePdf(tag);
-  const res = await context.request.post('/api/manuals', { data: fs.readFileSync(pdf.path), headers: { 'content-type': 'application/pdf', 'x-file-name': pdf.fileName } });
+  const res = await context.request.post('/api/manuals', {
+    data: fs.readFileSync(pdf.path),
+    headers: { 'content-type': 'application/pdf', 'x-file-name': pdf.fileName },
+  });
   expect(res.status()).toBe(201);
   return (await res.json()).manual.id;
 }
@@ -85,7 +88,9 @@ test('admin and member: members manage their own manuals, admins every manual an
 
   // The library shows each person what they may delete.
   const canDelete = async (ctx: BrowserContext) =>
-    Object.fromEntries(((await (await ctx.request.get('/api/manuals')).json()).manuals as Array<{ id: string; canDelete: boolean }>).map((m) => [m.id, m.canDelete]));
+    Object.fromEntries(
+      ((await (await ctx.request.get('/api/manuals')).json()).manuals as Array<{ id: string; canDelete: boolean }>).map((m) => [m.id, m.canDelete]),
+    );
   expect(await canDelete(member)).toEqual({ [adminManual]: false, [memberManual]: true });
   expect(await canDelete(admin)).toEqual({ [adminManual]: true, [memberManual]: true });
   const page = await member.newPage();
@@ -95,11 +100,15 @@ test('admin and member: members manage their own manuals, admins every manual an
 
   // Signed-in people ask questions as themselves: the chat is the member's, not the admin's.
   await expect
-    .poll(async () => ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ status: string }>).some((m) => m.status === 'ready'), { timeout: 150_000 })
+    .poll(async () => ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ status: string }>).some((m) => m.status === 'ready'), {
+      timeout: 150_000,
+    })
     .toBe(true);
   // Issue 34: every page-derived byte of a ready manual — image, thumbnail, zoom (rendered in a PDF
   // worker) — is 401 without a session and cached only privately with one.
-  const readyId = ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ id: string; status: string }>).find((m) => m.status === 'ready')!.id;
+  const readyId = ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ id: string; status: string }>).find(
+    (m) => m.status === 'ready',
+  )!.id;
   const anonymous = await browser.newContext({ baseURL: BASE });
   for (const kind of ['image', 'thumb', 'zoom?scale=3']) {
     const url = `/manuals/${readyId}/pages/1/${kind}`;
@@ -142,17 +151,30 @@ test('admin and member: members manage their own manuals, admins every manual an
   await adminSettings.page.reload();
   await expect(uiUser.getByTestId('user-role')).toHaveValue('admin');
   // The built-in admin (and one's own account) cannot be demoted or removed from here.
-  await expect(adminSettings.userItems().filter({ hasText: /^admin/ }).getByTestId('remove-user')).toHaveCount(0);
+  await expect(
+    adminSettings
+      .userItems()
+      .filter({ hasText: /^admin/ })
+      .getByTestId('remove-user'),
+  ).toHaveCount(0);
   await adminSettings.removeUser('settings-ui@example.com', { confirm: false });
   await adminSettings.removeUser('settings-ui@example.com');
   await adminSettings.page.reload();
   await expect(adminSettings.userItems()).toHaveCount(2);
   const key = await adminSettings.createKey('network script');
   const bearer = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const apiAsk = await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: bearer, body: JSON.stringify({ question: 'What is the rated supply voltage?' }) });
+  const apiAsk = await fetch(`${BASE}/api/v1/ask`, {
+    method: 'POST',
+    headers: bearer,
+    body: JSON.stringify({ question: 'What is the rated supply voltage?' }),
+  });
   expect(apiAsk.status).toBe(200);
   expect((await apiAsk.json()).status).toBe('done');
-  const mcp = await fetch(`${BASE}/api/mcp`, { method: 'POST', headers: { ...bearer, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const mcp = await fetch(`${BASE}/api/mcp`, {
+    method: 'POST',
+    headers: { ...bearer, accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
   expect(mcp.status).toBe(200);
   expect(JSON.stringify(await mcp.json())).toContain('search_manuals');
   expect((await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"question":"hi?"}' })).status).toBe(401);

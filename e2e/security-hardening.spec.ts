@@ -130,7 +130,9 @@ test.describe('filter chains the upload scan cannot read (issue 34)', () => {
     await expect
       .poll(
         async () => {
-          const { manuals } = (await (await fetch(`${base()}/api/manuals`, { headers: { cookie } })).json()) as { manuals: Array<{ id: string; status: string; error: string | null }> };
+          const { manuals } = (await (await fetch(`${base()}/api/manuals`, { headers: { cookie } })).json()) as {
+            manuals: Array<{ id: string; status: string; error: string | null }>;
+          };
           return manuals.find((m) => m.id === id);
         },
         { timeout: 240_000, intervals: [500] },
@@ -179,10 +181,14 @@ test.describe('requests without a cookie (findings 3 and 4)', () => {
 /** A JSON POST whose socket comes from `localAddress` (any 127.x address reaches the server on Linux). */
 function postFrom(localAddress: string, urlPath: string, body: string): Promise<{ status: number; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base()}${urlPath}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
-    });
+    const req = http.request(
+      `${base()}${urlPath}`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -192,7 +198,11 @@ test.describe('cross-origin writes and body sizes (findings 5 and 6)', () => {
   test('writes from another site are refused (403) even with the cookie', async () => {
     const cookie = await browserCookie();
     const evil = { cookie, origin: 'https://evil.example' };
-    const chat = await fetch(`${base()}/api/chat`, { method: 'POST', headers: { ...evil, 'content-type': 'text/plain' }, body: JSON.stringify({ sessionId: 'b'.repeat(22), question: 'hi' }) });
+    const chat = await fetch(`${base()}/api/chat`, {
+      method: 'POST',
+      headers: { ...evil, 'content-type': 'text/plain' },
+      body: JSON.stringify({ sessionId: 'b'.repeat(22), question: 'hi' }),
+    });
     expect(chat.status).toBe(403);
     const up = await fetch(`${base()}/api/manuals`, { method: 'POST', headers: { ...evil, 'x-file-name': 'x.pdf' }, body: '%PDF-1.4\n' });
     expect(up.status).toBe(403);
@@ -208,7 +218,11 @@ test.describe('cross-origin writes and body sizes (findings 5 and 6)', () => {
     const big = JSON.stringify({ sessionId: 'c'.repeat(22), question: 'x'.repeat(5 * 1024 * 1024) });
     const chat = await fetch(`${base()}/api/chat`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: big });
     expect(chat.status).toBe(413);
-    const pw = await fetch(`${base()}/api/manuals/some-id/password`, { method: 'POST', headers: { cookie }, body: JSON.stringify({ password: 'p'.repeat(100_000) }) });
+    const pw = await fetch(`${base()}/api/manuals/some-id/password`, {
+      method: 'POST',
+      headers: { cookie },
+      body: JSON.stringify({ password: 'p'.repeat(100_000) }),
+    });
     expect(pw.status).toBe(413);
   });
 });

@@ -93,9 +93,20 @@ test('a password change and a sign-out end the sessions issued before them', asy
 test('a credentials post that repeats the name is refused (400) and checks no password', async () => {
   const ctx = await request.newContext({ baseURL: BASE });
   const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const body = (first: string) => new URLSearchParams([['csrfToken', csrfToken], ['email', first], ['email', 'admin'], ['password', ADMIN_PASSWORD], ['callbackUrl', `${BASE}/`]]).toString();
+  const body = (first: string) =>
+    new URLSearchParams([
+      ['csrfToken', csrfToken],
+      ['email', first],
+      ['email', 'admin'],
+      ['password', ADMIN_PASSWORD],
+      ['callbackUrl', `${BASE}/`],
+    ]).toString();
   for (const first of ['decoy-1', 'zz']) {
-    const res = await ctx.post('/api/auth/callback/credentials', { data: body(first), headers: { 'content-type': 'application/x-www-form-urlencoded' }, maxRedirects: 0 });
+    const res = await ctx.post('/api/auth/callback/credentials', {
+      data: body(first),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      maxRedirects: 0,
+    });
     expect(res.status()).toBe(400);
   }
   expect((await ctx.storageState()).cookies.some((c) => c.name === 'authjs.session-token')).toBe(false);
@@ -104,17 +115,28 @@ test('a credentials post that repeats the name is refused (400) and checks no pa
 
 test('a server action sent cross-site without an Origin is refused', async () => {
   const ctx = await request.newContext({ baseURL: BASE });
-  const res = await ctx.post('/signin', { headers: { 'next-action': '0'.repeat(42), 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' }, data: '[]', maxRedirects: 0 });
+  const res = await ctx.post('/signin', {
+    headers: { 'next-action': '0'.repeat(42), 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' },
+    data: '[]',
+    maxRedirects: 0,
+  });
   expect(res.status()).toBe(403);
   await ctx.dispose();
 });
 
 test('invalid API keys: 401 each, then 429 for the address, whatever X-Forwarded-For says', async () => {
   for (let i = 0; i < 30; i++) {
-    const res = await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { authorization: `Bearer mc_guess${i}`, 'x-forwarded-for': `203.0.113.${i}` }, body: '{}' });
+    const res = await fetch(`${BASE}/api/v1/ask`, {
+      method: 'POST',
+      headers: { authorization: `Bearer mc_guess${i}`, 'x-forwarded-for': `203.0.113.${i}` },
+      body: '{}',
+    });
     expect(res.status, `key ${i + 1}`).toBe(401);
   }
-  expect((await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { authorization: 'Bearer mc_guess-more', 'x-forwarded-for': '203.0.113.250' }, body: '{}' })).status).toBe(429);
+  expect(
+    (await fetch(`${BASE}/api/v1/ask`, { method: 'POST', headers: { authorization: 'Bearer mc_guess-more', 'x-forwarded-for': '203.0.113.250' }, body: '{}' }))
+      .status,
+  ).toBe(429);
 });
 
 test('password guessing on /api/auth/callback/credentials: the 31st failure in a minute gets 429, the right password too', async () => {
@@ -139,14 +161,23 @@ test('password guessing on /api/auth/callback/credentials: the 31st failure in a
 async function credentialsBurst(n: number, from: string, email: string, passwords: (i: number) => string): Promise<number[]> {
   const csrf = await fetch(`${BASE}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const post = (i: number) =>
     new Promise<number>((resolve, reject) => {
       const body = new URLSearchParams({ csrfToken, email, password: passwords(i), callbackUrl: `${BASE}/` }).toString();
       const req = http.request(
         `${BASE}/api/auth/callback/credentials`,
-        { method: 'POST', agent, localAddress: from, timeout: 120_000, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), cookie } },
+        {
+          method: 'POST',
+          agent,
+          localAddress: from,
+          timeout: 120_000,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), cookie },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));

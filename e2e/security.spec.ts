@@ -143,7 +143,12 @@ test.describe('security', () => {
     const bodies: Array<Promise<{ url: string; text: string }>> = [];
     page.on('response', (res: Response) => {
       if (!res.url().startsWith(baseURL!) || /^(image|font)\//.test(res.headers()['content-type'] ?? '')) return;
-      bodies.push(res.text().then((text) => ({ url: res.url(), text }), () => ({ url: res.url(), text: '' })));
+      bodies.push(
+        res.text().then(
+          (text) => ({ url: res.url(), text }),
+          () => ({ url: res.url(), text: '' }),
+        ),
+      );
     });
     const chat = new ChatPage(page);
     await chat.askInNewChat('What is the highest system pressure it can control?');
@@ -152,7 +157,10 @@ test.describe('security', () => {
     await page.getByTestId('page-thumb').nth(1).click();
     await expect(page.getByTestId('page-image')).toBeVisible();
     const seen = await Promise.all(bodies);
-    expect(seen.some((b) => b.url.includes('/api/chat')), 'the answer stream was captured').toBe(true);
+    expect(
+      seen.some((b) => b.url.includes('/api/chat')),
+      'the answer stream was captured',
+    ).toBe(true);
     expect(seen.length).toBeGreaterThan(10);
     for (const { url, text } of seen) {
       for (const s of sentinels) expect(text.includes(s), `${s} in ${url}`).toBe(false);

@@ -41,7 +41,11 @@ test.describe('sharing, settings and confirmations (issue 33)', () => {
     test.describe(vp.name, () => {
       test.use({ viewport: { width: vp.width, height: vp.height } });
 
-      test('a loopback share link warns; the shared page has no app nav or library link; a visitor’s direct deletes are refused', async ({ page, browser, baseURL }) => {
+      test('a loopback share link warns; the shared page has no app nav or library link; a visitor’s direct deletes are refused', async ({
+        page,
+        browser,
+        baseURL,
+      }) => {
         test.setTimeout(180_000);
         const owner = new ChatPage(page);
         await owner.askInNewChat('What supply voltage does the HX-200 controller need?');

@@ -78,7 +78,12 @@ for (const vp of VIEWPORTS) {
       // It opens into plain steps; the technical detail is one more click away.
       await toggle.click();
       await expect(turn.getByTestId('trail-step').first()).toBeVisible();
-      await expect(turn.locator('[data-testid="trail-step"][data-kind="search"]').filter({ hasText: /Searched|Looked|Read/ }).first()).toContainText('page');
+      await expect(
+        turn
+          .locator('[data-testid="trail-step"][data-kind="search"]')
+          .filter({ hasText: /Searched|Looked|Read/ })
+          .first(),
+      ).toContainText('page');
       await expect(turn.getByTestId('trail-technical')).toBeHidden();
       expect(await turn.innerText()).not.toMatch(ENGINEER_WORDS);
       await turn.getByTestId('trail-details-toggle').click();
@@ -87,7 +92,7 @@ for (const vp of VIEWPORTS) {
       // 2. Numbered 1..n in the order the answer uses them; the sources list matches.
       const first = await shownCitations(turn);
       expectFirstUseOrder(first);
-      const sources = (await turn.getByTestId('source-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref')))));
+      const sources = await turn.getByTestId('source-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))));
       expect(sources).toEqual(sources.map((_, i) => i + 1));
       // Each chip opens the source its number names.
       await turn.getByTestId('citation').first().click();
@@ -99,7 +104,10 @@ for (const vp of VIEWPORTS) {
       await chat.expectLastTurn('done');
       const second = await shownCitations(chat.lastTurn());
       expectFirstUseOrder(second);
-      const secondSources = await chat.lastTurn().getByTestId('source-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))));
+      const secondSources = await chat
+        .lastTurn()
+        .getByTestId('source-item')
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-ref'))));
       expect(secondSources).toEqual(secondSources.map((_, i) => i + 1));
 
       // 7. Follow-ups are questions a person would ask, or none.
@@ -141,7 +149,10 @@ for (const vp of VIEWPORTS) {
       if (!vp.phone) await expect(chat.input()).toBeFocused();
       await page.waitForLoadState('networkidle');
       await page.getByTestId('scope-picker').click();
-      const options = page.getByTestId('scope-panel').locator('label').filter({ has: page.getByTestId('scope-option') });
+      const options = page
+        .getByTestId('scope-panel')
+        .locator('label')
+        .filter({ has: page.getByTestId('scope-option') });
       await expect(options.filter({ hasText: title })).toHaveCount(1);
       // Only the renamed manual (the library holds other copies of the sample).
       for (const other of await options.filter({ hasNotText: title }).all()) await other.getByTestId('scope-option').uncheck();
@@ -179,7 +190,12 @@ for (const vp of VIEWPORTS) {
             const row = (name: string) => [...document.querySelectorAll('[data-testid="manual-row"]')].find((r) => r.textContent?.includes(name));
             const big = row(bigName);
             const text = (id: string) => big?.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? null;
-            return { big: big?.getAttribute('data-status') ?? '', small: row(smallName)?.getAttribute('data-status') ?? '', stage: text('manual-stage'), progress: text('manual-progress') };
+            return {
+              big: big?.getAttribute('data-status') ?? '',
+              small: row(smallName)?.getAttribute('data-status') ?? '',
+              stage: text('manual-stage'),
+              progress: text('manual-progress'),
+            };
           },
           [path.basename(big), small.fileName],
         );
@@ -201,8 +217,12 @@ for (const vp of VIEWPORTS) {
       await manuals.expectReady(bigRow);
       expect(smallReadyWhileBigWorking, 'the 10-page manual was ready before the long scan finished').toBe(true);
       // Plain stage labels; OCR is named while it runs.
-      for (const label of labels) expect(label).toMatch(/^(Waiting|Reading pages|Reading scanned pages|Preparing page images|Making it searchable|Saving the search index)/);
-      expect([...labels].some((l) => /scanned|OCR/.test(l)), `labels seen: ${[...labels].join(' | ')}`).toBe(true);
+      for (const label of labels)
+        expect(label).toMatch(/^(Waiting|Reading pages|Reading scanned pages|Preparing page images|Making it searchable|Saving the search index)/);
+      expect(
+        [...labels].some((l) => /scanned|OCR/.test(l)),
+        `labels seen: ${[...labels].join(' | ')}`,
+      ).toBe(true);
       expect(percents.length).toBeGreaterThan(2);
       for (let i = 1; i < percents.length; i++) expect(percents[i], `percent sequence ${percents.join(',')}`).toBeGreaterThanOrEqual(percents[i - 1]);
       expect(new Set(percents).size, 'the bar moved in steps').toBeGreaterThan(2);

@@ -55,7 +55,10 @@ test('a quoted "~" range is shown intact, cited [1]..[n] under its section headi
   await chat.goto('/');
   await page.waitForLoadState('networkidle');
   await page.getByTestId('scope-picker').click();
-  const options = page.getByTestId('scope-panel').locator('label').filter({ has: page.getByTestId('scope-option') });
+  const options = page
+    .getByTestId('scope-panel')
+    .locator('label')
+    .filter({ has: page.getByTestId('scope-option') });
   // The scope list names the device in short (the title without its document words).
   const device = 'Acme HX-90 Coolant Pump';
   for (const other of await options.filter({ hasNotText: device }).all()) await other.getByTestId('scope-option').uncheck();

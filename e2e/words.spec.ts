@@ -53,7 +53,10 @@ test('words and progress: a dismissable upload message, a forward-only percent, 
   await page.waitForLoadState('networkidle');
   const picker = page.getByTestId('scope-picker');
   await picker.click();
-  const options = page.getByTestId('scope-panel').locator('label').filter({ has: page.getByTestId('scope-option') });
+  const options = page
+    .getByTestId('scope-panel')
+    .locator('label')
+    .filter({ has: page.getByTestId('scope-option') });
   let kept = false;
   for (const option of await options.all()) {
     if (!kept && /HX-200 Hydraulic Press Controller/.test((await option.textContent()) ?? '')) {
@@ -67,7 +70,10 @@ test('words and progress: a dismissable upload message, a forward-only percent, 
   const examples = page.getByTestId('example-question');
   await expect(examples.first()).toBeVisible();
   const texts = await examples.allTextContents();
-  expect(texts.some((t) => t.includes('the HX-200 Hydraulic Press Controller')), texts.join(' | ')).toBe(true);
+  expect(
+    texts.some((t) => t.includes('the HX-200 Hydraulic Press Controller')),
+    texts.join(' | '),
+  ).toBe(true);
   for (const t of texts) {
     expect(t).not.toMatch(/\bthe the\b/i);
     expect(t).not.toContain('Service Manual');

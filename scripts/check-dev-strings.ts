@@ -19,14 +19,22 @@ const shared = path.resolve(root, '../shared/eval');
  * reason: each one is a decision, not a way round the rule.
  */
 const ALLOWED: Record<string, { strings: string[]; why: string }> = {
-  'lib/eval/bench/run.ts': { strings: ['esp32-poe', 'esp32', 'poe', 'pixhawk', 'olimex', 'tek', 'metra'], why: 'the bench ingests real manuals by their file names' },
+  'lib/eval/bench/run.ts': {
+    strings: ['esp32-poe', 'esp32', 'poe', 'pixhawk', 'olimex', 'tek', 'metra'],
+    why: 'the bench ingests real manuals by their file names',
+  },
 };
 
 /** Reference answers by id (lib/eval/qa.ts) are answers, not questions: they hold no question to take needles from. */
 const REFERENCE_FILES = new Set(['reference-answers.jsonl']);
 
 const jsonlIn = (dir: string) =>
-  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !REFERENCE_FILES.has(f)).map((f) => path.join(dir, f)) : [];
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl') && !REFERENCE_FILES.has(f))
+        .map((f) => path.join(dir, f))
+    : [];
 
 function main(): number {
   if (!fs.existsSync(shared)) console.log(`lint:dev-strings: ${shared} does not exist; checking the repo's own eval/ questions only`);
@@ -36,7 +44,9 @@ function main(): number {
   });
   const files = [
     ...PRODUCT_ROOT_FILES,
-    ...PRODUCT_DIRS.flatMap((dir) => fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}${f.split(path.sep).join('/')}`)),
+    ...PRODUCT_DIRS.flatMap((dir) =>
+      fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}${f.split(path.sep).join('/')}`),
+    ),
   ].filter((f) => isProductFile(f) && fs.statSync(path.join(root, f)).isFile());
   let count = 0;
   for (const file of files) {

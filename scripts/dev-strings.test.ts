@@ -50,7 +50,8 @@ describe('dev strings', () => {
   });
 
   it('covers actions/ and the root files the server runs', () => {
-    for (const file of ['actions/a.ts', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs']) expect(hits(file, 'see QX900-B')).toEqual(['1 question token: QX900-B']);
+    for (const file of ['actions/a.ts', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs'])
+      expect(hits(file, 'see QX900-B')).toEqual(['1 question token: QX900-B']);
   });
 
   it("takes the maker and model words of the question's manual, as the question writes them", () => {

@@ -35,7 +35,9 @@ async function main() {
     const best = bestStrategy(report);
     if (best) {
       const misses = missesAt5(report.questions[best]);
-      process.stdout.write(`\nbest strategy by MRR: ${best}; its R@5 misses: ${misses.map((m) => `${m.id} (${m.rank === null ? 'not found' : `rank ${m.rank}`})`).join(', ') || 'none'}\n`);
+      process.stdout.write(
+        `\nbest strategy by MRR: ${best}; its R@5 misses: ${misses.map((m) => `${m.id} (${m.rank === null ? 'not found' : `rank ${m.rank}`})`).join(', ') || 'none'}\n`,
+      );
     }
   }
 }

@@ -127,12 +127,20 @@ async function main() {
   try {
     // One after the other: the first builds the app when the build is stale.
     for (const s of servers) {
-      await waitFor('health', async () => ((await fetch(`${s.url}/api/health`)).ok ? true : undefined), { timeoutMs: 300_000, child: s.child, logFile: s.logFile });
+      await waitFor('health', async () => ((await fetch(`${s.url}/api/health`)).ok ? true : undefined), {
+        timeoutMs: 300_000,
+        child: s.child,
+        logFile: s.logFile,
+      });
     }
-    await waitFor('the sample manual', async () => {
-      const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
-      return manuals.some((m: { status: string }) => m.status === 'ready') ? true : undefined;
-    }, { timeoutMs: 180_000, child: server.child, logFile: server.logFile });
+    await waitFor(
+      'the sample manual',
+      async () => {
+        const { manuals } = await (await fetch(`${server.url}/api/manuals`)).json();
+        return manuals.some((m: { status: string }) => m.status === 'ready') ? true : undefined;
+      },
+      { timeoutMs: 180_000, child: server.child, logFile: server.logFile },
+    );
 
     const nextPid = () => peakRssTree(server.child.pid!).find((p) => p.command.includes('next-server'))?.pid;
     const sample = (await generateSampleManual()).pdf;
@@ -149,7 +157,11 @@ async function main() {
         // A unique copy each time (a comment after %%EOF), so it is a new manual, not a duplicate.
         const body = Buffer.concat([Buffer.from(sample), Buffer.from(`\n% load ${r}-${i}-${Date.now()}\n`)]);
         const cookie = await ownerCookie(serverFor(i).url); // uploads need the cookie a browser gets on its first page
-        const res = await fetch(`${serverFor(i).url}/api/manuals`, { method: 'POST', body, headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf`, cookie } });
+        const res = await fetch(`${serverFor(i).url}/api/manuals`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/pdf', 'x-file-name': `load-${r}-${i}.pdf`, cookie },
+        });
         if (res.status !== 201) throw new Error(`upload HTTP ${res.status}: ${await res.text()}`);
         return (await res.json()).manual.id as string;
       });
@@ -164,13 +176,17 @@ async function main() {
       for (const f of failed) log('error:', String(f.reason).slice(0, 200));
       for (const t of done) if (t.status !== 'done') log(`turn ended ${t.status} after ${Math.round(t.totalMs)} ms (${t.events} events)`);
       const uploadIds = settled.slice(CONCURRENCY).flatMap((s) => (s.status === 'fulfilled' ? [s.value as string] : []));
-      const ready = await waitFor('uploads ready', async () => {
-        // Seen through the last server: with several, at least one upload went through another.
-        const { manuals } = await (await fetch(`${servers[servers.length - 1].url}/api/manuals`)).json();
-        const mine = manuals.filter((m: { id: string }) => uploadIds.includes(m.id));
-        if (mine.some((m: { status: string }) => m.status === 'failed')) return false;
-        return mine.every((m: { status: string }) => m.status === 'ready') ? true : undefined;
-      }, { timeoutMs: 180_000 }).catch(() => false);
+      const ready = await waitFor(
+        'uploads ready',
+        async () => {
+          // Seen through the last server: with several, at least one upload went through another.
+          const { manuals } = await (await fetch(`${servers[servers.length - 1].url}/api/manuals`)).json();
+          const mine = manuals.filter((m: { id: string }) => uploadIds.includes(m.id));
+          if (mine.some((m: { status: string }) => m.status === 'failed')) return false;
+          return mine.every((m: { status: string }) => m.status === 'ready') ? true : undefined;
+        },
+        { timeoutMs: 180_000 },
+      ).catch(() => false);
       if (!ready) errors++;
       const answer = done.map((t) => t.answerMs ?? t.totalMs);
       const first = done.flatMap((t) => (t.firstEventMs === null ? [] : [t.firstEventMs]));

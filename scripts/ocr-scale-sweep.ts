@@ -67,7 +67,10 @@ async function shrink(raw: RawImage, scale: number): Promise<RawImage> {
   if (scale >= raw.scale) return raw;
   const width = Math.round((raw.width * scale) / raw.scale);
   const height = Math.round((raw.height * scale) / raw.scale);
-  const data = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+  const data = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
   return { data, width, height, scale: (raw.scale * width) / raw.width };
 }
 
@@ -75,19 +78,24 @@ async function read(raw: RawImage, bbox: { x: number; y: number; w: number; h: n
   const r = await tesseract(toPam(raw), raw.scale * 72);
   const ocr = parseTsv(r.tsv);
   const lines = ocrLinesToPage(ocr, bbox, raw.scale);
-  const heights = ocr.words.filter((w) => w.confidence >= 45 && w.text.trim().length >= 3).map((w) => w.bbox.h).sort((a, b) => a - b);
+  const heights = ocr.words
+    .filter((w) => w.confidence >= 45 && w.text.trim().length >= 3)
+    .map((w) => w.bbox.h)
+    .sort((a, b) => a - b);
   return { text: lines.map((l) => l.text).join('\n'), cpuS: r.cpuS, wordHeightPx: heights.length ? heights[Math.floor(heights.length / 2)] : null };
 }
 
 async function pool<T>(jobs: Array<() => Promise<T>>, n: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]();
+      }
+    }),
+  );
   return out;
 }
 
@@ -114,9 +122,20 @@ async function main() {
         // Drawn here, on this thread, before the readings start (pdf.js draws one page at a time).
         const drawn = [];
         for (const img of images) drawn.push(await img());
-        const readings = await pool(drawn.map((img) => () => read(img, target.bbox)), processes);
+        const readings = await pool(
+          drawn.map((img) => () => read(img, target.bbox)),
+          processes,
+        );
         const ref = readings[0];
-        const row: Record<string, unknown> = { file: name, page: n, cap_px: cap, measure_ms: Math.round(measureMs), auto: Math.round(auto * 100) / 100, word_h_px: ref.wordHeightPx, words: ref.text.split(/\s+/).length };
+        const row: Record<string, unknown> = {
+          file: name,
+          page: n,
+          cap_px: cap,
+          measure_ms: Math.round(measureMs),
+          auto: Math.round(auto * 100) / 100,
+          word_h_px: ref.wordHeightPx,
+          words: ref.text.split(/\s+/).length,
+        };
         sum.pages++;
         if (textsDir) labels.forEach((l, i) => fs.writeFileSync(path.join(textsDir, `${name}.p${String(n).padStart(2, '0')}.${l}.txt`), readings[i].text));
         labels.forEach((l, i) => {
@@ -134,7 +153,9 @@ async function main() {
   }
   for (const [name, s] of summary) {
     if (!s.pages) continue;
-    const parts = Object.keys(s.cpu).map((l) => `${l}: F1 ${(s.f1[l].reduce((a, b) => a + b, 0) / s.pages).toFixed(3)} (min ${Math.min(...s.f1[l]).toFixed(3)}), CPU ${s.cpu[l].toFixed(1)} s`);
+    const parts = Object.keys(s.cpu).map(
+      (l) => `${l}: F1 ${(s.f1[l].reduce((a, b) => a + b, 0) / s.pages).toFixed(3)} (min ${Math.min(...s.f1[l]).toFixed(3)}), CPU ${s.cpu[l].toFixed(1)} s`,
+    );
     console.error(`${name} (${s.pages} pages)\n  ${parts.join('\n  ')}`);
   }
 }

@@ -24,7 +24,20 @@ import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/confi
 const root = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const stampFile = path.join(root, '.next', 'mc-source-stamp');
-const SOURCE_ROOTS = ['app', 'components', 'lib', 'tools', 'skills', 'public', 'proxy.ts', 'instrumentation.ts', 'package.json', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json'];
+const SOURCE_ROOTS = [
+  'app',
+  'components',
+  'lib',
+  'tools',
+  'skills',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'package.json',
+  'next.config.mjs',
+  'postcss.config.mjs',
+  'tsconfig.json',
+];
 
 function fail(message: string): never {
   console.error(`\n✖ ${message}\n`);
@@ -67,9 +80,7 @@ function buildIfNeeded() {
   console.log(`• Built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-
-const portInUse = (host: string, port: number) =>
-  `Port ${port} on ${host} is already in use by another program. Stop it, or set PORT to a free port.`;
+const portInUse = (host: string, port: number) => `Port ${port} on ${host} is already in use by another program. Stop it, or set PORT to a free port.`;
 
 /** Whether the server could listen on host:port now (the port is tried and let go at once). */
 function portIsFree(host: string, port: number): Promise<boolean> {

@@ -29,8 +29,7 @@ export const colqwenSearch: Tool<z.output<typeof inputs>> = {
   status: 'Searching pages visually…',
   inputs,
   timeoutMs: 30_000,
-  availability: (t) =>
-    probe('page search is not configured', () => Promise.all([t.services.multiVectorEmbedder(), t.services.vectorStore()])),
+  availability: (t) => probe('page search is not configured', () => Promise.all([t.services.multiVectorEmbedder(), t.services.vectorStore()])),
   run: scopedSearch(async function* (t, input, ctx, filter) {
     const [multiVector, store] = await Promise.all([ctx.multiVectorEmbedder(), ctx.vectorStore()]);
     const searchStart = performance.now();

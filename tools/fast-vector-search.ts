@@ -21,8 +21,7 @@ export const fastVectorSearch: Tool<z.output<typeof inputs>> = {
   status: 'Searching text passages…',
   inputs,
   timeoutMs: 20_000,
-  availability: (t) =>
-    probe('text search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
+  availability: (t) => probe('text search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
   run: scopedSearch(async function* (t, input, ctx, filter) {
     const [embedder, store] = await Promise.all([ctx.embedder(), ctx.vectorStore()]);
     const embedStart = performance.now();

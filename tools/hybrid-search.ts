@@ -15,16 +15,7 @@ import type { ChunkHit, PageHit, Reranker } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { deviceTermsOf } from '@/lib/ranking/named-device';
 import { rankPages, type RankedPage } from '@/lib/ranking/rank';
-import {
-  chunkObject,
-  describeFound,
-  distinctManuals,
-  elapsed,
-  manualField,
-  pageObject,
-  queryField,
-  scopedSearch,
-} from './search-common';
+import { chunkObject, describeFound, distinctManuals, elapsed, manualField, pageObject, queryField, scopedSearch } from './search-common';
 import { pagePreviewUrl, pageThumbnailUrl, probe, type ChunkObject, type Hit, type Tool } from '@/lib/agent/contract';
 
 const inputs = z.object({
@@ -54,7 +45,10 @@ async function rerankPages(reranker: Reranker, query: string, ranked: RankedPage
   const head = ranked.slice(0, RERANK_DEPTH);
   const passages = head.map((p) => (p.chunks[0] ? `${p.chunks[0].chunk.heading}\n${p.chunks[0].chunk.text}` : ''));
   const scores = await reranker.score(query, passages, { signal });
-  const reordered = head.map((p, i) => ({ p, s: passages[i] ? scores[i] : -Infinity })).sort((a, b) => b.s - a.s).map((x) => x.p);
+  const reordered = head
+    .map((p, i) => ({ p, s: passages[i] ? scores[i] : -Infinity }))
+    .sort((a, b) => b.s - a.s)
+    .map((x) => x.p);
   return [...reordered, ...ranked.slice(RERANK_DEPTH)];
 }
 
@@ -83,8 +77,7 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
   status: 'Searching text and pages…',
   inputs,
   timeoutMs: 30_000,
-  availability: (t) =>
-    probe('hybrid search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
+  availability: (t) => probe('hybrid search is not configured', () => Promise.all([t.services.embedder(), t.services.vectorStore()])),
   run: scopedSearch(async function* (t, input, ctx, filter) {
     const [store, embedder] = await Promise.all([ctx.vectorStore(), ctx.embedder()]);
     // The dense/keyword balance measured for this embedder (offline n-grams lean on BM25).
@@ -182,7 +175,10 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
       // The page's best passages: the ranker's (BM25 within the page) first, else the store's hits on it.
       const best = rankedByPage.get(key)?.chunks ?? [];
       const onPage: ChunkHit[] = best.length
-        ? best.filter((c, i) => i === 0 || c.score >= best[0].score * SECOND_PASSAGE).slice(0, 2).map((c) => ({ ...c.chunk, score: c.score }))
+        ? best
+            .filter((c, i) => i === 0 || c.score >= best[0].score * SECOND_PASSAGE)
+            .slice(0, 2)
+            .map((c) => ({ ...c.chunk, score: c.score }))
         : chunkHits.filter((h) => keyOf(h) === key).slice(0, 1);
       if (onPage.length === 0) {
         const pageHit = pageHits.find((h) => keyOf(h) === key) ?? { ...p, score };
@@ -209,7 +205,11 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     const unmentioned = identity ? unmentionedDesignations(input.query, identity) : [];
     const notReady = unmentioned.length ? pendingManualsNaming(unmentioned, await ctx.pendingManuals().catch(() => [])) : {};
     const failedLeg =
-      text.status === 'rejected' ? `text leg failed: ${errorMessage(text.reason)}` : visual.status === 'rejected' ? `page leg failed: ${errorMessage(visual.reason)}` : undefined;
+      text.status === 'rejected'
+        ? `text leg failed: ${errorMessage(text.reason)}`
+        : visual.status === 'rejected'
+          ? `page leg failed: ${errorMessage(visual.reason)}`
+          : undefined;
     const outPages = uniquePages(objects);
     const visualOut = outPages.filter((p) => visualScore.has(keyOf(p)));
     yield {
@@ -241,4 +241,3 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
     };
   }),
 };
-

@@ -36,7 +36,11 @@ describe('a new tool is its file plus one row in the registry', () => {
     });
 
     const decisions = eventsOf(events, 'decision');
-    expect(decisions[0]).toMatchObject({ tool: 'glossary_search', decider: 'rules', inputs: { query: 'Why does the agent keep looping over the same steps?' } });
+    expect(decisions[0]).toMatchObject({
+      tool: 'glossary_search',
+      decider: 'rules',
+      inputs: { query: 'Why does the agent keep looping over the same steps?' },
+    });
     expect(decisions.at(-1)!.tool).toBe('text_response');
 
     expect(eventsOf(events, 'turn_start')[0].tools?.glossary_search).toMatchObject({ label: 'Glossary search', icon: 'book' });

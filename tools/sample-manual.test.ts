@@ -93,7 +93,10 @@ describe('availability, exactly as lib/agent/contract.ts states it', () => {
     expect(await colqwenSearch.availability(noEmbedder)).toEqual({ ok: true });
 
     const noMultiVector = treeWith({ providers: { multiVectorEmbedder: missing('multi-vector embedder') } });
-    expect(await colqwenSearch.availability(noMultiVector)).toEqual({ ok: false, reason: 'page search is not configured: no multi-vector embedder configured' });
+    expect(await colqwenSearch.availability(noMultiVector)).toEqual({
+      ok: false,
+      reason: 'page search is not configured: no multi-vector embedder configured',
+    });
     expect(await fastVectorSearch.availability(noMultiVector)).toEqual({ ok: true });
 
     const noStore = treeWith({ providers: { vectorStore: missing('vector store') } });
@@ -115,7 +118,10 @@ describe('availability, exactly as lib/agent/contract.ts states it', () => {
       reason: 'needs page results first: run colqwen_search (or hybrid_search) to find the page',
     });
     // a VLM but no page results yet
-    expect(await visualInterpretation.availability(treeWith({ deps: { ...OFFLINE, vlm } }))).toMatchObject({ ok: false, reason: expect.stringContaining('needs page results first') });
+    expect(await visualInterpretation.availability(treeWith({ deps: { ...OFFLINE, vlm } }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('needs page results first'),
+    });
     // page results but no VLM
     expect(await visualInterpretation.availability(await pages(OFFLINE))).toEqual({ ok: false, reason: 'no vision model is configured (set VLM_PROVIDER)' });
     // page results, a VLM, but nothing renders page images
@@ -245,7 +251,13 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     const { result, audit } = await run(visualInterpretation, { prompt: 'Which service menu PIN does the label show?', page: RASTER_PAGE }, t);
     expect(audit[0].inputs).toEqual({ prompt: 'Which service menu PIN does the label show?', page: RASTER_PAGE });
     expect(result!.name).toBe('interpretation');
-    expect(result!.objects[0]).toMatchObject({ kind: 'page', manualId, page: RASTER_PAGE, textSource: 'vlm', text: 'The service label shows service menu PIN 4071.' });
+    expect(result!.objects[0]).toMatchObject({
+      kind: 'page',
+      manualId,
+      page: RASTER_PAGE,
+      textSource: 'vlm',
+      text: 'The service label shows service menu PIN 4071.',
+    });
     expect(result!.metadata).toMatchObject({ page: RASTER_PAGE, model: 'mock-vlm', image_ms: expect.any(Number), vlm_ms: expect.any(Number) });
     const parts = model.doGenerateCalls[0].prompt[0].content as Array<{ type: string; mediaType?: string; data?: unknown }>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'file']);
@@ -305,7 +317,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     expect(pages.some((p) => p.region && p.region.bbox[2] > p.region.bbox[0])).toBe(true);
   });
 
-  it('text_response with an LLM: the prompt holds the best pages\' tables as grids under their headers', async () => {
+  it("text_response with an LLM: the prompt holds the best pages' tables as grids under their headers", async () => {
     const q = SAMPLE_QUESTIONS.find((x) => x.id === 's14')!;
     const { client, model } = mockLlm({ stream: ['The X1 screws take 0.6 Nm [1].'] });
     const t = treeWith({ question: q.question, deps: { llm: client, vlm: null } });
@@ -335,7 +347,11 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     const { result } = await run(hybridSearch, { query: question }, t);
     expect(result!.metadata.model_lookup).toEqual({ dp832: false });
     const { response } = await run(textResponse, {}, t);
-    expect(response).toMatchObject({ declined: true, mode: 'not_covered', text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.' });
+    expect(response).toMatchObject({
+      declined: true,
+      mode: 'not_covered',
+      text: 'The manuals do not cover the Rigol DP832: no manual in the library mentions it.',
+    });
     // the sample's own model is known, and a question that names it is about it
     for (const [query, lookup] of [
       ['What does error E05 mean on the Acme HX-200?', { e05: true, 'hx-200': true }],
@@ -386,7 +402,12 @@ describe('a manual still processing, searchable through its first pages (issue 3
       await updateManual(id, { status: 'parsing', pageCount: 40, progressDone: 2, progressTotal: 40, figureLabels: 'pending' });
       const text = 'Power supply\nThe KL-9 drive needs a supply of 48 V DC at 6 A.';
       const page = { number: 1, width: 612, height: 792, text, ocr: false, ocrText: null, imagePath: null, thumbPath: null };
-      await indexTextPages(id, [page], [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: 'Power supply', text, ocr: false, bboxes: [{ x: 50, y: 80, w: 300, h: 12 }] }], 1);
+      await indexTextPages(
+        id,
+        [page],
+        [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: 'Power supply', text, ocr: false, bboxes: [{ x: 50, y: 80, w: 300, h: 12 }] }],
+        1,
+      );
       const t = treeWith({ question: 'What supply voltage does the Brio KL-9 drive need?', manualIds: [id] });
       const { result } = await run(hybridSearch, { query: t.question }, t);
       expect(result!.metadata.not_ready).toBeUndefined();
@@ -417,7 +438,9 @@ describe('the sample ground truth through the full offline loop', () => {
     }
     const answerable = outcomes.filter((o) => o.q.pages.length > 0);
     const unanswerable = outcomes.filter((o) => o.q.pages.length === 0);
-    const citesRightPage = answerable.filter((o) => !o.response.declined && o.response.sources.some((s) => s.manualId === manualId && o.q.pages.includes(s.page)));
+    const citesRightPage = answerable.filter(
+      (o) => !o.response.declined && o.response.sources.some((s) => s.manualId === manualId && o.q.pages.includes(s.page)),
+    );
     const keywords = answerable.filter((o) =>
       o.q.answer_keywords.every((k) => o.response.text.replace(/\s+/g, '').toLowerCase().includes(k.replace(/\s+/g, '').toLowerCase())),
     );

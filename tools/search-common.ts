@@ -8,7 +8,7 @@ import type { TreeData } from '@/lib/agent/contract';
 import type { BBox, ChunkHit, PageHit, SearchFilter } from '@/lib/providers/types';
 import { pagePreviewUrl, pageThumbnailUrl, type ChunkObject, type PageObject, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
 
-export const queryField = z.string().trim().min(1).max(1000).describe('what to search for, in the manual\'s words');
+export const queryField = z.string().trim().min(1).max(1000).describe("what to search for, in the manual's words");
 export const manualField = z.array(z.string().min(1)).max(50).optional().describe('restrict to these manual ids');
 
 /**

@@ -71,7 +71,12 @@ describe('hybrid_search', () => {
   });
 
   it('keeps working when one leg fails, and says which', async () => {
-    const broken = { ...fx.multiVectorEmbedder, embedQuery: async () => { throw new Error('worker down'); } };
+    const broken = {
+      ...fx.multiVectorEmbedder,
+      embedQuery: async () => {
+        throw new Error('worker down');
+      },
+    };
     const { result } = await runToolOnce(hybridSearch, { query: 'shaft seal replacement interval' }, { ...fx.deps, multiVectorEmbedder: broken });
     expect(result!.objects[0]).toMatchObject({ chunkId: 'px-200:2:0' });
     expect(result!.metadata.partial).toBe('page leg failed: worker down');

@@ -20,7 +20,13 @@ const inputs = z.object({
 
 export const summarize: Tool<z.output<typeof inputs>> = {
   name: 'summarize',
-  display: { label: 'Summarizing the findings', icon: 'sparkle', done: 'Summarized what was found', running: 'Summarizing what was found…', noun: 'Summarizing' },
+  display: {
+    label: 'Summarizing the findings',
+    icon: 'sparkle',
+    done: 'Summarized what was found',
+    running: 'Summarizing what was found…',
+    noun: 'Summarizing',
+  },
   description: 'Summarizes what has been retrieved so far (cited) and shrinks long passages. Use when the environment is large.',
   status: 'Summarizing what was found…',
   inputs,

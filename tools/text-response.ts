@@ -63,16 +63,27 @@ function answerPrompt(t: TreeData, units: readonly PageUnit[], finding?: string)
   const lookups = t.environment.modelLookups();
   const unknown = unknownDevices(lookups);
   if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
-  for (const { asked, listed } of uncoveredVariants(lookups)) lines.push('', `Note: the manuals list ${listed.join(', ')} but never ${asked}; say that they do not cover ${asked}.`);
+  for (const { asked, listed } of uncoveredVariants(lookups))
+    lines.push('', `Note: the manuals list ${listed.join(', ')} but never ${asked}; say that they do not cover ${asked}.`);
   for (const { device, percent } of devicesNotReady(lookups))
-    lines.push('', `Note: the manual of the ${device} is still processing${percent !== undefined ? ` (${percent} %)` : ''} and cannot be searched yet; say so.`);
+    lines.push(
+      '',
+      `Note: the manual of the ${device} is still processing${percent !== undefined ? ` (${percent} %)` : ''} and cannot be searched yet; say so.`,
+    );
   const summary = t.environment.summaries.at(-1);
   if (summary) lines.push('', `Summary of the sources: ${summary}`);
   if (finding) lines.push('', finding);
   return lines.join('\n');
 }
 
-async function* llmAnswer(t: TreeData, ctx: ToolContext, model: LanguageModel, units: readonly PageUnit[], onDelta: () => void, finding?: string): AsyncGenerator<ToolOutput, string> {
+async function* llmAnswer(
+  t: TreeData,
+  ctx: ToolContext,
+  model: LanguageModel,
+  units: readonly PageUnit[],
+  onDelta: () => void,
+  finding?: string,
+): AsyncGenerator<ToolOutput, string> {
   // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
   const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, units, finding), abortSignal: ctx.signal, maxRetries: 0, onError: () => {} });
   let text = '';
@@ -131,7 +142,13 @@ async function processingManuals(t: TreeData, ctx: ToolContext, sources: readonl
   const pending = await ctx.pendingManuals().catch(() => []);
   return pending
     .filter((m) => m.id && drawnOn.has(m.id) && (m.searchablePages ?? 0) > 0)
-    .map((m) => ({ manualId: m.id!, title: m.title, searchablePages: m.searchablePages!, pageCount: m.pageCount ?? null, figureLabels: m.figureLabels ?? null }));
+    .map((m) => ({
+      manualId: m.id!,
+      title: m.title,
+      searchablePages: m.searchablePages!,
+      pageCount: m.pageCount ?? null,
+      figureLabels: m.figureLabels ?? null,
+    }));
 }
 
 /** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
@@ -192,7 +209,16 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     if (devices && shouldClarify(devices, ctx.policies.clarify)) {
       const text = clarifySentence(devices);
       yield { type: 'response', delta: text };
-      yield { type: 'response', text, sources: [], declined: false, mode: 'clarify', choices: devices.choices, pages: devices.pages, deviceShare: devices.topShare };
+      yield {
+        type: 'response',
+        text,
+        sources: [],
+        declined: false,
+        mode: 'clarify',
+        choices: devices.choices,
+        pages: devices.pages,
+        deviceShare: devices.topShare,
+      };
       return;
     }
     const llm = await ctx.llm();
@@ -272,7 +298,13 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     }
     const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units);
     // Sources list what an answer cites, or the pages shown instead of one.
-    const cited = !input.include_sources ? [] : !declined ? t.environment.sourcesFor(text) : mode === 'pages' ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages)) : [];
+    const cited = !input.include_sources
+      ? []
+      : !declined
+        ? t.environment.sourcesFor(text)
+        : mode === 'pages'
+          ? t.environment.sourcesFor(pageRefs(t.environment.textHits(), pages))
+          : [];
     // A reading of a structure unit (stated, or a scanned one shown as where to look) highlights the unit and its value, not the passage's lines.
     const sources = structure ? cited.map((s) => (s.ref === structure.ref ? { ...s, bboxes: readingBoxes(structure, s.page) } : s)) : cited;
     // Said after the answer, in the answer's voice: the manual it comes from is not complete yet.

@@ -47,7 +47,11 @@ async function turnWithVlm(handler: FaultHandler) {
   const config = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'fake-vlm', LLM_PROVIDER: 'none' });
   const vlm = createClientFromConfig('vlm', config, { timeoutMs: 500, maxAttempts: 3, initialBackoffMs: 10, maxBackoffMs: 20, random: () => 0 })!;
   // No deadline of its own: a turn that hangs fails on the test's timeout.
-  const events = await collectTurn({ tools: defaultTools, question: QUESTION, services: agentServices({ ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') }) });
+  const events = await collectTurn({
+    tools: defaultTools,
+    question: QUESTION,
+    services: agentServices({ ...fx.deps, llm: null, vlm, pageImage: async () => Buffer.from('png') }),
+  });
   return { events, vlmCalls: server.requests.slice(start).filter((r) => r.path.endsWith('/chat/completions')).length };
 }
 
@@ -73,7 +77,9 @@ describe('vision model faults during a turn', () => {
     // The client's attempts, once: the failed tool is not run again this turn.
     expect(vlmCalls).toBe(calls);
     expect(eventsOf(events, 'decision').filter((d) => d.tool === 'visual_interpretation')).toHaveLength(1);
-    expect(eventsOf(events, 'status').some((s) => s.tool === 'visual_interpretation' && /vision model failed; answering from the text passages/.test(s.message))).toBe(true);
+    expect(
+      eventsOf(events, 'status').some((s) => s.tool === 'visual_interpretation' && /vision model failed; answering from the text passages/.test(s.message)),
+    ).toBe(true);
     const error = eventsOf(events, 'error').find((e) => e.tool === 'visual_interpretation')!;
     expect(error.message).toMatch(/^the vision model could not read page 4 of PX-200 Pump Manual: /);
     expect(error.message).toMatch(reason);

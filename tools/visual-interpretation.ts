@@ -23,8 +23,7 @@ export const visualInterpretation: Tool<z.output<typeof inputs>> = {
     return best ? { prompt: t.question, page: best.page, manual_id: best.manualId } : { prompt: t.question };
   },
   readsPages: true,
-  description:
-    'Reads the best page found by the page search (or a chosen one) with the vision model: labels, pins, wiring, values in figures and photos.',
+  description: 'Reads the best page found by the page search (or a chosen one) with the vision model: labels, pins, wiring, values in figures and photos.',
   status: 'Reading the page image…',
   inputs,
   timeoutMs: 60_000,

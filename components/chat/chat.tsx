@@ -81,7 +81,10 @@ export function Chat(props: ChatProps) {
   const pickDevice = useCallback((q: string, manualId: string) => void send(q, scope, manualId), [send, scope]);
   const asked = useMemo(() => turns.map((t) => t.question), [turns]);
   const titles = useMemo(() => new Map(manuals.map((m) => [m.id, m.title])), [manuals]);
-  const actions = useMemo(() => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask, onPickDevice: pickDevice }), [rate, retry, scope, ask, pickDevice]);
+  const actions = useMemo(
+    () => ({ onRate: rate, onRetry: (id: string) => void retry(id, scope), onAsk: ask, onPickDevice: pickDevice }),
+    [rate, retry, scope, ask, pickDevice],
+  );
 
   // Follow the answer while it streams, unless the reader scrolled up.
   const scroller = useRef<HTMLDivElement>(null);
@@ -154,7 +157,15 @@ export function Chat(props: ChatProps) {
         {hasTurns ? (
           <div className="mx-auto w-full max-w-3xl space-y-10 px-4 pb-10 pt-6" data-testid="chat-messages">
             {turns.map((t, i) => (
-              <Turn key={t.id} turn={t} titles={titles} isLast={i === turns.length - 1} asked={asked} onOpenSource={setPreview} actions={sending ? {} : actions} />
+              <Turn
+                key={t.id}
+                turn={t}
+                titles={titles}
+                isLast={i === turns.length - 1}
+                asked={asked}
+                onOpenSource={setPreview}
+                actions={sending ? {} : actions}
+              />
             ))}
           </div>
         ) : (

@@ -31,7 +31,12 @@ export function CitationPreview({ target, onClose, viewerLink = true }: { target
     if (!target) return;
     let live = true;
     const values = (target.bboxes ?? []).filter(isValueBox).slice(0, MAX_VALUE_BOXES);
-    void getPagePreview({ manualId: target.manualId, page: target.page, ...(target.chunkId ? { chunkId: target.chunkId } : {}), ...(values.length ? { values } : {}) }).then((r) => {
+    void getPagePreview({
+      manualId: target.manualId,
+      page: target.page,
+      ...(target.chunkId ? { chunkId: target.chunkId } : {}),
+      ...(values.length ? { values } : {}),
+    }).then((r) => {
       if (live) setLoaded({ key, preview: r.ok ? r.data : null, error: r.ok ? null : r.message });
     });
     return () => {
@@ -89,7 +94,12 @@ export function CitationPreview({ target, onClose, viewerLink = true }: { target
                 <span className="sr-only sm:not-sr-only">Open in viewer</span> <Icon name="external" className="h-3.5 w-3.5" />
               </Link>
             )}
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
+            >
               <Icon name="x" />
             </button>
           </header>
@@ -101,7 +111,15 @@ export function CitationPreview({ target, onClose, viewerLink = true }: { target
           <div className="flex min-h-0 flex-1 flex-col bg-zinc-100 p-2 sm:p-3 dark:bg-zinc-950">
             {preview ? (
               // The page's full width on every screen, scrolled to the highlight: no sideways panning on a phone; zoom on demand.
-              <ZoomablePage key={key} manualId={target.manualId} page={target.page} width={preview.width} height={preview.height} highlight={highlight} className="flex-1" />
+              <ZoomablePage
+                key={key}
+                manualId={target.manualId}
+                page={target.page}
+                width={preview.width}
+                height={preview.height}
+                highlight={highlight}
+                className="flex-1"
+              />
             ) : current?.error ? (
               <p className="p-8 text-center text-sm text-zinc-700 dark:text-zinc-300">{current.error}</p>
             ) : (

@@ -4,7 +4,14 @@ import type { ClosestPage } from '@/lib/agent/events';
 import { ClosestPageCards, FormNotice, RevealClosestPages } from './closest-pages';
 
 const PAGES: ClosestPage[] = [
-  { manualId: 'm 1', manualTitle: 'Acme HX-200 manual', page: 7, heading: 'Tightening torques', snippet: 'X1 terminal screws: 0.6 Nm torque.', previewUrl: '/manuals/m%201?page=7&hl=c7' },
+  {
+    manualId: 'm 1',
+    manualTitle: 'Acme HX-200 manual',
+    page: 7,
+    heading: 'Tightening torques',
+    snippet: 'X1 terminal screws: 0.6 Nm torque.',
+    previewUrl: '/manuals/m%201?page=7&hl=c7',
+  },
   { manualId: 'm 1', manualTitle: 'Acme HX-200 manual', page: 3, snippet: 'Supply voltage 24 V DC', previewUrl: '/manuals/m%201?page=3' },
 ];
 
@@ -33,7 +40,12 @@ describe('closest pages cards', () => {
   });
 
   it('escapes a snippet: markup in a manual is shown as text, never injected', () => {
-    const hostile = { ...PAGES[0], manualTitle: '<b>T</b>', heading: '<i>h</i>', snippet: 'Torque <img src=x onerror=alert(1)> <script>alert(2)</script> &amp; "q"' };
+    const hostile = {
+      ...PAGES[0],
+      manualTitle: '<b>T</b>',
+      heading: '<i>h</i>',
+      snippet: 'Torque <img src=x onerror=alert(1)> <script>alert(2)</script> &amp; "q"',
+    };
     const html = render([hostile], 'torque script img');
     expect(html).not.toMatch(/<img src=x|<script|<b>T|<i>h/);
     expect(html).toContain('&lt;<mark');
@@ -52,7 +64,9 @@ describe('closest pages cards', () => {
   });
 
   it('the sentence is a notice, as plain text', () => {
-    const html = renderToStaticMarkup(<FormNotice mode="pages" text="I could not find a stated value for the **holding torque**; these pages are the closest match." />);
+    const html = renderToStaticMarkup(
+      <FormNotice mode="pages" text="I could not find a stated value for the **holding torque**; these pages are the closest match." />,
+    );
     expect(html).toMatch(/^<p data-testid="form-notice" data-mode="pages"/);
     expect(html).toContain('**holding torque**');
   });

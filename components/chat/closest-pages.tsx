@@ -50,7 +50,11 @@ export function ClosestPageCards({ pages, question, onOpen }: { pages: ClosestPa
           >
             {p.region ? (
               // The part of the page that covers the question most, rather than the whole page shrunk.
-              <span data-testid="page-card-region" data-kind={p.region.kind} className="block h-24 w-[4.5rem] shrink-0 overflow-hidden rounded border border-zinc-100 bg-white sm:h-32 sm:w-full dark:border-zinc-800">
+              <span
+                data-testid="page-card-region"
+                data-kind={p.region.kind}
+                className="block h-24 w-[4.5rem] shrink-0 overflow-hidden rounded border border-zinc-100 bg-white sm:h-32 sm:w-full dark:border-zinc-800"
+              >
                 <PageRegionImage manualId={p.manualId} page={p.page} bbox={boxOf(p.region.bbox)} maxHeight={160} minHeightShare={CARD_HEIGHT_SHARE} />
               </span>
             ) : (

@@ -41,7 +41,14 @@ export function DeviceChoices({
               className="flex min-h-11 w-full min-w-0 items-center gap-3 rounded-xl border border-zinc-200 bg-white p-2 text-left transition-colors enabled:hover:border-brand-500/60 enabled:hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-default dark:border-zinc-800 dark:bg-zinc-900 dark:enabled:hover:bg-zinc-800/60"
             >
               {/* eslint-disable-next-line @next/next/no-img-element -- served by our own cached route */}
-              <img src={pageThumbUrl(c)} alt="" loading="lazy" width={240} height={310} className="h-16 w-12 shrink-0 rounded border border-zinc-100 bg-white object-cover object-top dark:border-zinc-800" />
+              <img
+                src={pageThumbUrl(c)}
+                alt=""
+                loading="lazy"
+                width={240}
+                height={310}
+                className="h-16 w-12 shrink-0 rounded border border-zinc-100 bg-white object-cover object-top dark:border-zinc-800"
+              />
               <span className="flex min-w-0 flex-1 flex-col">
                 <span className="truncate text-[14px] font-medium text-zinc-900 dark:text-zinc-100" data-testid="device-choice-name">
                   {c.name}

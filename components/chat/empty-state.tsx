@@ -73,16 +73,22 @@ export function EmptyState({
             <ul className="mb-4 space-y-1" data-testid="processing-manuals">
               {processing.map((m) => (
                 <li key={m.title}>
-                  “{m.title}”: {m.stage.charAt(0).toLowerCase() + m.stage.slice(1)}{m.percent ? ` (${m.percent}%)` : ''}. You can ask as soon as its first pages are searchable.
+                  “{m.title}”: {m.stage.charAt(0).toLowerCase() + m.stage.slice(1)}
+                  {m.percent ? ` (${m.percent}%)` : ''}. You can ask as soon as its first pages are searchable.
                 </li>
               ))}
             </ul>
           ) : (
             <p className="mb-4">
-              {failedCount > 0 ? 'The uploaded manuals could not be processed. ' : ''}Add your manuals (PDF, scanned ones too) on the Manuals page; each becomes searchable in a minute or two.
+              {failedCount > 0 ? 'The uploaded manuals could not be processed. ' : ''}Add your manuals (PDF, scanned ones too) on the Manuals page; each becomes
+              searchable in a minute or two.
             </p>
           )}
-          <Link href="/manuals" data-testid="add-manuals-link" className="inline-flex items-center rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600">
+          <Link
+            href="/manuals"
+            data-testid="add-manuals-link"
+            className="inline-flex items-center rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600"
+          >
             Add manuals
           </Link>
         </div>

@@ -19,7 +19,17 @@ export interface ManualOption {
  * menu: its items are a radio and checkboxes): Tab moves through them, Esc or leaving the panel
  * closes it, Esc returns focus to the button.
  */
-export function ScopePicker({ manuals, scope, onChange, disabled }: { manuals: ManualOption[]; scope: Scope; onChange: (s: Scope) => void; disabled?: boolean }) {
+export function ScopePicker({
+  manuals,
+  scope,
+  onChange,
+  disabled,
+}: {
+  manuals: ManualOption[];
+  scope: Scope;
+  onChange: (s: Scope) => void;
+  disabled?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);

@@ -16,7 +16,17 @@ import { onlyThisComputer, shareLink } from './share-link';
  * after a revoke makes a new link. The link uses PUBLIC_URL when it is set, else the address this
  * browser used; when that is this computer's own (127.0.0.1, localhost) the dialog says so.
  */
-export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessionId: string; initial: ShareInfo | null; publicUrl: string | null; disabled?: boolean }) {
+export function ShareButton({
+  sessionId,
+  initial,
+  publicUrl,
+  disabled,
+}: {
+  sessionId: string;
+  initial: ShareInfo | null;
+  publicUrl: string | null;
+  disabled?: boolean;
+}) {
   const [share, setShare] = useState<ShareInfo | null>(initial);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<null | 'share' | 'update' | 'revoke'>(null);
@@ -59,10 +69,14 @@ export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessi
 
   const create = () => {
     setError(null);
-    return act('share', () => shareSession({ sessionId }), (data) => {
-      setShare(data);
-      setRevoked(false);
-    });
+    return act(
+      'share',
+      () => shareSession({ sessionId }),
+      (data) => {
+        setShare(data);
+        setRevoked(false);
+      },
+    );
   };
 
   const onShareClick = () => {
@@ -107,7 +121,12 @@ export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessi
               Anyone with the link sees a read-only copy of the chat as it is now, with its steps and sources. Later messages are not included.
             </p>
           </div>
-          <button type="button" onClick={() => setOpen(false)} aria-label="Close" className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800">
+          <button
+            type="button"
+            onClick={() => setOpen(false)}
+            aria-label="Close"
+            className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
+          >
             <Icon name="x" />
           </button>
         </div>
@@ -120,8 +139,8 @@ export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessi
           >
             <p className="font-medium">Only this computer can open this link.</p>
             <p>
-              It points to <code className="font-mono text-[13px] break-all">{new URL(shareLink(publicUrl, origin, 'x')).host}</code>, this computer&rsquo;s own address. To share with
-              colleagues, set <code className="font-mono text-[13px]">PUBLIC_URL</code> to the address they use (for example{' '}
+              It points to <code className="font-mono text-[13px] break-all">{new URL(shareLink(publicUrl, origin, 'x')).host}</code>, this computer&rsquo;s own
+              address. To share with colleagues, set <code className="font-mono text-[13px]">PUBLIC_URL</code> to the address they use (for example{' '}
               <code className="font-mono text-[13px]">http://workshop-pc:3000</code>) and <code className="font-mono text-[13px]">HOST=0.0.0.0</code> so the app
               listens on the network (everyone then signs in), and restart the app.
             </p>
@@ -195,10 +214,14 @@ export function ShareButton({ sessionId, initial, publicUrl, disabled }: { sessi
                 data-testid="revoke-share"
                 disabled={busy !== null}
                 onClick={() =>
-                  act('revoke', () => revokeShare({ shareId: share.id }), () => {
-                    setShare(null);
-                    setRevoked(true);
-                  })
+                  act(
+                    'revoke',
+                    () => revokeShare({ shareId: share.id }),
+                    () => {
+                      setShare(null);
+                      setRevoked(true);
+                    },
+                  )
                 }
                 className="ml-auto inline-flex items-center gap-1.5 rounded-lg px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-50 dark:text-red-400 dark:hover:bg-red-950/40"
               >

@@ -52,7 +52,12 @@ export function Trail({ turn, onOpenRef }: { turn: TurnView; onOpenRef?: (ref: n
       <div id={detailsId} hidden={!open} className="mt-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
         <ol className="space-y-1" data-testid="trail-steps">
           {steps.map((step, i) => (
-            <li key={i} data-testid="trail-step" data-kind={step.kind} className={`flex items-start gap-2 ${step.kind === 'problem' ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-700 dark:text-zinc-300'}`}>
+            <li
+              key={i}
+              data-testid="trail-step"
+              data-kind={step.kind}
+              className={`flex items-start gap-2 ${step.kind === 'problem' ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-700 dark:text-zinc-300'}`}
+            >
               <span className="mt-[3px] flex h-3.5 w-3.5 shrink-0 items-center justify-center">
                 {icon(step.kind === 'problem' ? 'alert' : step.kind === 'answer' ? 'file' : step.kind === 'scope' ? 'book' : 'search')}
               </span>
@@ -182,7 +187,13 @@ function TrailItem({
     }
     case 'status':
       return (
-        <Row icon={live ? <Spinner className="h-3 w-3 text-brand-600" /> : <span className="h-1.5 w-1.5 rounded-full bg-zinc-300 dark:bg-zinc-600" />} t={e.t} testId="trail-event" type={e.type} indent>
+        <Row
+          icon={live ? <Spinner className="h-3 w-3 text-brand-600" /> : <span className="h-1.5 w-1.5 rounded-full bg-zinc-300 dark:bg-zinc-600" />}
+          t={e.t}
+          testId="trail-event"
+          type={e.type}
+          indent
+        >
           {e.message}
         </Row>
       );
@@ -209,8 +220,7 @@ function TrailItem({
       return (
         <Row icon={icon('shield')} tone={e.unsupported.length ? 'warn' : 'muted'} t={e.t} testId="trail-check" type={e.type}>
           Checked {e.checked} sentence{e.checked === 1 ? '' : 's'} against their sources
-          {e.method === 'llm' ? ' (model judge)' : ' (word match)'}:{' '}
-          {e.unsupported.length ? `${e.unsupported.length} not supported` : 'all supported'}
+          {e.method === 'llm' ? ' (model judge)' : ' (word match)'}: {e.unsupported.length ? `${e.unsupported.length} not supported` : 'all supported'}
         </Row>
       );
     default:

@@ -82,7 +82,10 @@ export function Turn({
   return (
     <article data-testid="turn" data-status={turn.status} data-message-id={turn.id} className="space-y-3">
       <div className="flex justify-end">
-        <p data-testid="question" className="max-w-[85%] whitespace-pre-wrap rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2.5 text-[15px] leading-6 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100">
+        <p
+          data-testid="question"
+          className="max-w-[85%] whitespace-pre-wrap rounded-2xl rounded-br-md bg-zinc-100 px-4 py-2.5 text-[15px] leading-6 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"
+        >
           {turn.question}
         </p>
       </div>
@@ -113,12 +116,16 @@ export function Turn({
             pages={turn.pages}
             question={turn.question}
             onOpen={onOpenSource}
-            onPick={isLast && !readOnly && turn.status === 'done' && actions.onPickDevice ? (c) => actions.onPickDevice?.(turn.question, c.manualId) : undefined}
+            onPick={
+              isLast && !readOnly && turn.status === 'done' && actions.onPickDevice ? (c) => actions.onPickDevice?.(turn.question, c.manualId) : undefined
+            }
           />
         )}
         {turn.mode === 'not_covered' && <RevealClosestPages pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
 
-        {!running && turn.answer && turn.status === 'cancelled' && <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>}
+        {!running && turn.answer && turn.status === 'cancelled' && (
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">Stopped — the answer above is incomplete.</p>
+        )}
         {!running && turn.answer && turn.clientError && <Notice tone="error">{turn.clientError}</Notice>}
         {degraded && (
           <Notice tone="warn" testId="degraded-note">
@@ -130,8 +137,8 @@ export function Turn({
         )}
         {turn.unsupported.length > 0 && !running && (
           <Notice tone="warn" testId="unsupported-note">
-            {turn.unsupported.length === 1 ? '1 sentence is' : `${turn.unsupported.length} sentences are`} not backed by the cited source (underlined). Check the page before
-            relying on {turn.unsupported.length === 1 ? 'it' : 'them'}.
+            {turn.unsupported.length === 1 ? '1 sentence is' : `${turn.unsupported.length} sentences are`} not backed by the cited source (underlined). Check
+            the page before relying on {turn.unsupported.length === 1 ? 'it' : 'them'}.
           </Notice>
         )}
 
@@ -147,7 +154,11 @@ export function Turn({
                   className="flex max-w-[280px] items-center gap-1.5 rounded-lg border border-zinc-200 px-2 py-1 text-left text-xs text-zinc-600 hover:border-zinc-300 hover:bg-zinc-50 dark:border-zinc-800 dark:text-zinc-400 dark:hover:border-zinc-700 dark:hover:bg-zinc-900"
                 >
                   <span className="font-mono font-semibold text-brand-700 dark:text-brand-100">{s.ref}</span>
-                  <span data-testid="source-label" className="truncate" title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${sourceLabel(s.heading) ? ` — ${sourceLabel(s.heading)}` : ''}`}>
+                  <span
+                    data-testid="source-label"
+                    className="truncate"
+                    title={`${s.manualTitle ?? 'Manual'}, page ${s.page}${sourceLabel(s.heading) ? ` — ${sourceLabel(s.heading)}` : ''}`}
+                  >
                     p.{s.page}
                     {sourceLabel(s.heading) ? ` · ${sourceLabel(s.heading)}` : ''}
                   </span>
@@ -213,7 +224,19 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function TurnToolbar({ turn, copyText: answerText, isLast, readOnly, actions }: { turn: TurnView; copyText: string; isLast: boolean; readOnly?: boolean; actions: TurnActions }) {
+function TurnToolbar({
+  turn,
+  copyText: answerText,
+  isLast,
+  readOnly,
+  actions,
+}: {
+  turn: TurnView;
+  copyText: string;
+  isLast: boolean;
+  readOnly?: boolean;
+  actions: TurnActions;
+}) {
   const [copied, setCopied] = useState(false);
   const btn =
     'inline-flex h-7 items-center gap-1 rounded-md px-1.5 text-zinc-500 transition-colors hover:bg-zinc-100 hover:text-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100';

@@ -61,7 +61,15 @@ const transport = new DefaultChatTransport<ChatUIMessage>({
  * One chat's conversation through the AI SDK's `useChat`: the persisted turns are its initial
  * messages, a question is `sendMessage`, Stop is `stop()` and retry is `regenerate()`. Each turn's view is folded from its messages by the shared reducer (lib/chat/protocol).
  */
-export function useManualChat({ sessionId, initialTurns, onStarted }: { sessionId: string; initialTurns: StoredTurn[]; onStarted?: (info: StartedInfo) => void }) {
+export function useManualChat({
+  sessionId,
+  initialTurns,
+  onStarted,
+}: {
+  sessionId: string;
+  initialTurns: StoredTurn[];
+  onStarted?: (info: StartedInfo) => void;
+}) {
   const [initialMessages] = useState(() => initialTurns.flatMap(storedToMessages));
   const [ratings, setRatings] = useState<Record<string, 1 | -1 | null>>(() => Object.fromEntries(initialTurns.map((t) => [t.id, t.rating ?? null])));
   /** How the running turn ends if its stream stops without an end marker. */

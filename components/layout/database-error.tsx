@@ -10,8 +10,12 @@ export function DatabaseError({ reason }: { reason: string }) {
         The server is running, but its database answered: <code className="break-words font-mono text-sm">{reason}</code>
       </p>
       <p className="text-zinc-600 dark:text-zinc-400">
-        Restore <code className="font-mono text-sm">app.db</code> in the data folder from a backup (or move it aside to start an empty library), then restart the
-        app. <a href="/api/health" className="text-brand-600 underline">/api/health</a> reports the same reason.
+        Restore <code className="font-mono text-sm">app.db</code> in the data folder from a backup (or move it aside to start an empty library), then restart
+        the app.{' '}
+        <a href="/api/health" className="text-brand-600 underline">
+          /api/health
+        </a>{' '}
+        reports the same reason.
       </p>
     </div>
   );

@@ -144,7 +144,14 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
             <button type="submit" className={btn} aria-label="Search" data-testid="find-submit">
               {busy ? <Spinner /> : <Icon name="search" className="h-4 w-4" />}
             </button>
-            <button type="button" className={btn} onClick={() => step(-1)} disabled={!result?.matches.length} aria-label="Previous match" data-testid="find-prev">
+            <button
+              type="button"
+              className={btn}
+              onClick={() => step(-1)}
+              disabled={!result?.matches.length}
+              aria-label="Previous match"
+              data-testid="find-prev"
+            >
               ↑
             </button>
             <button type="button" className={btn} onClick={() => step(1)} disabled={!result?.matches.length} aria-label="Next match" data-testid="find-next">
@@ -185,7 +192,11 @@ export function ManualBrowser({ manualId, pages, page, highlight }: { manualId: 
       </div>
       {result && result.matches.length > 0 && (
         // Shorter on a phone, so the search box, the list and the match on its page fit one screen.
-        <ol className="max-h-32 sm:max-h-48 space-y-0.5 overflow-auto rounded-lg border border-zinc-200 p-1 dark:border-zinc-800" aria-label={`Matches for “${result.query}”`} data-testid="find-results">
+        <ol
+          className="max-h-32 sm:max-h-48 space-y-0.5 overflow-auto rounded-lg border border-zinc-200 p-1 dark:border-zinc-800"
+          aria-label={`Matches for “${result.query}”`}
+          data-testid="find-results"
+        >
           {result.matches.map((m, i) => (
             <li key={i}>
               <button

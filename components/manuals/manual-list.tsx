@@ -49,7 +49,11 @@ export function ManualList({
   };
 
   const rename = async (m: ManualView, title: string) => {
-    const res = await fetch(`/api/manuals/${encodeURIComponent(m.id)}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    const res = await fetch(`/api/manuals/${encodeURIComponent(m.id)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    });
     const body = await res.json().catch(() => ({}));
     setRowError((e) => ({ ...e, [m.id]: res.ok ? '' : (body.error ?? `Could not rename (HTTP ${res.status}).`) }));
     if (res.ok) setRenaming(null);
@@ -195,7 +199,11 @@ export function ManualList({
                         </button>
                       </span>
                     ) : (
-                      <span data-testid="manual-locked" title={m.lockedReason ?? undefined} className="inline-block max-w-32 text-left text-xs text-zinc-600 dark:text-zinc-400">
+                      <span
+                        data-testid="manual-locked"
+                        title={m.lockedReason ?? undefined}
+                        className="inline-block max-w-32 text-left text-xs text-zinc-600 dark:text-zinc-400"
+                      >
                         Only its uploader can change it
                       </span>
                     )}

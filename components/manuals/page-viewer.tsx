@@ -58,7 +58,10 @@ export function PageViewer({
       {highlight && noteHighlight && (
         <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900 dark:bg-yellow-950 dark:text-yellow-100" data-testid="highlight-note">
           Highlighted: {highlight.heading ? `${highlight.heading} — ` : ''}
-          <span className="italic">{highlight.text.slice(0, 160)}{highlight.text.length > 160 ? '…' : ''}</span>
+          <span className="italic">
+            {highlight.text.slice(0, 160)}
+            {highlight.text.length > 160 ? '…' : ''}
+          </span>
         </p>
       )}
       <ZoomablePage

@@ -44,7 +44,13 @@ export function ThumbnailGrid({ manualId, pages }: { manualId: string; pages: Ar
       <p id={hint} className="text-sm text-zinc-600 dark:text-zinc-400">
         {pages.length} pages. In the grid, arrow keys move between pages and Enter opens one.
       </p>
-      <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6" aria-label="Pages" aria-describedby={hint} onKeyDown={onKeyDown} data-testid="thumbnail-grid">
+      <ul
+        className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6"
+        aria-label="Pages"
+        aria-describedby={hint}
+        onKeyDown={onKeyDown}
+        data-testid="thumbnail-grid"
+      >
         {pages.map((p, i) => (
           <li key={p.number}>
             <Link

@@ -15,7 +15,10 @@ interface UploadItem {
 }
 
 /** Sends one file as the raw request body, reporting upload progress (fetch cannot). */
-function uploadFile(file: File, onProgress: (sent: number) => void): Promise<{ status: number; body: { error?: string; duplicate?: boolean; manual?: { id: string } } }> {
+function uploadFile(
+  file: File,
+  onProgress: (sent: number) => void,
+): Promise<{ status: number; body: { error?: string; duplicate?: boolean; manual?: { id: string } } }> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/manuals');
@@ -57,7 +60,10 @@ export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: (
   useEffect(() => {
     for (const it of items) {
       if ((it.state === 'done' || it.state === 'duplicate') && !timers.current.has(it.key)) {
-        timers.current.set(it.key, setTimeout(() => dismiss(it.key), SUCCESS_MS));
+        timers.current.set(
+          it.key,
+          setTimeout(() => dismiss(it.key), SUCCESS_MS),
+        );
       }
     }
   }, [items]);
@@ -132,37 +138,41 @@ export function UploadZone({ onUploaded, maxBytes, settledIds }: { onUploaded: (
       </label>
       {items.some((it) => !shownElsewhere(it)) && (
         <ul className="space-y-1 text-sm" aria-live="polite">
-          {items.filter((it) => !shownElsewhere(it)).map((it) => (
-            <li key={it.key} data-testid="upload-item" data-state={it.state} className="flex items-center gap-3 rounded-md bg-zinc-50 px-3 py-2 dark:bg-zinc-900">
-              <span className="min-w-0 flex-1 truncate" title={it.name}>
-                {it.name}
-              </span>
-              {it.state === 'uploading' ? (
-                <span className="w-40">
-                  <progress className="h-1.5 w-full" max={it.size || 1} value={it.sent} aria-label={`Uploading ${it.name}`} />
+          {items
+            .filter((it) => !shownElsewhere(it))
+            .map((it) => (
+              <li
+                key={it.key}
+                data-testid="upload-item"
+                data-state={it.state}
+                className="flex items-center gap-3 rounded-md bg-zinc-50 px-3 py-2 dark:bg-zinc-900"
+              >
+                <span className="min-w-0 flex-1 truncate" title={it.name}>
+                  {it.name}
                 </span>
-              ) : (
-                <span
-                  data-testid="upload-message"
-                  className={it.state === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}
-                >
-                  {it.state === 'done' ? 'Uploaded: processing in the list below' : it.message}
-                </span>
-              )}
-              {it.state !== 'uploading' && (
-                <button
-                  type="button"
-                  data-testid="upload-dismiss"
-                  onClick={() => dismiss(it.key)}
-                  aria-label={`Dismiss the message about ${it.name}`}
-                  title="Dismiss"
-                  className="-my-1 rounded px-1.5 py-0.5 text-base leading-none text-zinc-600 hover:bg-zinc-200 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
-                >
-                  <span aria-hidden="true">×</span>
-                </button>
-              )}
-            </li>
-          ))}
+                {it.state === 'uploading' ? (
+                  <span className="w-40">
+                    <progress className="h-1.5 w-full" max={it.size || 1} value={it.sent} aria-label={`Uploading ${it.name}`} />
+                  </span>
+                ) : (
+                  <span data-testid="upload-message" className={it.state === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}>
+                    {it.state === 'done' ? 'Uploaded: processing in the list below' : it.message}
+                  </span>
+                )}
+                {it.state !== 'uploading' && (
+                  <button
+                    type="button"
+                    data-testid="upload-dismiss"
+                    onClick={() => dismiss(it.key)}
+                    aria-label={`Dismiss the message about ${it.name}`}
+                    title="Dismiss"
+                    className="-my-1 rounded px-1.5 py-0.5 text-base leading-none text-zinc-600 hover:bg-zinc-200 hover:text-zinc-900 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                  >
+                    <span aria-hidden="true">×</span>
+                  </button>
+                )}
+              </li>
+            ))}
         </ul>
       )}
     </section>

@@ -126,7 +126,14 @@ export function ZoomablePage({
         >
           <Icon name="fit" className="h-4 w-4" />
         </button>
-        <button type="button" className={btn} onClick={() => setRotation((r) => (r + 90) % 360)} aria-label="Rotate page" title="Rotate (R)" data-testid="rotate-page">
+        <button
+          type="button"
+          className={btn}
+          onClick={() => setRotation((r) => (r + 90) % 360)}
+          aria-label="Rotate page"
+          title="Rotate (R)"
+          data-testid="rotate-page"
+        >
           <Icon name="rotate" className="h-4 w-4" />
         </button>
       </div>
@@ -163,10 +170,7 @@ export function ZoomablePage({
       >
         {/* The box the rotated page occupies; the page turns about its centre inside it. */}
         <div className="relative mx-auto" style={{ width: w * scale, height: h * scale }}>
-          <div
-            className="absolute left-1/2 top-1/2"
-            style={{ width: pageW, height: pageH, transform: `translate(-50%, -50%) rotate(${rotation}deg)` }}
-          >
+          <div className="absolute left-1/2 top-1/2" style={{ width: pageW, height: pageH, transform: `translate(-50%, -50%) rotate(${rotation}deg)` }}>
             {/* Drawn once the space is measured, so the first scroll to the highlight lands where the page ends up. */}
             {space && <PageImage manualId={manualId} page={page} width={width} height={height} highlight={highlight} pxPerPt={scale} />}
           </div>

@@ -65,7 +65,11 @@ export function SessionSidebar({ className = '', onNavigate, onClose }: { classN
   }
 
   return (
-    <aside aria-label="Chats" data-testid="session-sidebar" className={`shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/60 dark:border-zinc-800 dark:bg-zinc-900/40 ${className}`}>
+    <aside
+      aria-label="Chats"
+      data-testid="session-sidebar"
+      className={`shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/60 dark:border-zinc-800 dark:bg-zinc-900/40 ${className}`}
+    >
       <div className="flex items-center gap-2 p-3">
         <Link
           href="/"

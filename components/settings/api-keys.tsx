@@ -71,7 +71,15 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
           <label className="sr-only" htmlFor="api-key-name">
             Key name
           </label>
-          <input id="api-key-name" data-testid="api-key-name" className={`${input} min-w-0 flex-1`} placeholder="Name, e.g. Claude Desktop" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+          <input
+            id="api-key-name"
+            data-testid="api-key-name"
+            className={`${input} min-w-0 flex-1`}
+            placeholder="Name, e.g. Claude Desktop"
+            value={name}
+            maxLength={80}
+            onChange={(e) => setName(e.target.value)}
+          />
           <button type="submit" className={button} disabled={pending} data-testid="create-api-key">
             Create key
           </button>
@@ -108,7 +116,14 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
               {k.revokedAt ? (
                 <span className="text-xs text-zinc-500 dark:text-zinc-400">revoked {when(k.revokedAt)}</span>
               ) : (
-                <button type="button" className="rounded-md px-2 py-1 text-xs text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950" disabled={pending} onClick={() => setConfirming(k)} aria-label={`Revoke ${k.name}`} data-testid="revoke-api-key">
+                <button
+                  type="button"
+                  className="rounded-md px-2 py-1 text-xs text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950"
+                  disabled={pending}
+                  onClick={() => setConfirming(k)}
+                  aria-label={`Revoke ${k.name}`}
+                  data-testid="revoke-api-key"
+                >
                   Revoke
                 </button>
               )}
@@ -148,7 +163,11 @@ export function ApiKeys({ initial, audit, cannotCreate }: { initial: ApiKeyView[
       <ConfirmDialog
         open={!!confirming}
         title="Revoke this key?"
-        message={confirming ? `“${confirming.name}” stops working at once: every assistant or script that uses it is refused. This cannot be undone; you can create a new key.` : ''}
+        message={
+          confirming
+            ? `“${confirming.name}” stops working at once: every assistant or script that uses it is refused. This cannot be undone; you can create a new key.`
+            : ''
+        }
         confirmLabel="Revoke"
         onConfirm={() => confirming && revoke(confirming.id)}
         onCancel={() => setConfirming(null)}

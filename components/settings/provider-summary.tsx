@@ -51,7 +51,8 @@ function verdict(role: keyof typeof ROLES, p: Provider): { best: boolean; hint?:
   if (role === 'multiVector' && p.provider !== 'colqwen') return { best: false, hint: 'A ColQwen worker (COLQWEN_URL) searches the page images themselves.' };
   if (role === 'decider' && p.provider === 'rules') return { best: true, hint: 'A language model can plan searches too, when one is set.' };
   if (role === 'ocr' && p.provider === 'tesseract.js') return { best: false, hint: 'Installing tesseract-ocr reads scans about three times faster.' };
-  if (role === 'reranker' && p.provider === 'none') return { best: false, hint: 'A cross-encoder model (RERANKER_MODEL) puts the right page first more often: see “Reranker” in the README.' };
+  if (role === 'reranker' && p.provider === 'none')
+    return { best: false, hint: 'A cross-encoder model (RERANKER_MODEL) puts the right page first more often: see “Reranker” in the README.' };
   return { best: !fellBack };
 }
 
@@ -85,7 +86,9 @@ export async function ProviderSummary() {
               <dt className="font-medium text-zinc-800 dark:text-zinc-200">
                 {ROLES[role].label}
                 {p.provider !== 'none' && (
-                  <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-400">{p.mode === 'cloud' ? 'cloud' : p.mode === 'local' ? 'your server' : 'on this computer'}</span>
+                  <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-400">
+                    {p.mode === 'cloud' ? 'cloud' : p.mode === 'local' ? 'your server' : 'on this computer'}
+                  </span>
                 )}
               </dt>
               <dd className="min-w-0 text-zinc-700 dark:text-zinc-300">

@@ -48,7 +48,12 @@ export function Users({ initial, selfId }: { initial: UserView[]; selfId: string
 
   const add = () =>
     run(async () => {
-      const r = await usersApi<{ user: UserView }>('/api/users', 'POST', { email: form.email, role: form.role, password: form.password, ...(form.name.trim() ? { name: form.name } : {}) });
+      const r = await usersApi<{ user: UserView }>('/api/users', 'POST', {
+        email: form.email,
+        role: form.role,
+        password: form.password,
+        ...(form.name.trim() ? { name: form.name } : {}),
+      });
       setUsers((u) => [...u, r!.user]);
       setForm({ email: '', name: '', role: 'member', password: '' });
       return `${r!.user.email} was added as ${r!.user.role === 'admin' ? 'an administrator' : 'a member'}.`;
@@ -103,7 +108,13 @@ export function Users({ initial, selfId }: { initial: UserView[]; selfId: string
                 className={input}
                 value={u.role}
                 disabled={pending || fixed}
-                title={fixed ? (u.id === selfId ? 'Your own role: another administrator can change it.' : 'The built-in administrator stays an administrator.') : undefined}
+                title={
+                  fixed
+                    ? u.id === selfId
+                      ? 'Your own role: another administrator can change it.'
+                      : 'The built-in administrator stays an administrator.'
+                    : undefined
+                }
                 onChange={(e) => changeRole(u, e.target.value as Role)}
               >
                 <option value="member">Member</option>
@@ -137,7 +148,14 @@ export function Users({ initial, selfId }: { initial: UserView[]; selfId: string
         <h3 className="text-sm font-medium sm:col-span-2">Add a user</h3>
         <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
           Name or email
-          <input required maxLength={320} className={input} data-testid="new-user-email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          <input
+            required
+            maxLength={320}
+            className={input}
+            data-testid="new-user-email"
+            value={form.email}
+            onChange={(e) => setForm({ ...form, email: e.target.value })}
+          />
         </label>
         <label className="flex flex-col gap-1 text-xs text-zinc-700 dark:text-zinc-300">
           Display name (optional)
@@ -165,7 +183,12 @@ export function Users({ initial, selfId }: { initial: UserView[]; selfId: string
           </select>
         </label>
         <div className="sm:col-span-2">
-          <button type="submit" disabled={pending} data-testid="add-user" className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={pending}
+            data-testid="add-user"
+            className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
+          >
             Add user
           </button>
         </div>
@@ -183,7 +206,11 @@ export function Users({ initial, selfId }: { initial: UserView[]; selfId: string
       <ConfirmDialog
         open={!!confirming}
         title="Remove this user?"
-        message={confirming ? `${confirming.email} can no longer sign in, and their sessions end at once. Their manuals stay (administrators manage them) and their API keys stop working.` : ''}
+        message={
+          confirming
+            ? `${confirming.email} can no longer sign in, and their sessions end at once. Their manuals stay (administrators manage them) and their API keys stop working.`
+            : ''
+        }
         confirmLabel="Remove"
         onConfirm={() => confirming && remove(confirming)}
         onCancel={() => setConfirming(null)}

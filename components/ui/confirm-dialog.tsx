@@ -37,9 +37,16 @@ export function ConfirmDialog({
       <h2 id={`${id}-title`} className="text-lg font-semibold">
         {title}
       </h2>
-      <p id={`${id}-message`} className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{message}</p>
+      <p id={`${id}-message`} className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        {message}
+      </p>
       <div className="mt-6 flex justify-end gap-2">
-        <button type="button" onClick={onCancel} data-testid="cancel-button" className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onCancel}
+          data-testid="cancel-button"
+          className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           Cancel
         </button>
         <button

@@ -25,7 +25,10 @@ export async function expectFocusRing(page: Page) {
       const s = getComputedStyle(node);
       if (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1) return { ok: true, what: '' };
     }
-    return { ok: false, what: `<${el.tagName.toLowerCase()} data-testid="${el.getAttribute('data-testid') ?? ''}"> ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40)}` };
+    return {
+      ok: false,
+      what: `<${el.tagName.toLowerCase()} data-testid="${el.getAttribute('data-testid') ?? ''}"> ${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40)}`,
+    };
   });
   expect(result.ok, `visible focus ring on ${result.what}`).toBe(true);
 }
@@ -49,7 +52,9 @@ export async function tabTo(page: Page, target: string | Locator, { shift = fals
     await expectFocusRing(page);
     path.push(await describeFocus(page));
   }
-  throw new Error(`${shift ? 'Shift+Tab' : 'Tab'} did not reach ${typeof target === 'string' ? target : target.toString()} in ${max} presses; went through:\n  ${path.join('\n  ')}`);
+  throw new Error(
+    `${shift ? 'Shift+Tab' : 'Tab'} did not reach ${typeof target === 'string' ? target : target.toString()} in ${max} presses; went through:\n  ${path.join('\n  ')}`,
+  );
 }
 
 /** Presses Tab `times` times (Shift+Tab when `shift`) and checks focus never leaves `container`. */

@@ -63,7 +63,9 @@ export class SettingsPage {
     await row.getByTestId('remove-user').click();
     await expect(this.confirmDialog()).toBeVisible();
     await expect(this.confirmDialog()).toContainText(email);
-    await this.confirmDialog().getByTestId(confirm ? 'confirm-button' : 'cancel-button').click();
+    await this.confirmDialog()
+      .getByTestId(confirm ? 'confirm-button' : 'cancel-button')
+      .click();
     await expect(this.confirmDialog()).toBeHidden();
     await expect(row).toHaveCount(confirm ? 0 : 1);
   }

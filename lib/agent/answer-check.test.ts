@@ -13,9 +13,7 @@ describe('answer check', () => {
     const r = checkLexically(answer, SOURCES);
     expect(r.method).toBe('lexical');
     expect(r.checked).toBe(3);
-    expect(r.unsupported).toEqual([
-      { index: 2, sentence: 'The warranty lasts 24 months [1].', refs: [1], reason: expect.stringContaining('24') },
-    ]);
+    expect(r.unsupported).toEqual([{ index: 2, sentence: 'The warranty lasts 24 months [1].', refs: [1], reason: expect.stringContaining('24') }]);
   });
 
   it('flags a number that differs from the source even when the words match', () => {
@@ -30,7 +28,14 @@ describe('answer check', () => {
 
   it('uses the LLM judge when an LLM exists', async () => {
     const { client, model } = mockLlm({
-      generate: [jsonResult({ verdicts: [{ index: 0, supported: true }, { index: 1, supported: false, reason: 'source says 500 hours' }] })],
+      generate: [
+        jsonResult({
+          verdicts: [
+            { index: 0, supported: true },
+            { index: 1, supported: false, reason: 'source says 500 hours' },
+          ],
+        }),
+      ],
     });
     const r = await checkAnswer('The motor draws 6.8 A [1]. Clean it every 100 hours [2].', SOURCES, { llm: client });
     expect(r.method).toBe('llm');

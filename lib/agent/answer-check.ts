@@ -23,7 +23,8 @@ export interface CheckResult {
 const LEXICAL_SUPPORT = 0.5;
 
 // Declines and framing sentences make no claim about the sources.
-const NO_CLAIM = /^(the manuals? (do|does) not (say|mention|cover|contain|specify|describe)|i (could not|couldn't|can't|cannot) find|no (relevant )?(information|passage)|sources?:)/i;
+const NO_CLAIM =
+  /^(the manuals? (do|does) not (say|mention|cover|contain|specify|describe)|i (could not|couldn't|can't|cannot) find|no (relevant )?(information|passage)|sources?:)/i;
 
 interface Claim {
   index: number;

@@ -34,7 +34,14 @@ beforeAll(async () => {
 afterAll(closeIngestStack);
 
 const ask = (question: string, extra: Partial<Parameters<typeof collectTurn>[0]> = {}) =>
-  collectTurn({ question, tools: defaultTools, manualIds: [...ids.values()], services: agentServices({ llm: null, vlm: null }), options: { skills: [] }, ...extra });
+  collectTurn({
+    question,
+    tools: defaultTools,
+    manualIds: [...ids.values()],
+    services: agentServices({ llm: null, vlm: null }),
+    options: { skills: [] },
+    ...extra,
+  });
 const responseOf = (events: Awaited<ReturnType<typeof ask>>) => eventsOf(events, 'response').at(-1)!;
 
 describe('near-identical manuals: which device?', () => {

@@ -47,11 +47,19 @@ describe('the scope of a turn', () => {
   });
 
   it('searches every manual when nothing is named and there is no context', () => {
-    expect(chooseScope({ picked: undefined, named: none, context: null, turn: 1, titleOf })).toMatchObject({ manualIds: undefined, context: null, reason: 'searched every manual: no device named' });
+    expect(chooseScope({ picked: undefined, named: none, context: null, turn: 1, titleOf })).toMatchObject({
+      manualIds: undefined,
+      context: null,
+      reason: 'searched every manual: no device named',
+    });
   });
 
   it('follows the manuals the user picked, narrowing to a named one among them; the context waits', () => {
-    expect(chooseScope({ picked: ['hx300'], named: none, context, turn: 2, titleOf })).toMatchObject({ manualIds: ['hx300'], context, reason: 'searched "Acme HX-300 Press Controller": the manuals you picked' });
+    expect(chooseScope({ picked: ['hx300'], named: none, context, turn: 2, titleOf })).toMatchObject({
+      manualIds: ['hx300'],
+      context,
+      reason: 'searched "Acme HX-300 Press Controller": the manuals you picked',
+    });
     expect(chooseScope({ picked: ['hx200', 'dp832'], named: dp832, context: null, turn: 1, titleOf })).toMatchObject({ manualIds: ['dp832'], context: null });
   });
 
@@ -59,7 +67,11 @@ describe('the scope of a turn', () => {
     const first = chooseScope({ picked: undefined, named: hx200, context: null, turn: 1, titleOf });
     expect(first).toMatchObject({ manualIds: undefined, preferManualIds: ['hx200'], context: { manualIds: ['hx200'], device: 'HX-200', turn: 1 } });
     expect(first.reason).toBe('searched every manual, "Acme HX-200 Press Controller" first: named in this question ("HX-200")');
-    expect(chooseScope({ picked: undefined, named: none, context, turn: 2, titleOf })).toMatchObject({ manualIds: undefined, preferManualIds: ['hx200'], context });
+    expect(chooseScope({ picked: undefined, named: none, context, turn: 2, titleOf })).toMatchObject({
+      manualIds: undefined,
+      preferManualIds: ['hx200'],
+      context,
+    });
     // A picked scope is still a filter.
     expect(chooseScope({ picked: ['hx200', 'dp832'], named: dp832, context: null, turn: 1, titleOf })).toMatchObject({ manualIds: ['dp832'] });
     const off = chooseScope({ picked: undefined, named: hx200, context, turn: 2, titleOf, policy: 'off' });

@@ -71,7 +71,8 @@ export function chooseScope({ picked, named, context, turn, titleOf, policy = SH
   const kept = context ?? null;
   const searched = (ids: string[], why: string, next: DeviceContext | null, extra: Partial<TurnScope> = {}): TurnScope => {
     const what = new Set(ids.map(titleOf)).size === 1 ? `"${titleOf(ids[0])}"${ids.length > 1 ? ` (${ids.length} copies)` : ''}` : `${ids.length} manuals`;
-    if (policy === 'first' && !picked?.length) return { manualIds: undefined, preferManualIds: ids, reason: `searched every manual, ${what} first: ${why}`, context: next, ...extra };
+    if (policy === 'first' && !picked?.length)
+      return { manualIds: undefined, preferManualIds: ids, reason: `searched every manual, ${what} first: ${why}`, context: next, ...extra };
     return { manualIds: ids, reason: `searched ${what}: ${why}`, context: next, ...extra };
   };
   if (picked?.length) {

@@ -58,8 +58,13 @@ describe('a follow-up that swaps a qualifier', () => {
   it('shows the reader a sentence: the swapped question, or the earlier question it continues', () => {
     const history = asked('What is the maximum current of output 1 on the HX-200?');
     expect(resolveFollowUp('and output 3?', history, hx).shown).toBe('What is the maximum current of output 3 on the HX-200?');
-    expect(resolveFollowUp('and the ripple of output 3?', history, hx).shown).toBe('and the ripple of output 3? — continuing “What is the maximum current of output 1 on the HX-200?”');
-    expect(resolveFollowUp('What is the ripple on the QX-40?', history, hx)).toEqual({ search: 'What is the ripple on the QX-40?', shown: 'What is the ripple on the QX-40?' });
+    expect(resolveFollowUp('and the ripple of output 3?', history, hx).shown).toBe(
+      'and the ripple of output 3? — continuing “What is the maximum current of output 1 on the HX-200?”',
+    );
+    expect(resolveFollowUp('What is the ripple on the QX-40?', history, hx)).toEqual({
+      search: 'What is the ripple on the QX-40?',
+      shown: 'What is the ripple on the QX-40?',
+    });
   });
 
   it('keeps the subject along a chain of follow-ups', () => {

@@ -30,7 +30,6 @@ export function historyOf(turns: ReadonlyArray<{ question: string; answer: strin
     ]);
 }
 
-
 /** A qualifier as a question writes it: its kind ("output", or a designation's letters "j") and its text span. */
 interface Qualifier {
   kind: string;

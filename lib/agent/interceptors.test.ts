@@ -26,7 +26,10 @@ describe('interceptors', () => {
     const audit: AuditRecord[] = [];
     const seen: unknown[] = [];
     await drain(
-      call({ name: 't', inputs: z.object({ query: z.string(), limit: z.number().default(5) }), run: (_n, _t, input) => (seen.push(input), []) }, { query: 'x' }),
+      call(
+        { name: 't', inputs: z.object({ query: z.string(), limit: z.number().default(5) }), run: (_n, _t, input) => (seen.push(input), []) },
+        { query: 'x' },
+      ),
       audit,
     );
     expect(seen).toEqual([{ query: 'x', limit: 5 }]);
@@ -47,13 +50,16 @@ describe('interceptors', () => {
   it('aborts the tool signal at the deadline and reports a recoverable timeout', async () => {
     let toolSignal: AbortSignal | undefined;
     const out = await drain(
-      call({
-        name: 'slow',
-        run: (_n, _t, _i, signal) => {
-          toolSignal = signal;
-          return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      call(
+        {
+          name: 'slow',
+          run: (_n, _t, _i, signal) => {
+            toolSignal = signal;
+            return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+          },
         },
-      }, {}),
+        {},
+      ),
       [],
       30,
     );

@@ -52,19 +52,29 @@ describe('runTurn with an LLM', () => {
       doGenerate: async (options) => {
         const prompt = promptText(options);
         if (prompt.includes('Answer sentences')) {
-          return jsonResult({ verdicts: [{ index: 0, supported: true }, { index: 1, supported: false, reason: 'no source says to change the breaker' }] });
+          return jsonResult({
+            verdicts: [
+              { index: 0, supported: true },
+              { index: 1, supported: false, reason: 'no source says to change the breaker' },
+            ],
+          });
         }
         return decisions[Math.min(d++, decisions.length - 1)];
       },
       // The first answer invents 40 A; the rewrite drops it but keeps a claim the judge rejects.
       doStream: async () =>
-        streamOf(streams++ === 0 ? 'The motor draws 6.8 A at full load [1]. Replace the breaker with a 40 A type [2].' : 'The motor draws 6.8 A at full load [1]. Replace the breaker with a larger type [2].'),
+        streamOf(
+          streams++ === 0
+            ? 'The motor draws 6.8 A at full load [1]. Replace the breaker with a 40 A type [2].'
+            : 'The motor draws 6.8 A at full load [1]. Replace the breaker with a larger type [2].',
+        ),
     });
     const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };
     const events = await collectTurn({
       question: 'The pump keeps tripping the breaker during long runs, what should I look at?',
       services: agentServices({ ...offlineDeps, llm }),
-      tools: [search('fast_vector_search'), search('hybrid_search'), textResponse], options: { skills: [] },
+      tools: [search('fast_vector_search'), search('hybrid_search'), textResponse],
+      options: { skills: [] },
     });
     expect(eventsOf(events, 'turn_start')[0].decider).toBe('llm');
     const picks = eventsOf(events, 'decision');
@@ -81,7 +91,13 @@ describe('runTurn with an LLM', () => {
     // 40 A is in no cited source: the answer was rewritten once and shown after the reset
     const lastReset = deltas.findLastIndex((x) => x.reset);
     expect(lastReset).toBeGreaterThan(0);
-    expect(response.text).toBe(deltas.slice(lastReset).map((x) => x.delta).join('').trim());
+    expect(response.text).toBe(
+      deltas
+        .slice(lastReset)
+        .map((x) => x.delta)
+        .join('')
+        .trim(),
+    );
     expect(model.doStreamCalls).toHaveLength(2);
     expect(promptText(model.doStreamCalls[1])).toContain('"40 A" (cited [2])');
     expect(response.sources.map((s) => [s.ref, s.page])).toEqual([
@@ -103,9 +119,14 @@ describe('runTurn with an LLM', () => {
   });
 
   it('value lock: a model that invents a value is caught, rewrites once with the finding, and the corrected answer passes', async () => {
-    const { model, events } = await answeredBy('What voltage is the pump motor rated for?', ['The motor is rated at 240 V [1].', 'The motor is rated at 230 V [1].']);
+    const { model, events } = await answeredBy('What voltage is the pump motor rated for?', [
+      'The motor is rated at 240 V [1].',
+      'The motor is rated at 230 V [1].',
+    ]);
     expect(eventsOf(events, 'status').some((e) => e.message.startsWith('240 V: not in the cited sources'))).toBe(true);
-    expect(promptText(model.doStreamCalls[1])).toContain('Your previous answer stated values that do not appear in the sources it cites:\n- "240 V" (cited [1])');
+    expect(promptText(model.doStreamCalls[1])).toContain(
+      'Your previous answer stated values that do not appear in the sources it cites:\n- "240 V" (cited [1])',
+    );
     const response = eventsOf(events, 'response')[0];
     expect(response.text).toBe('The motor is rated at 230 V [1].');
     expect(eventsOf(events, 'check')[0].values).toEqual({ checked: 1, unverified: [] });
@@ -123,15 +144,30 @@ describe('runTurn with an LLM', () => {
     // the streamed model text is replaced by the pages sentence
     const deltas = eventsOf(events, 'response_delta');
     const lastReset = deltas.findLastIndex((x) => x.reset);
-    expect(deltas.slice(lastReset).map((x) => x.delta).join('')).toBe(response.text);
+    expect(
+      deltas
+        .slice(lastReset)
+        .map((x) => x.delta)
+        .join(''),
+    ).toBe(response.text);
     // nothing is stated, so nothing is checked sentence by sentence
     expect(eventsOf(events, 'check')).toHaveLength(0);
   });
 
-  it('answer check: an answer citing only another device\'s manual than the one the question names falls back to the closest pages', async () => {
+  it("answer check: an answer citing only another device's manual than the one the question names falls back to the closest pages", async () => {
     const hits = [
-      chunk('The Zentro QX-40 pump motor is rated at 230 V.', { heading: 'Zentro QX-40 specifications', page: 2, manualId: 'qx', manualTitle: 'Zentro QX-40 pump manual' }),
-      chunk('The Brava K9 mixer motor is rated at 110 V.', { heading: 'Brava K9 specifications', page: 7, manualId: 'k9', manualTitle: 'Brava K9 mixer manual' }),
+      chunk('The Zentro QX-40 pump motor is rated at 230 V.', {
+        heading: 'Zentro QX-40 specifications',
+        page: 2,
+        manualId: 'qx',
+        manualTitle: 'Zentro QX-40 pump manual',
+      }),
+      chunk('The Brava K9 mixer motor is rated at 110 V.', {
+        heading: 'Brava K9 specifications',
+        page: 7,
+        manualId: 'k9',
+        manualTitle: 'Brava K9 mixer manual',
+      }),
     ];
     const model = new MockLanguageModelV3({
       doGenerate: async () => jsonResult({ verdicts: [{ index: 0, supported: true }] }),
@@ -153,7 +189,10 @@ describe('runTurn with an LLM', () => {
       doGenerate: async () => jsonResult({ verdicts: [] }),
       doStream: async () => streamOf('The manuals do not cover the Grundfos CR45: no manual in the library mentions it.'),
     });
-    const unknownSearch = scriptedTool({ name: 'hybrid_search', run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }] });
+    const unknownSearch = scriptedTool({
+      name: 'hybrid_search',
+      run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }],
+    });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'mock', model, vision: false } }),
@@ -173,7 +212,8 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
-      tools: [search('fast_vector_search'), textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('fast_vector_search'), textResponse],
+      options: { skills: [], decider: 'rules' },
     });
     expect(eventsOf(events, 'status').some((s) => s.message.includes('answering from the passages'))).toBe(true);
     expect(eventsOf(events, 'response')[0].text).toContain('draws 6.8 A at full load [1].');
@@ -198,13 +238,19 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'What current does the motor draw?',
       services: agentServices({ ...offlineDeps, llm: { provider: 'test', modelId: 'm', model, vision: false } }),
-      tools: [search('fast_vector_search'), textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('fast_vector_search'), textResponse],
+      options: { skills: [], decider: 'rules' },
     });
     const deltas = eventsOf(events, 'response_delta');
     expect(deltas[0]).toMatchObject({ delta: 'The motor dr' });
     expect(deltas[1]).toMatchObject({ reset: true });
     const response = eventsOf(events, 'response')[0];
-    expect(response.text).toBe(deltas.slice(1).map((x) => x.delta).join(''));
+    expect(response.text).toBe(
+      deltas
+        .slice(1)
+        .map((x) => x.delta)
+        .join(''),
+    );
     expect(response.text).toContain('draws 6.8 A at full load [1].');
   });
 
@@ -226,7 +272,8 @@ describe('runTurn with an LLM', () => {
         },
       }),
       // Without hybrid_search in the registry the rules start with the page search.
-      tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
+      tools: [colqwen, visualInterpretation, textResponse],
+      options: { skills: [] },
     });
     const picks = eventsOf(events, 'decision');
     expect(picks.map((p) => p.tool)).toEqual(['colqwen_search', 'visual_interpretation', 'text_response']);
@@ -248,7 +295,8 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'On the J1 connector diagram, which pin carries HEATER?',
       services: agentServices({ ...offlineDeps, pageImage: async () => Buffer.alloc(0) }),
-      tools: [colqwen, visualInterpretation, textResponse], options: { skills: [] },
+      tools: [colqwen, visualInterpretation, textResponse],
+      options: { skills: [] },
     });
     const second = eventsOf(events, 'decision')[1];
     expect(second.tool).toBe('text_response');
@@ -266,7 +314,8 @@ describe('runTurn with an LLM', () => {
     const events = await collectTurn({
       question: 'At what pressure does the relief valve open?',
       services: agentServices({ ...offlineDeps, llm: client }),
-      tools: [search('hybrid_search', big), summarize, textResponse], options: { skills: [], decider: 'rules' },
+      tools: [search('hybrid_search', big), summarize, textResponse],
+      options: { skills: [], decider: 'rules' },
     });
     const summary = eventsOf(events, 'result').find((r) => r.tool === 'summarize')!;
     expect(summary.metadata).toMatchObject({ method: 'llm' });
@@ -287,7 +336,9 @@ describe('the decider of a turn', () => {
     let d = 0;
     const model = new MockLanguageModelV3({
       doGenerate: async (options) =>
-        promptText(options).includes('Answer sentences') ? jsonResult({ verdicts: [{ index: 0, supported: true }] }) : decisions[Math.min(d++, decisions.length - 1)],
+        promptText(options).includes('Answer sentences')
+          ? jsonResult({ verdicts: [{ index: 0, supported: true }] })
+          : decisions[Math.min(d++, decisions.length - 1)],
       doStream: async () => streamOf('The motor draws 6.8 A at full load [1].'),
     });
     const llm: LlmClient = { provider: 'test', modelId: 'mock', model, vision: false };

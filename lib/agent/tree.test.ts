@@ -12,7 +12,6 @@ import { collectTurn } from './testing/turn';
 // These tests exercise the writer, not the operating point.
 const writerDeps = { ...offlineDeps, policies: WRITER_POLICIES };
 
-
 const PUMP = [
   chunk('The pump motor is rated at 230 V and 1.5 kW. The motor current is 6.8 A at full load.', { heading: 'Specifications', page: 4 }),
   chunk('Clean the inlet strainer every 500 hours of operation.', { heading: 'Maintenance', page: 9 }),
@@ -53,7 +52,11 @@ describe('runTurn: loop basics', () => {
     expect(response.text).toContain('The motor current is 6.8 A at full load [1].');
     expect(response.sources[0]).toMatchObject({ ref: 1, manualId: 'm1', page: 4, chunkId: PUMP[0].chunkId });
     expect(response.sources[0].bboxes).toEqual([{ x: 10, y: 20, w: 100, h: 12 }, expect.objectContaining({ value: '6.8 A', y: 20, h: 12 })]);
-    expect(eventsOf(events, 'response_delta').map((d) => d.delta).join('')).toBe(response.text);
+    expect(
+      eventsOf(events, 'response_delta')
+        .map((d) => d.delta)
+        .join(''),
+    ).toBe(response.text);
 
     const metrics = eventsOf(events, 'metrics')[0];
     expect(metrics.path).toEqual(['hybrid_search', 'text_response']);
@@ -86,9 +89,13 @@ describe('runTurn: loop basics', () => {
     // A search that never finds anything keeps the rules searching; the budget has to stop it.
     const empty = (name: string) => scriptedTool({ name, run: () => [resultOf([])] });
     const always = scriptedTool({ name: 'hybrid_search', run: () => [resultOf([chunk('Unrelated text about the enclosure colour.')])] });
-    const events = await run('Why does the display flicker after the firmware update?', [empty('fast_vector_search'), always, empty('colqwen_search'), textResponse], {
-      options: { budget: 2 },
-    });
+    const events = await run(
+      'Why does the display flicker after the firmware update?',
+      [empty('fast_vector_search'), always, empty('colqwen_search'), textResponse],
+      {
+        options: { budget: 2 },
+      },
+    );
     const decisions = eventsOf(events, 'decision');
     expect(decisions).toHaveLength(2);
     expect(decisions[1]).toMatchObject({ tool: 'text_response', decider: 'forced' });
@@ -182,9 +189,7 @@ describe('runTurn: self-healing', () => {
 describe('runTurn: auto-triggers', () => {
   it('runs summarize by runIf once the environment exceeds 30k tokens, once, and compacts it', async () => {
     const sentence = 'The relief valve opens at 8 bar and protects the pump housing from overpressure. ';
-    const huge = Array.from({ length: 40 }, (_, i) =>
-      chunk(`${sentence.repeat(45)} Section ${i} ends here.`, { page: i + 1, chunkId: `big${i}` }),
-    );
+    const huge = Array.from({ length: 40 }, (_, i) => chunk(`${sentence.repeat(45)} Section ${i} ends here.`, { page: i + 1, chunkId: `big${i}` }));
     const events = await run('At what pressure does the relief valve open?', [searchTool('hybrid_search', huge), summarize, textResponse]);
     const decisions = eventsOf(events, 'decision');
     expect(decisions.map((d) => `${d.tool}:${d.decider}`)).toEqual([`hybrid_search:rules`, `summarize:auto`, `text_response:rules`]);
@@ -219,7 +224,8 @@ describe('runTurn: cancellation', () => {
       question: 'What is the motor current?',
       signal: controller.signal,
       services: agentServices(writerDeps),
-      tools: [fast, stuck], options: { skills: [] },
+      tools: [fast, stuck],
+      options: { skills: [] },
     })) {
       events.push(e);
     }
@@ -244,7 +250,8 @@ describe('runTurn: cancellation', () => {
       question: 'What is the motor current?',
       signal: controller.signal,
       services: agentServices(writerDeps),
-      tools: [searchTool('fast_vector_search'), streaming], options: { skills: [] },
+      tools: [searchTool('fast_vector_search'), streaming],
+      options: { skills: [] },
     });
     const response = eventsOf(events, 'response')[0];
     expect(response).toMatchObject({ text: 'The motor draws 6.8 A [1].', partial: true });
@@ -279,7 +286,13 @@ describe('runTurn: cancellation', () => {
     const controller = new AbortController();
     controller.abort();
     const fast = searchTool('fast_vector_search');
-    const events = await collectTurn({ question: 'What is the motor current?', signal: controller.signal, services: agentServices(writerDeps), tools: [fast, textResponse], options: { skills: [] } });
+    const events = await collectTurn({
+      question: 'What is the motor current?',
+      signal: controller.signal,
+      services: agentServices(writerDeps),
+      tools: [fast, textResponse],
+      options: { skills: [] },
+    });
     expect(fast.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'cancelled' });
   });
@@ -287,7 +300,12 @@ describe('runTurn: cancellation', () => {
 
 describe('runTurn: skills', () => {
   const decoy = { name: 'find-spec', tools: ['hybrid_search'], description: 'Look up a rating or limit', steps: 'Search the specification table.' };
-  const skill = { name: 'read-diagram', tools: ['colqwen_search', 'visual_interpretation', 'text_response'], description: 'Read a diagram', steps: '1. Find the page.' };
+  const skill = {
+    name: 'read-diagram',
+    tools: ['colqwen_search', 'visual_interpretation', 'text_response'],
+    description: 'Read a diagram',
+    steps: '1. Find the page.',
+  };
 
   it('announces the matched skill and guarantees its tools before the decider', async () => {
     const colqwen = scriptedTool({ name: 'colqwen_search', run: () => [resultOf([page('m1', 7, { text: 'J1 pin 3 HEATER' })], 'pages')] });
@@ -295,7 +313,8 @@ describe('runTurn: skills', () => {
     const events = await collectTurn({
       question: 'What is the motor current?',
       services: agentServices(writerDeps),
-      tools: [fast, colqwen, textResponse], options: { skills: [decoy, skill] },
+      tools: [fast, colqwen, textResponse],
+      options: { skills: [decoy, skill] },
     });
     // "motor current" does not match the diagram skill text: no skill, no colqwen
     expect(eventsOf(events, 'skill')).toHaveLength(0);
@@ -306,7 +325,10 @@ describe('runTurn: skills', () => {
       services: agentServices(writerDeps),
       tools: [fast, colqwen, textResponse],
       options: {
-        skills: [decoy, { ...skill, tools: ['fast_vector_search', 'colqwen_search', 'text_response'], steps: 'Find the diagram of the connector, then read the pin.' }],
+        skills: [
+          decoy,
+          { ...skill, tools: ['fast_vector_search', 'colqwen_search', 'text_response'], steps: 'Find the diagram of the connector, then read the pin.' },
+        ],
       },
     });
     expect(eventsOf(matched, 'skill')[0]).toMatchObject({ name: 'read-diagram' });

@@ -288,7 +288,14 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   });
   if (scope) {
     const { manualIds, preferManualIds, reason, context, ambiguous } = scope;
-    yield ev({ type: 'scope', manualIds: manualIds ?? null, ...(preferManualIds ? { first: preferManualIds } : {}), reason, device: context, ...(ambiguous ? { ambiguous } : {}) });
+    yield ev({
+      type: 'scope',
+      manualIds: manualIds ?? null,
+      ...(preferManualIds ? { first: preferManualIds } : {}),
+      reason,
+      device: context,
+      ...(ambiguous ? { ambiguous } : {}),
+    });
   }
 
   try {
@@ -372,18 +379,25 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   if (status === 'done' && finalResponse && !finalResponse.declined && finalResponse.text && opts.checkAnswer !== false) {
     try {
       const texts = tree.environment.citableTexts();
-      const llm = await abortable(tree.services.llm().catch(() => null), signal);
+      const llm = await abortable(
+        tree.services.llm().catch(() => null),
+        signal,
+      );
       const check = await checkAnswer(finalResponse.text, texts, { llm, signal, recordUsage });
       const values = checkValues(finalResponse.text, texts, tree.environment.manualTitles());
       yield ev({
         type: 'check',
         method: check.method,
         checked: check.checked,
-        unsupported: withUnverifiedValues(check.unsupported, values, finalResponse.text).map((u) => !finalResponse.numbers.size ? u : ({
-          ...u,
-          sentence: renumberText(u.sentence, finalResponse.numbers),
-          refs: [...new Set(u.refs.flatMap((r) => finalResponse.numbers.get(r) ?? []))],
-        })),
+        unsupported: withUnverifiedValues(check.unsupported, values, finalResponse.text).map((u) =>
+          !finalResponse.numbers.size
+            ? u
+            : {
+                ...u,
+                sentence: renumberText(u.sentence, finalResponse.numbers),
+                refs: [...new Set(u.refs.flatMap((r) => finalResponse.numbers.get(r) ?? []))],
+              },
+        ),
         values: { checked: values.checked, unverified: values.unverified.map(({ value, sentence }) => ({ value, sentence })) },
       });
     } catch (err) {

@@ -12,7 +12,6 @@ import { isValueBox } from '@/lib/answer/value-boxes';
 
 // These tests exercise the writer, not the operating point (WRITER_POLICIES).
 
-
 let fx: FixtureStore;
 beforeAll(async () => {
   fx = await openFixtureStore();
@@ -21,7 +20,8 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const ask = (question: string, manualIds?: string[]) => collectTurn({ tools: defaultTools, question, manualIds, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) });
+const ask = (question: string, manualIds?: string[]) =>
+  collectTurn({ tools: defaultTools, question, manualIds, services: agentServices({ ...fx.deps, policies: WRITER_POLICIES }) });
 
 describe('a turn over a real LanceDB store', () => {
   it('answers a spec question with a cited sentence whose source highlights the chunk', async () => {

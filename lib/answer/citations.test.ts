@@ -7,7 +7,11 @@ describe('citation numbers', () => {
   it('numbers citations 1..n by first use and orders the sources so', () => {
     const out = numberCitations('The supply is 24 V DC [7]. The fuse is 2 A [3, 7]. See also [12].', [src(3, 4), src(7, 2), src(12, 9)]);
     expect(out.text).toBe('The supply is 24 V DC [1]. The fuse is 2 A [2, 1]. See also [3].');
-    expect(out.sources.map((s) => [s.ref, s.page])).toEqual([[1, 2], [2, 4], [3, 9]]);
+    expect(out.sources.map((s) => [s.ref, s.page])).toEqual([
+      [1, 2],
+      [2, 4],
+      [3, 9],
+    ]);
     // Running it again changes nothing.
     const again = numberCitations(out.text, out.sources);
     expect(again.text).toBe(out.text);

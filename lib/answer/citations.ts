@@ -16,7 +16,10 @@ export const CITATION = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
  * its tokens are words of three or more letters. None when no part does (the reader sees "p. N").
  */
 export function sourceLabel(heading: string | undefined): string | undefined {
-  const parts = (heading ?? '').split('>').map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const parts = (heading ?? '')
+    .split('>')
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
   for (const part of parts.reverse()) {
     const tokens = part.split(' ');
     const words = tokens.filter((t) => /^\p{L}{3,}$/u.test(t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));

@@ -3,7 +3,19 @@ import type { RefHit } from './hits';
 import { clarifySentence, readDevices, shouldClarify } from './clarify';
 
 const hit = (ref: number, manualId: string, manualTitle: string, page: number): RefHit =>
-  ({ ref, kind: 'chunk', manualId, manualTitle, page, chunkId: `${manualId}-${page}-${ref}`, heading: 'Specifications', text: `passage ${ref} of ${manualTitle}`, ocr: false, bboxes: [], score: 1 }) as RefHit;
+  ({
+    ref,
+    kind: 'chunk',
+    manualId,
+    manualTitle,
+    page,
+    chunkId: `${manualId}-${page}-${ref}`,
+    heading: 'Specifications',
+    text: `passage ${ref} of ${manualTitle}`,
+    ocr: false,
+    bboxes: [],
+    score: 1,
+  }) as RefHit;
 const name = (id: string) => ({ a: 'HX-200 controller', b: 'QX-40 analyzer', c: 'HX-200 controller' })[id] ?? id;
 
 describe('readDevices: how the closest pages split over devices', () => {
@@ -23,7 +35,9 @@ describe('readDevices: how the closest pages split over devices', () => {
     expect(shouldClarify(r, { maxTopShare: 0.65 })).toBe(true);
     expect(shouldClarify(r, { maxTopShare: 0.55 })).toBe(false);
     expect(r.pages.map((p) => p.manualId)).toEqual(['b', 'b', 'a', 'a']);
-    expect(clarifySentence(r)).toBe('Which device? The closest pages are from 2 manuals: QX-40 analyzer or HX-200 controller. Pick one and I will answer from its manual.');
+    expect(clarifySentence(r)).toBe(
+      'Which device? The closest pages are from 2 manuals: QX-40 analyzer or HX-200 controller. Pick one and I will answer from its manual.',
+    );
   });
   it('a kind the question refers to narrows the candidates', () => {
     const r = readDevices([hit(1, 'b', 'Zentro QX-40', 7), hit(2, 'a', 'Acme HX-200', 3)], name, ['a']);

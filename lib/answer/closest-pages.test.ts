@@ -19,7 +19,13 @@ const chunk = (ref: number, page: number, text: string, heading = 'Section 6 Mai
 describe('closestPages', () => {
   it('keeps the first (best) passage of each page, at most 3 pages, with the link a citation opens', () => {
     const long = 'word '.repeat(80);
-    const pages = closestPages([chunk(1, 7, 'X1 terminal   screws 0.6 Nm'), chunk(2, 7, 'second passage of page 7'), chunk(3, 3, long), chunk(4, 9, 'c'), chunk(5, 10, 'd')]);
+    const pages = closestPages([
+      chunk(1, 7, 'X1 terminal   screws 0.6 Nm'),
+      chunk(2, 7, 'second passage of page 7'),
+      chunk(3, 3, long),
+      chunk(4, 9, 'c'),
+      chunk(5, 10, 'd'),
+    ]);
     expect(pages.map((p) => p.page)).toEqual([7, 3, 9]);
     expect(pages[0]).toEqual({
       manualId: 'm/1',

@@ -10,7 +10,6 @@ import { chunk, page, resultOf } from '@/lib/agent/testing/turn';
 const extractiveAnswer = (question: string, hits: RefHit[], opts: ExtractiveOptions = {}) =>
   writeExtractive(question, hits, { formPolicy: { minCoverage: 0, requireAskedQuantity: true }, ...opts });
 
-
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();
   return env.add('fast_vector_search', resultOf(texts.map(([text, heading]) => chunk(text, { heading: heading ?? '' }))), 0);
@@ -34,7 +33,7 @@ const BATTERY = hits(
 );
 
 describe('extractive answer', () => {
-  it("declines a variant the manuals do not list, and a device whose manual is processing, whatever the passages say", () => {
+  it('declines a variant the manuals do not list, and a device whose manual is processing, whatever the passages say', () => {
     const variant = extractiveAnswer('How big is the battery of the Zentro QX-40C?', BATTERY, { uncoveredVariants: [{ asked: 'QX-40C', listed: ['QX-40A'] }] });
     expect(variant).toMatchObject({ declined: true, refs: [], text: 'The manuals do not cover the QX-40C: they list the QX-40A but not the QX-40C.' });
     const pending = extractiveAnswer('How big is the battery of the KL-9?', BATTERY, { notReady: [{ device: 'KL-9', percent: 12 }] });
@@ -55,7 +54,10 @@ describe('extractive answer', () => {
       'What supply voltage does the PX-9 need?',
       pages(
         'PX-9 Manual',
-        ['Code | Meaning | Action\nE01 | Supply voltage low (below 20.4 V) | Check the supply.\nE02 | Supply voltage high (above 28.8 V) | Check the supply.', 'Error codes'],
+        [
+          'Code | Meaning | Action\nE01 | Supply voltage low (below 20.4 V) | Check the supply.\nE02 | Supply voltage high (above 28.8 V) | Check the supply.',
+          'Error codes',
+        ],
         ['Parameter | Value\nSupply voltage | 24 V DC ±10 %\nCurrent consumption | 0.4 A idle', 'Technical data'],
       ),
     );
@@ -103,12 +105,17 @@ describe('extractive answer', () => {
   it('quotes a table row whole, with its header, instead of a fragment', () => {
     const table = pages(
       'HX-200 Manual',
-      ['Table 5-1 Error codes\nCode | Meaning | Action\nE04 | Pressure signal above 21 mA | Check the cable.\nE05 | Overpressure: above 360 bar for more | Check the relief valve.\nthan 200 ms (latching) | Check the calibration.', 'Error codes'],
+      [
+        'Table 5-1 Error codes\nCode | Meaning | Action\nE04 | Pressure signal above 21 mA | Check the cable.\nE05 | Overpressure: above 360 bar for more | Check the relief valve.\nthan 200 ms (latching) | Check the calibration.',
+        'Error codes',
+      ],
       ['The controller shows the error code on the display.', 'Error codes'],
     );
     const a = extractiveAnswer('The display shows E05. What does it mean, and at what pressure does it trip?', table);
     expect(a.declined).toBe(false);
-    expect(a.text).toContain('Code: E05; Meaning: Overpressure: above 360 bar for more than 200 ms (latching); Action: Check the relief valve. Check the calibration [1].');
+    expect(a.text).toContain(
+      'Code: E05; Meaning: Overpressure: above 360 bar for more than 200 ms (latching); Action: Check the relief valve. Check the calibration [1].',
+    );
   });
 
   it('never answers with a bare heading or a label line', () => {
@@ -124,7 +131,10 @@ describe('extractive answer', () => {
   it('answers "how do I" with the steps, and a topic sentence with the values after it', () => {
     const manual = pages(
       'LibreVNA manual',
-      ['The two thru option is an advanced de-embedding option for fixtures that cannot be calibrated out.\nTo create a two thru de-embedding, perform the following steps:\n1. Connect both fixtures directly to each other.\n2. Take the mandatory 2xThru measurement.\n3. Click the "Calculate" button.', 'De-embedding > Two Thru'],
+      [
+        'The two thru option is an advanced de-embedding option for fixtures that cannot be calibrated out.\nTo create a two thru de-embedding, perform the following steps:\n1. Connect both fixtures directly to each other.\n2. Take the mandatory 2xThru measurement.\n3. Click the "Calculate" button.',
+        'De-embedding > Two Thru',
+      ],
       ['TF card slot: for offline engraving file storage. Suggest SD card: 4~16G memory, FAT32 format. File format support: .NC; .GC', 'TF card'],
     );
     const steps = extractiveAnswer('How do I set up two thru de-embedding?', manual);
@@ -152,8 +162,16 @@ describe('extractive answer', () => {
 
   it('prefers the vision model reading of the page the question is about', () => {
     const env = new Environment();
-    const found = env.add('hybrid_search', resultOf([chunk('Figure 4 shows the wiring of the terminal block: terminal L1 brown, terminal N blue.', { page: 4 })]), 0);
-    const read = env.add('visual_interpretation', resultOf([page('m1', 4, { text: 'Terminal N takes the blue wire.', textSource: 'vlm' })], 'interpretation'), 1);
+    const found = env.add(
+      'hybrid_search',
+      resultOf([chunk('Figure 4 shows the wiring of the terminal block: terminal L1 brown, terminal N blue.', { page: 4 })]),
+      0,
+    );
+    const read = env.add(
+      'visual_interpretation',
+      resultOf([page('m1', 4, { text: 'Terminal N takes the blue wire.', textSource: 'vlm' })], 'interpretation'),
+      1,
+    );
     const a = extractiveAnswer('Which wire goes to terminal N in the wiring diagram?', [...found, ...read]);
     expect(a.parts[0]).toBe('Terminal N takes the blue wire [2].');
   });
@@ -198,14 +216,19 @@ describe('extractive answer', () => {
     const a = extractiveAnswer('How do I enter firmware update mode on a Yaesu FT-65?', found, { unknownDevices: ['Yaesu FT-65'] });
     expect(a.declined).toBe(true);
     expect(a.text).toBe('The manuals do not cover the Yaesu FT-65: no manual in the library mentions it.');
-    const covered = extractiveAnswer('How do I enter firmware update mode in OpenGD77 User Guide terms after a Yaesu FT-65?', found, { unknownDevices: ['Yaesu FT-65'] });
+    const covered = extractiveAnswer('How do I enter firmware update mode in OpenGD77 User Guide terms after a Yaesu FT-65?', found, {
+      unknownDevices: ['Yaesu FT-65'],
+    });
     expect(covered.declined).toBe(false);
     expect(covered.text).toContain('S1, Fn');
   });
   it('declines when the line that states the asked quantity does not fit in the answer', () => {
     // One list item of ten sentences, every one about the receiver sensitivity test: it fills the
     // answer, and the only line with a voltage (on the second page) no longer fits.
-    const test = Array.from({ length: 10 }, (_, i) => `In step ${i + 1} the receiver sensitivity test sets the signal generator and notes the display reading.`);
+    const test = Array.from(
+      { length: 10 },
+      (_, i) => `In step ${i + 1} the receiver sensitivity test sets the signal generator and notes the display reading.`,
+    );
     const found = pages(
       'RX-1 Manual',
       [`1. ${test.join(' ')}`, 'Receiver test'],
@@ -217,7 +240,11 @@ describe('extractive answer', () => {
   });
   it("shows the pages, quoting nothing, when only another device's manual has the value", () => {
     const found = searched(
-      chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', { manualId: 'libre', manualTitle: 'LibreVNA User Manual', page: 4 }),
+      chunk('The maximum input power at the RF ports is +10 dBm; more can damage the receiver.', {
+        manualId: 'libre',
+        manualTitle: 'LibreVNA User Manual',
+        page: 4,
+      }),
       chunk('The NanoVNA-H menu is opened with the jog switch.', { manualId: 'nano', manualTitle: 'NanoVNA-H User Guide', page: 2 }),
     );
     const topicTerms = new Map([
@@ -232,7 +259,11 @@ describe('extractive answer', () => {
   });
   it("answers from a copy of the named device's manual filed under another title (its passages name the device)", () => {
     const found = searched(
-      chunk('Code: E05; Meaning: HX-200 overpressure: pump pressure above limit, check the relief valve', { manualId: 'copy', manualTitle: 'Press controller desktop', page: 6 }),
+      chunk('Code: E05; Meaning: HX-200 overpressure: pump pressure above limit, check the relief valve', {
+        manualId: 'copy',
+        manualTitle: 'Press controller desktop',
+        page: 6,
+      }),
       chunk('The HX-200 controller is mounted on a DIN rail.', { manualId: 'acme', manualTitle: 'Acme HX-200 Controller Manual', page: 2 }),
     );
     const topicTerms = new Map([
@@ -243,10 +274,14 @@ describe('extractive answer', () => {
     expect(a.declined).toBe(false);
     expect(a.text).toContain('overpressure');
   });
-  it("answers a \"how can I\" question from the named device's manual even when only another manual has numbered steps", () => {
+  it('answers a "how can I" question from the named device\'s manual even when only another manual has numbered steps', () => {
     const found = searched(
       chunk('#n P2203 | Get the firmware version | $n ok V4.0.0', { manualId: 'arm', manualTitle: 'Swift Pro Protocol', page: 12 }),
-      chunk('1. Open the library manager and check the firmware version of the installed package.', { manualId: 'sbc', manualTitle: 'AgonLight2 Manual', page: 33 }),
+      chunk('1. Open the library manager and check the firmware version of the installed package.', {
+        manualId: 'sbc',
+        manualTitle: 'AgonLight2 Manual',
+        page: 33,
+      }),
     );
     const a = extractiveAnswer('How can I ask the Swift Pro which firmware version it is running?', found);
     expect(a.parts[0]).toContain('P2203');

@@ -68,7 +68,18 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const structure = opts.units?.length ? readStructure(reading, opts.units) : undefined;
   const useStructure = !!structure && (!bag || structure.coverage >= bag.evidence.coverage);
   const chosen = useStructure
-    ? { parts: [structure.text], refs: [structure.ref], manualId: structure.manualId, structure, evidence: { coverage: structure.coverage, quantityMissing: structure.quantityMissing, regions: structure.regions, structure: structure.kind } satisfies AnswerEvidence }
+    ? {
+        parts: [structure.text],
+        refs: [structure.ref],
+        manualId: structure.manualId,
+        structure,
+        evidence: {
+          coverage: structure.coverage,
+          quantityMissing: structure.quantityMissing,
+          regions: structure.regions,
+          structure: structure.kind,
+        } satisfies AnswerEvidence,
+      }
     : bag;
   if (!chosen) return withheld(question, form(null), NO_EVIDENCE);
   // A unit read from OCR text is a place to look: its crop and what its text seems to say, never a stated value.
@@ -76,7 +87,16 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   const { parts, refs, evidence } = chosen;
   const mode = form(evidence, otherDeviceAsked(reading, chosen.manualId) !== undefined);
   if (mode !== 'answer') return withheld(question, mode, evidence);
-  return { text: parts.join(' '), parts, refs, declined: false, mode, coverage: evidence.coverage, evidence, ...(chosen.structure ? { structure: chosen.structure } : {}) };
+  return {
+    text: parts.join(' '),
+    parts,
+    refs,
+    declined: false,
+    mode,
+    coverage: evidence.coverage,
+    evidence,
+    ...(chosen.structure ? { structure: chosen.structure } : {}),
+  };
 }
 
 /**
@@ -88,7 +108,14 @@ function quotedAnswer(reading: Reading, selection: Selection, quoted: Quotes, un
   const evidence = evidenceOf(reading, selection, quoted.parts);
   const manualId = selection.chosen[0].manualId;
   const { regions, procedure } = units.length ? anchorQuotes(reading, quoted.parts, units) : { regions: [] };
-  if (procedure) return { parts: [procedure.text], refs: [procedure.ref], manualId, structure: procedure, evidence: { ...evidence, regions: procedure.regions, structure: 'procedure' } };
+  if (procedure)
+    return {
+      parts: [procedure.text],
+      refs: [procedure.ref],
+      manualId,
+      structure: procedure,
+      evidence: { ...evidence, regions: procedure.regions, structure: 'procedure' },
+    };
   return { ...quoted, manualId, structure: undefined, evidence: regions.length ? { ...evidence, regions } : evidence };
 }
 
@@ -105,7 +132,15 @@ function notCovered(text: string): ExtractiveAnswer {
 function withheld(question: string, mode: AnswerMode, evidence: AnswerEvidence): ExtractiveAnswer {
   const text = mode === 'pages' ? closestPagesSentence(question) : declineSentence(question);
   // Regions belong to what is shown: a withheld quote's are not.
-  return { text, parts: [text], refs: [], declined: true, mode, coverage: evidence.coverage, evidence: { coverage: evidence.coverage, quantityMissing: evidence.quantityMissing } };
+  return {
+    text,
+    parts: [text],
+    refs: [],
+    declined: true,
+    mode,
+    coverage: evidence.coverage,
+    evidence: { coverage: evidence.coverage, quantityMissing: evidence.quantityMissing },
+  };
 }
 
 interface Candidate {

@@ -88,8 +88,7 @@ function quoterFor({ qTerms, isTopic, askedQuantities }: Reading): (u: Unit) => 
  */
 function readableFor(question: string): (u: Unit | undefined) => u is Unit {
   const asked = new Set(valueTokens(question));
-  return (u): u is Unit =>
-    quotable(u) && (u.kind === 'row' || u.kind === 'item' || isSentenceLike(u.text) || valueTokens(u.text).some((t) => !asked.has(t)));
+  return (u): u is Unit => quotable(u) && (u.kind === 'row' || u.kind === 'item' || isSentenceLike(u.text) || valueTokens(u.text).some((t) => !asked.has(t)));
 }
 /** Tokens with a digit, lower-cased ("V1.2", "0x1F"). */
 const valueTokens = (text: string) =>

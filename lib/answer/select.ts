@@ -32,7 +32,11 @@ const TOPIC_SCORE_SHARE = 0.5;
 const UNIT_BM25 = { k1: 1.2, b: 0.3 };
 
 const PROCEDURAL = /\b(how (do|can|should|would|must) (i|we|you)|how to|what steps|which steps|procedure|set ?up|step by step)\b/i;
-const normalise = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normalise = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 interface Passage {
   hit: RefHit;
@@ -148,7 +152,10 @@ function scoring(r: Reading): Scoring {
   // Term weights: rare among the units; the topic weighs little.
   // Words the technician quotes ('Normal', "Calculate") are labels to match exactly: they weigh double.
   const quoted = new Set([...question.matchAll(/['"‘“]([^'"’”]{2,40})['"’”]/g)].flatMap((m) => matchTerms(m[1])));
-  const bm25 = new Bm25Index(units.map((u) => u.termList), UNIT_BM25);
+  const bm25 = new Bm25Index(
+    units.map((u) => u.termList),
+    UNIT_BM25,
+  );
   const weight = new Map<string, number>();
   for (const t of qTerms) weight.set(t, bm25.idf(t) * (anyTopic(t) ? TOPIC_SCORE_SHARE : 1) * (quoted.has(t) ? 2 : 1));
   const lengthNorm = new Map(units.map((u, i) => [u, bm25.lengthNorm(i)]));
@@ -275,7 +282,12 @@ function rescueQuantities(r: Reading, { answerLike, eligible, score }: Scoring, 
   for (const kind of r.askedQuantities) {
     const states = (u: Unit) => valueKinds(u.text).has(kind);
     // A chosen unit states it already, or (the first one, without a value) the value units after it.
-    const follows = (u: Unit) => u === chosen[0] && !u.hasValue && siblingsOf(u).slice(u.position + 1, u.position + 3).some(states);
+    const follows = (u: Unit) =>
+      u === chosen[0] &&
+      !u.hasValue &&
+      siblingsOf(u)
+        .slice(u.position + 1, u.position + 3)
+        .some(states);
     if (chosen.some((u) => states(u) || follows(u))) continue;
     // On the best page any line may state it in other words ("power consumption … 130 mA" for
     // "how much current does it draw"); elsewhere the line must share a word with the question.

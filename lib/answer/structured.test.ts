@@ -33,7 +33,16 @@ async function readPdf(pdf: Uint8Array): Promise<PageContent[]> {
 function unitsOf(page: number): PageUnit[] {
   return units
     .filter((u) => u.regions.some((r) => r.page === page))
-    .map(({ kind, regions, heading, text, ocr, page: _first, ...data }) => ({ manualId: MANUAL, page, kind, regions, heading: heading ?? '', text, ocr, data }));
+    .map(({ kind, regions, heading, text, ocr, page: _first, ...data }) => ({
+      manualId: MANUAL,
+      page,
+      kind,
+      regions,
+      heading: heading ?? '',
+      text,
+      ocr,
+      data,
+    }));
 }
 
 /** One passage per page (its units' text), the asked page first: what a search returns. */
@@ -47,7 +56,9 @@ function hitsFor(first: number): RefHit[] {
     page,
     chunkId: `c${page}`,
     heading: '',
-    text: unitsOf(page).map((u) => u.text).join('\n'),
+    text: unitsOf(page)
+      .map((u) => u.text)
+      .join('\n'),
     ocr: false,
     bboxes: [],
     score: 1 - i / 10,
@@ -154,7 +165,12 @@ describe('the units as an LLM reads them', () => {
     // The row's cells in the header's order, one grid row.
     const row = grid.split('\n').find((l) => l.includes(table.rows[1]))!;
     const cells = table.cells.filter((c) => c.row === table.rows[1]).map((c) => c.value);
-    expect(row.split('|').map((c) => c.trim()).filter(Boolean)).toEqual([table.rows[1], ...cells]);
+    expect(
+      row
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual([table.rows[1], ...cells]);
     const steps = manual.truth.procedures[0].steps;
     const procedure = lines.find((l) => l.includes('procedure:'))!;
     expect(procedure.split('\n').filter((l) => /^\d+\./.test(l))).toHaveLength(steps.length);
@@ -175,7 +191,11 @@ describe('quotes placed in their units', () => {
     const page = 1;
     const hits = hitsFor(page);
     const reading = readQuestion('What does the controller switch?', hits)!;
-    const quote = `${unitsOf(page).find((u) => u.kind === 'paragraph')!.text.split('. ')[0]} [1].`;
+    const quote = `${
+      unitsOf(page)
+        .find((u) => u.kind === 'paragraph')!
+        .text.split('. ')[0]
+    } [1].`;
     const { regions } = anchorQuotes(reading, [quote], unitsOf(page));
     expect(regions).toHaveLength(1);
     expect(regions[0]).toMatchObject({ manualId: MANUAL, page, kind: 'paragraph' });
@@ -195,7 +215,9 @@ describe('a unit read from OCR text', () => {
     const answer = extractiveAnswer(`What is the ${cell.column.join(' ')} for ${cell.row}?`, hitsFor(cell.page), { units: scanned });
     expect(answer.mode).toBe('pages');
     expect(answer.declined).toBe(true);
-    expect(answer.text).toMatch(/^The answer may be in this table on a scanned page \(page 1\); its text reads ".*1450.*", which may be misread\. Check it on the page\.$/);
+    expect(answer.text).toMatch(
+      /^The answer may be in this table on a scanned page \(page 1\); its text reads ".*1450.*", which may be misread\. Check it on the page\.$/,
+    );
     expect(answer.structure?.regions[0]).toMatchObject({ page: cell.page, kind: 'table' });
     expect(answer.evidence.regions?.length).toBeGreaterThan(0);
   });

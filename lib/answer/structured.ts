@@ -148,7 +148,14 @@ function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes
     for (const e of (u.data.entries as CodeEntry[] | undefined) ?? []) {
       if (!codes.has(normCode(e.code))) continue;
       const terms = termSet(e.code, e.meaning, u.heading);
-      out.push({ ...base, kind: 'code', text: cite(`${e.code}: ${e.meaning}`, ref), coverage: coverageOf(r, u.manualId, terms), quantityMissing: missing(e.meaning), valueBoxes: [{ ...e.bbox, page: e.page, value: e.meaning }] });
+      out.push({
+        ...base,
+        kind: 'code',
+        text: cite(`${e.code}: ${e.meaning}`, ref),
+        coverage: coverageOf(r, u.manualId, terms),
+        quantityMissing: missing(e.meaning),
+        valueBoxes: [{ ...e.bbox, page: e.page, value: e.meaning }],
+      });
     }
   }
 
@@ -162,7 +169,14 @@ function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes
     const box = u.regions[0]?.bbox;
     if (meets(keyTerms, wanted)) {
       const terms = new Set([...keyTerms, ...heading, ...termSet(value)]);
-      out.push({ ...base, kind: 'labelled_value', text: cite(`${key}: ${value}`, ref), coverage: coverageOf(r, u.manualId, terms), quantityMissing: missing(value), valueBoxes: box ? [{ ...box, page: u.regions[0].page, value }] : [] });
+      out.push({
+        ...base,
+        kind: 'labelled_value',
+        text: cite(`${key}: ${value}`, ref),
+        coverage: coverageOf(r, u.manualId, terms),
+        quantityMissing: missing(value),
+        valueBoxes: box ? [{ ...box, page: u.regions[0].page, value }] : [],
+      });
     }
   }
 
@@ -171,7 +185,14 @@ function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes
     // The heading names the task; a procedure under a heading the question does not touch is another task.
     if (steps.length >= 2 && meets(heading, wanted)) {
       const terms = new Set([...heading, ...steps.flatMap((s) => matchTerms(s.text))]);
-      out.push({ ...base, kind: 'procedure', text: procedureText(u.heading, steps, ref), coverage: coverageOf(r, u.manualId, terms), quantityMissing: false, valueBoxes: [] });
+      out.push({
+        ...base,
+        kind: 'procedure',
+        text: procedureText(u.heading, steps, ref),
+        coverage: coverageOf(r, u.manualId, terms),
+        quantityMissing: false,
+        valueBoxes: [],
+      });
     }
   }
   return out;
@@ -207,13 +228,27 @@ function tableReadings(
       if ([...labelTerms].some((t) => !labels.has(t) && !heading.has(t))) continue;
       const terms = new Set([...labels, ...heading]);
       const label = [row.label, header[c.col]].filter(Boolean).join(' · ');
-      out.push({ ...base, kind: 'cell', text: cite(`${label}: ${c.text}`, base.ref), coverage: coverageOf(r, u.manualId, terms), quantityMissing: missing(`${c.text} ${table.columns[c.col].unit ?? ''}`), valueBoxes: [{ ...c.bbox, page: c.page, value: c.text }] });
+      out.push({
+        ...base,
+        kind: 'cell',
+        text: cite(`${label}: ${c.text}`, base.ref),
+        coverage: coverageOf(r, u.manualId, terms),
+        quantityMissing: missing(`${c.text} ${table.columns[c.col].unit ?? ''}`),
+        valueBoxes: [{ ...c.bbox, page: c.page, value: c.text }],
+      });
     }
     // A row the question names by its label, with no column asked: the whole row.
     if (rowMet && cells.length && cells.length <= 4 && ![...labelTerms].some((t) => headerTerms.some((h) => h.has(t)))) {
       const text = [row.label, ...cells.map((c) => (header[c.col] ? `${header[c.col]}: ${c.text}` : c.text))].join(' · ');
       const terms = new Set([...rowTerms[ri], ...cells.flatMap((c) => [...termSet(c.text)]), ...heading]);
-      out.push({ ...base, kind: 'row', text: cite(text, base.ref), coverage: coverageOf(r, u.manualId, terms), quantityMissing: missing(cells.map((c) => c.text).join(' ')), valueBoxes: [] });
+      out.push({
+        ...base,
+        kind: 'row',
+        text: cite(text, base.ref),
+        coverage: coverageOf(r, u.manualId, terms),
+        quantityMissing: missing(cells.map((c) => c.text).join(' ')),
+        valueBoxes: [],
+      });
     }
   });
   return out;
@@ -384,7 +419,8 @@ export function bestRegionOnPage(r: Reading, units: readonly PageUnit[], manualI
     const coverage = coverageOf(r, manualId, termSet(u.heading, u.text));
     // Of units that cover the question alike, the larger shows more of what the page holds.
     const area = region.bbox.w * region.bbox.h;
-    if (!best || coverage > best.coverage || (coverage === best.coverage && area > best.area)) best = { region: toEvidence(manualId, page, region.bbox, u.kind), coverage, area };
+    if (!best || coverage > best.coverage || (coverage === best.coverage && area > best.area))
+      best = { region: toEvidence(manualId, page, region.bbox, u.kind), coverage, area };
   }
   return best?.region;
 }

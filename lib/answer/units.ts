@@ -90,8 +90,7 @@ function mergeRow(row: string, continuation: string): string {
 
 // A label is short and in mixed case ("Service menu PIN"): a line in capitals ("HEATER") is more
 // often a signal name in a drawing, whose neighbour line is not its value.
-const LABEL = (l: string) =>
-  l.split(' ').length <= 4 && /\p{L}{3,}/u.test(l) && /\p{Ll}/u.test(l) && !/[.!?:;,]$/.test(l) && !isRow(l);
+const LABEL = (l: string) => l.split(' ').length <= 4 && /\p{L}{3,}/u.test(l) && /\p{Ll}/u.test(l) && !/[.!?:;,]$/.test(l) && !isRow(l);
 const LABEL_VALUE = (l: string) => l.split(' ').length <= 6 && /\d/.test(l) && !/[.!?]$/.test(l) && !isRow(l);
 
 /**

@@ -36,7 +36,8 @@ describe('checkValues', () => {
 describe('checkValues with manual names', () => {
   it('does not count a model number that is part of a searched manual name as a claim', () => {
     const sources = new Map([[8, 'The USB serial port chip uses CH340.']]);
-    const note = 'Note: I found no answer in a manual for olimex-agonlight2-user-manual; what follows is from mks-dlc32-v2-wiring-manual, a different device. The chip is CH340 [8].';
+    const note =
+      'Note: I found no answer in a manual for olimex-agonlight2-user-manual; what follows is from mks-dlc32-v2-wiring-manual, a different device. The chip is CH340 [8].';
     expect(checkValues(note, sources).unverified.length).toBeGreaterThan(0);
     const r = checkValues(note, sources, ['olimex-agonlight2-user-manual', 'mks-dlc32-v2-wiring-manual']);
     expect(r.unverified).toEqual([]);

@@ -29,7 +29,10 @@ export async function handleAsk(request: Request, baseUrl: string, deps?: Librar
     const parsed = askBodySchema.safeParse(body);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
-      return Response.json({ error: `Bad request: ${body === null ? 'the body must be JSON like {"question": "…"}' : problems.join('; ')}`, code: 'bad_request' }, { status: 400 });
+      return Response.json(
+        { error: `Bad request: ${body === null ? 'the body must be JSON like {"question": "…"}' : problems.join('; ')}`, code: 'bad_request' },
+        { status: 400 },
+      );
     }
     return answerWith(caller, parsed.data, request, baseUrl, deps);
   });
@@ -37,7 +40,12 @@ export async function handleAsk(request: Request, baseUrl: string, deps?: Librar
 
 async function answerWith(caller: ApiCaller, input: z.output<typeof askBodySchema>, request: Request, baseUrl: string, deps?: LibraryDeps): Promise<Response> {
   try {
-    const answer = await audited(caller, 'v1:ask', () => askAgent(input, baseUrl, deps, request.signal), (a) => (a.status === 'done' ? undefined : a.status));
+    const answer = await audited(
+      caller,
+      'v1:ask',
+      () => askAgent(input, baseUrl, deps, request.signal),
+      (a) => (a.status === 'done' ? undefined : a.status),
+    );
     return Response.json(answer);
   } catch (err) {
     if (err instanceof LibraryApiError) return Response.json({ error: err.message, code: 'bad_request' }, { status: 400 });

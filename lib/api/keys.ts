@@ -83,7 +83,8 @@ const limiters = globalThis as unknown as {
 
 function takeRate(keyId: string) {
   const perMin = getConfig().apiRatePerMin;
-  if (limiters.__mcApiLimiter?.perMin !== perMin) limiters.__mcApiLimiter = { perMin, limiter: new RateLimiter({ limit: perMin, windowMs: 60_000 }, Date.now, { name: 'api:key' }) };
+  if (limiters.__mcApiLimiter?.perMin !== perMin)
+    limiters.__mcApiLimiter = { perMin, limiter: new RateLimiter({ limit: perMin, windowMs: 60_000 }, Date.now, { name: 'api:key' }) };
   return limiters.__mcApiLimiter.limiter.take(keyId);
 }
 
@@ -120,7 +121,9 @@ export async function withInFlightSlot(caller: ApiCaller, handle: () => Promise<
     if (!keySlot || !ownerSlot) {
       await audit(caller, 'auth', 0, 'refused', keySlot ? 'too many requests in flight for the owner' : 'too many requests in flight for the key');
       const which = keySlot ? `of this key’s owner (${limits.perOwner})` : `with this key (${limits.perKey})`;
-      return apiKeyErrorResponse(new ApiKeyError(429, `Too many requests running at once ${which}. Wait for one to finish and try again.`, IN_FLIGHT_RETRY_AFTER_S));
+      return apiKeyErrorResponse(
+        new ApiKeyError(429, `Too many requests running at once ${which}. Wait for one to finish and try again.`, IN_FLIGHT_RETRY_AFTER_S),
+      );
     }
     return await handle();
   } finally {
@@ -193,7 +196,9 @@ function touchSoon(keyId: string): void {
 
 /** Records one call; a failed write is logged, never fatal to the call. */
 async function audit(caller: ApiCaller, tool: string, ms: number, outcome: ApiAuditRow['outcome'], message?: string): Promise<void> {
-  await insertAudit({ keyId: caller.keyId, ownerId: caller.ownerId, tool, ms: Math.round(ms), outcome, message }).catch((err) => console.error('[api] could not write the audit row', err));
+  await insertAudit({ keyId: caller.keyId, ownerId: caller.ownerId, tool, ms: Math.round(ms), outcome, message }).catch((err) =>
+    console.error('[api] could not write the audit row', err),
+  );
 }
 
 /** Runs `body` as an audited call of `tool`. */
@@ -225,5 +230,8 @@ function apiKeyErrorResponse(err: ApiKeyError): Response {
   const headers: Record<string, string> = {};
   if (err.status === 401) headers['www-authenticate'] = 'Bearer';
   if (err.retryAfterS) headers['retry-after'] = String(err.retryAfterS);
-  return Response.json({ error: err.message, code: err.status === 429 ? 'rate_limited' : err.status === 401 ? 'unauthorized' : err.status === 403 ? 'forbidden' : 'bad_request' }, { status: err.status, headers });
+  return Response.json(
+    { error: err.message, code: err.status === 429 ? 'rate_limited' : err.status === 401 ? 'unauthorized' : err.status === 403 ? 'forbidden' : 'bad_request' },
+    { status: err.status, headers },
+  );
 }

@@ -88,11 +88,26 @@ const absolute = (base: string, p: string) => `${base}${p}`;
 
 /** A page a reply offers (a closest page, a device choice's best page) as the API shows it. */
 function apiPage(p: Pick<ClosestPage, 'manualId' | 'manualTitle' | 'page' | 'heading' | 'snippet'>, base: string): ApiClosestPage {
-  return { manual: p.manualId, manualTitle: p.manualTitle, page: p.page, heading: p.heading, snippet: p.snippet, previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })) };
+  return {
+    manual: p.manualId,
+    manualTitle: p.manualTitle,
+    page: p.page,
+    heading: p.heading,
+    snippet: p.snippet,
+    previewUrl: absolute(base, viewerUrl({ manualId: p.manualId, page: p.page })),
+  };
 }
 
 function view(m: Manual, base: string): ApiManual {
-  return { id: m.id, title: m.title, fileName: m.fileName, pages: m.pageCount, status: m.status, ready: m.status === 'ready', url: absolute(base, `/manuals/${encodeURIComponent(m.id)}`) };
+  return {
+    id: m.id,
+    title: m.title,
+    fileName: m.fileName,
+    pages: m.pageCount,
+    status: m.status,
+    ready: m.status === 'ready',
+    url: absolute(base, `/manuals/${encodeURIComponent(m.id)}`),
+  };
 }
 
 export async function listLibrary(base: string): Promise<ApiManual[]> {
@@ -130,7 +145,11 @@ export async function searchPassages(input: { query: string; manual?: string; k:
   const embedder = deps.agent?.embedder ?? (await getEmbedder());
   const store = deps.agent?.vectorStore ?? (await getVectorStore());
   const vector = await embedder.embedQuery(input.query);
-  const hits = await store.hybridSearch(input.query, vector, { limit: input.k, alpha: recommendedHybridAlpha(embedder), filter: { manualIds: manuals.map((m) => m.id) } });
+  const hits = await store.hybridSearch(input.query, vector, {
+    limit: input.k,
+    alpha: recommendedHybridAlpha(embedder),
+    filter: { manualIds: manuals.map((m) => m.id) },
+  });
   return hits.map((h) => ({
     manual: h.manualId,
     manualTitle: titles.get(h.manualId) ?? h.manualId,
@@ -177,14 +196,26 @@ export async function readPage(input: { manual: string; page: number }, base: st
 }
 
 /** One question through the agent (no chat history, nothing stored), its cited answer and sources. */
-export async function askAgent(input: { question: string; manuals?: string[]; device?: string }, base: string, deps: LibraryDeps = {}, signal?: AbortSignal): Promise<ApiAnswer> {
+export async function askAgent(
+  input: { question: string; manuals?: string[]; device?: string },
+  base: string,
+  deps: LibraryDeps = {},
+  signal?: AbortSignal,
+): Promise<ApiAnswer> {
   const manuals = await resolveManuals(input.manuals);
   // The device picked (a clarify reply's choice): the turn is about it, as a chat whose device is set.
   const picked = input.device ? (await resolveManuals([input.device]))[0] : undefined;
   const device = picked ? { manualIds: [picked.id], device: deviceName(picked.title), turn: 1 } : null;
   const out: ApiAnswer = { answer: '', sources: [], declined: false, status: 'failed', errors: [] };
   let streamed = '';
-  for await (const e of runTurn({ tools: defaultTools, question: input.question, manualIds: manuals.map((m) => m.id), device, signal, services: agentServices(deps.agent) }) as AsyncIterable<AgentEvent>) {
+  for await (const e of runTurn({
+    tools: defaultTools,
+    question: input.question,
+    manualIds: manuals.map((m) => m.id),
+    device,
+    signal,
+    services: agentServices(deps.agent),
+  }) as AsyncIterable<AgentEvent>) {
     if (e.type === 'response_delta') streamed = e.reset ? e.delta : streamed + e.delta;
     else if (e.type === 'response') {
       out.answer = e.text;

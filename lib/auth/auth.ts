@@ -32,9 +32,7 @@ function authConfig(): NextAuthConfig {
           return checkCredentials(email, password);
         },
       }),
-      ...(oidc
-        ? [{ id: 'oidc', name: oidc.name, type: 'oidc' as const, issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret }]
-        : []),
+      ...(oidc ? [{ id: 'oidc', name: oidc.name, type: 'oidc' as const, issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret }] : []),
     ],
     callbacks: {
       async jwt({ token, user, account, profile }) {

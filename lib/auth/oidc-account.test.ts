@@ -11,7 +11,9 @@ describe('accountForOidc', () => {
     const boss = await createUser({ email: 'boss@corp.example', role: 'admin', passwordHash: 'scrypt$x' });
     const count = (await listUsers()).length;
     for (const email_verified of [false, undefined, null, 'false', 1, 'yes']) {
-      await expect(accountForOidc({ email: 'Boss@Corp.example', email_verified, name: 'Mallory' }), String(email_verified)).rejects.toBeInstanceOf(OidcAccountError);
+      await expect(accountForOidc({ email: 'Boss@Corp.example', email_verified, name: 'Mallory' }), String(email_verified)).rejects.toBeInstanceOf(
+        OidcAccountError,
+      );
     }
     expect((await listUsers()).length).toBe(count);
     expect((await accountForOidc({ email: 'Boss@Corp.example', email_verified: true })).id).toBe(boss.id);

@@ -12,7 +12,6 @@ import { SignInRequiredError } from './roles';
 
 export { signOwnerId, verifyOwnerCookie };
 
-
 /**
  * The current owner id, or null when the request carries no valid cookie (read-only contexts).
  * Where sign-in is required (lib/auth/access.ts) it is the signed-in user's id instead.
@@ -22,7 +21,6 @@ export async function currentOwnerId(): Promise<string | null> {
   const jar = await cookies();
   return verifyOwnerCookie(jar.get(OWNER_COOKIE)?.value);
 }
-
 
 /**
  * The current owner id, creating the cookie when missing. Only callable where cookies may be set

@@ -1,7 +1,10 @@
 /** Password hashing with Node's scrypt (memory-hard; no native dependency): `scrypt$N$r$p$salt$hash`. */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-const N = 16384, R = 8, P = 1, KEYLEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>

@@ -20,7 +20,10 @@ export class AccessError extends Error {
     this.name = 'AccessError';
   }
   toResponse(): Response {
-    return Response.json({ error: this.message, code: this.status === 401 ? 'unauthorized' : this.status === 404 ? 'not_found' : 'forbidden' }, { status: this.status });
+    return Response.json(
+      { error: this.message, code: this.status === 401 ? 'unauthorized' : this.status === 404 ? 'not_found' : 'forbidden' },
+      { status: this.status },
+    );
   }
 }
 

@@ -44,7 +44,9 @@ describe('answer markdown', () => {
   });
 
   it('marks unsupported sentences, keeping their citations', () => {
-    const html = render('The pump runs at 230 V [1]. The fuse is rated 99 A [2]. Done.', [{ sentence: 'The fuse is rated 99 A [2].', reason: '99 does not appear' }]);
+    const html = render('The pump runs at 230 V [1]. The fuse is rated 99 A [2]. Done.', [
+      { sentence: 'The fuse is rated 99 A [2].', reason: '99 does not appear' },
+    ]);
     expect(html).toContain('<mark data-reason="99 does not appear">The fuse is rated 99 A <cite data-ref="2">2</cite>.</mark>');
     expect(html).toContain('230 V <cite data-ref="1">1</cite>.');
   });

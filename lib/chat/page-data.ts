@@ -30,9 +30,7 @@ export interface ChatPageContext {
 
 export async function chatPageContext(ownerId: string | null, opts: { examples?: boolean } = {}): Promise<ChatPageContext> {
   const [sessions, all, queue] = await Promise.all([listChatSessions(ownerId), listManuals(), queuedManualIds()]);
-  const ready = all
-    .filter(isSearchable)
-    .map((m) => ({ id: m.id, title: m.title, device: deviceName(m.title), searchable: searchableLabel(m) }));
+  const ready = all.filter(isSearchable).map((m) => ({ id: m.id, title: m.title, device: deviceName(m.title), searchable: searchableLabel(m) }));
   const processing = all
     .filter((m) => m.status !== 'ready' && m.status !== 'failed')
     .map((m) => {

@@ -4,13 +4,42 @@ import { shownTools } from '@/lib/agent/contract';
 import { defaultTools } from '@/tools';
 import { plainNow, plainSteps, plainSummaryParts } from './plain-trail';
 
-const hit = (page: number, ref: number) => ({ ref, kind: 'chunk' as const, manualId: 'dp', manualTitle: 'DP800 User’s Guide', page, heading: 'Output', text: 'x', score: 0.4 });
+const hit = (page: number, ref: number) => ({
+  ref,
+  kind: 'chunk' as const,
+  manualId: 'dp',
+  manualTitle: 'DP800 User’s Guide',
+  page,
+  heading: 'Output',
+  text: 'x',
+  score: 0.4,
+});
 const EVENTS: AgentEvent[] = [
   { type: 'turn_start', question: 'q', manualIds: null, budget: 5, decider: 'rules', tools: shownTools(defaultTools), t: 0 },
   { type: 'skill', name: 'find-spec', score: 3, tools: ['hybrid_search'], description: 'd', t: 1 },
-  { type: 'decision', iteration: 1, tool: 'hybrid_search', reason: 'skill "find-spec" guarantees hybrid_search', decider: 'skill', inputs: {}, available: [], unavailable: [], t: 2 },
+  {
+    type: 'decision',
+    iteration: 1,
+    tool: 'hybrid_search',
+    reason: 'skill "find-spec" guarantees hybrid_search',
+    decider: 'skill',
+    inputs: {},
+    available: [],
+    unavailable: [],
+    t: 2,
+  },
   { type: 'status', tool: 'hybrid_search', message: 'trying fast_vector_search', t: 3 },
-  { type: 'result', tool: 'hybrid_search', name: 'hybrid', refs: [4, 5, 6], hits: [hit(12, 4), hit(14, 5), hit(12, 6)], metadata: { coverage: 0.39 }, count: 3, time_ms: 120, t: 130 },
+  {
+    type: 'result',
+    tool: 'hybrid_search',
+    name: 'hybrid',
+    refs: [4, 5, 6],
+    hits: [hit(12, 4), hit(14, 5), hit(12, 6)],
+    metadata: { coverage: 0.39 },
+    count: 3,
+    time_ms: 120,
+    t: 130,
+  },
   { type: 'error', tool: 'colqwen_search', message: 'ECONNREFUSED', recoverable: true, t: 140 },
   { type: 'decision', iteration: 2, tool: 'text_response', reason: 'enough', decider: 'rules', inputs: {}, available: [], unavailable: [], t: 150 },
 ];
@@ -26,7 +55,16 @@ describe('the trail in plain words', () => {
   });
 
   it('sums a turn up in one line: what was searched, pages cited, time', () => {
-    const { what, rest } = plainSummaryParts({ events: EVENTS, sources: [{ manualId: 'dp', page: 12 }, { manualId: 'dp', page: 14 }, { manualId: 'dp', page: 12 }], status: 'done', metrics: { total_ms: 812 } });
+    const { what, rest } = plainSummaryParts({
+      events: EVENTS,
+      sources: [
+        { manualId: 'dp', page: 12 },
+        { manualId: 'dp', page: 14 },
+        { manualId: 'dp', page: 12 },
+      ],
+      status: 'done',
+      metrics: { total_ms: 812 },
+    });
     expect([what, ...rest].join(' · ')).toBe('Searched DP800 User’s Guide · cited 2 pages · 0.8 s · a step failed');
   });
 
@@ -48,7 +86,10 @@ describe('the trail in plain words', () => {
   });
 
   it('says first how a follow-up was read', () => {
-    const followUp: AgentEvent[] = [{ ...EVENTS[0], question: 'and output 3?', resolved: 'What is the current of output 3 on the HX-200?' } as AgentEvent, ...EVENTS.slice(1)];
+    const followUp: AgentEvent[] = [
+      { ...EVENTS[0], question: 'and output 3?', resolved: 'What is the current of output 3 on the HX-200?' } as AgentEvent,
+      ...EVENTS.slice(1),
+    ];
     expect(plainSteps(followUp)[0]).toEqual({ kind: 'question', text: 'Read as a follow-up: What is the current of output 3 on the HX-200?' });
   });
 });

@@ -4,7 +4,16 @@ import type { AgentEvent } from '@/lib/agent/events';
 import { eventsOfMessage, storedToMessages, TurnChunkEncoder, turnFromMessages, type ChatUIMessage, type ChatUIMessageChunk } from './protocol';
 import { applyEvent, emptyTurn, fromStored } from './view';
 
-const source = { ref: 1, kind: 'chunk' as const, manualId: 'hx-200', manualTitle: 'HX-200', page: 3, chunkId: 'hx-200:3:0', snippet: '24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
+const source = {
+  ref: 1,
+  kind: 'chunk' as const,
+  manualId: 'hx-200',
+  manualTitle: 'HX-200',
+  page: 3,
+  chunkId: 'hx-200:3:0',
+  snippet: '24 V DC',
+  bboxes: [{ x: 1, y: 2, w: 3, h: 4 }],
+};
 
 /** Encodes events and reads them back with the AI SDK's own reader. */
 async function roundTrip(events: AgentEvent[]): Promise<ChatUIMessage> {

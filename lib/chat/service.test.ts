@@ -44,7 +44,11 @@ async function chatOf(owner: string, title = 'Supply voltage') {
   return { sessionId: s.id, messageId: m.id };
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof ChatError ? e.code : `unexpected: ${e}`));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e) => (e instanceof ChatError ? e.code : `unexpected: ${e}`),
+  );
 
 describe('chat service', () => {
   it('share ids carry 128 random bits, URL-safe', () => {
@@ -159,7 +163,9 @@ describe('chat service', () => {
     const manualId = uid('man');
     await db.insert(manuals).values({ id: manualId, title: 'Preview manual', fileName: 'p.pdf', sha256: manualId, sizeBytes: 1, status: 'ready' });
     await db.insert(pages).values({ manualId, number: 3, width: 595, height: 842 });
-    await db.insert(chunks).values({ id: `${manualId}:c`, manualId, page: 3, heading: 'Electrical data', text: '24 V DC', bboxes: [{ x: 10, y: 20, w: 30, h: 40 }] });
+    await db
+      .insert(chunks)
+      .values({ id: `${manualId}:c`, manualId, page: 3, heading: 'Electrical data', text: '24 V DC', bboxes: [{ x: 10, y: 20, w: 30, h: 40 }] });
     expect(await pagePreview(manualId, 3, `${manualId}:c`)).toEqual({
       manualId,
       manualTitle: 'Preview manual',

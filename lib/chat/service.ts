@@ -262,7 +262,12 @@ async function exactValueBoxes(manual: { id: string; password?: string | null },
   if (values.length === 0) return estimates;
   // pdf.js runs in a PDF worker process, never in the web server (lib/pdf-worker).
   try {
-    const found = await locateValuesInPdf(manualSourcePath(manual.id), page, values.map((v) => ({ value: v.value, near: v })), manual.password ?? undefined);
+    const found = await locateValuesInPdf(
+      manualSourcePath(manual.id),
+      page,
+      values.map((v) => ({ value: v.value, near: v })),
+      manual.password ?? undefined,
+    );
     return values.map((v, i) => (found[i] ? { ...found[i], value: v.value, exact: true } : estimates[i]));
   } catch {
     return estimates;

@@ -62,9 +62,36 @@ describe('suggestions', () => {
     const events = [
       hybridResult(
         [
-          { ref: 1, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 6, heading: '5 Error codes > Table 5-1 Error codes', text: 'E03 | Transducer wire break', score: 0.9 },
-          { ref: 2, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 9, heading: '8 Troubleshooting > Table 8-1 Symptom, cause and remedy', text: 'HX-200 symptoms', score: 0.7 },
-          { ref: 3, kind: 'chunk', manualId: 'hx', manualTitle: 'acme-hx200-manual', page: 4, heading: '3 Electrical installation > 3.1 Wiring diagram', text: 'HX-200 J3', score: 0.6 },
+          {
+            ref: 1,
+            kind: 'chunk',
+            manualId: 'hx',
+            manualTitle: 'acme-hx200-manual',
+            page: 6,
+            heading: '5 Error codes > Table 5-1 Error codes',
+            text: 'E03 | Transducer wire break',
+            score: 0.9,
+          },
+          {
+            ref: 2,
+            kind: 'chunk',
+            manualId: 'hx',
+            manualTitle: 'acme-hx200-manual',
+            page: 9,
+            heading: '8 Troubleshooting > Table 8-1 Symptom, cause and remedy',
+            text: 'HX-200 symptoms',
+            score: 0.7,
+          },
+          {
+            ref: 3,
+            kind: 'chunk',
+            manualId: 'hx',
+            manualTitle: 'acme-hx200-manual',
+            page: 4,
+            heading: '3 Electrical installation > 3.1 Wiring diagram',
+            text: 'HX-200 J3',
+            score: 0.6,
+          },
         ],
         10,
       ),
@@ -80,7 +107,20 @@ describe('suggestions', () => {
     expect(again).not.toContain('How do I troubleshoot the HX-200 when it does not work as expected?');
 
     // A suggestion that only rephrases the question is dropped.
-    const spec: AgentEvent = { ...events[0], hits: [{ ref: 1, kind: 'chunk', manualId: 'hx', page: 3, heading: '2 Technical specifications > Table 2-1 Electrical data', text: 'Supply voltage | 24 V DC HX200', score: 1 }] } as AgentEvent;
+    const spec: AgentEvent = {
+      ...events[0],
+      hits: [
+        {
+          ref: 1,
+          kind: 'chunk',
+          manualId: 'hx',
+          page: 3,
+          heading: '2 Technical specifications > Table 2-1 Electrical data',
+          text: 'Supply voltage | 24 V DC HX200',
+          score: 1,
+        },
+      ],
+    } as AgentEvent;
     const rephrased = followUps('What supply voltage does the HX-200 controller need?', [spec]);
     expect(rephrased.some((q) => /supply voltage/i.test(q))).toBe(false);
   });
@@ -105,7 +145,16 @@ describe('follow-ups read as real questions', () => {
     const result = hybridResult(
       [
         { ref: 1, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 40, heading: 'Note', text: 'Note: the output', score: 0.9 },
-        { ref: 2, kind: 'chunk', manualId: 'dp', manualTitle: 'DP800 User Guide', page: 41, heading: 'Remote Control > To Set the LAN Parameters', text: 'Press Utility', score: 0.8 },
+        {
+          ref: 2,
+          kind: 'chunk',
+          manualId: 'dp',
+          manualTitle: 'DP800 User Guide',
+          page: 41,
+          heading: 'Remote Control > To Set the LAN Parameters',
+          text: 'Press Utility',
+          score: 0.8,
+        },
       ],
       5,
     );

@@ -21,7 +21,6 @@ interface Template {
   question: (ctx: { leaf: string; text: string; model: string }) => string;
 }
 
-
 /** Heading → question, most useful first. `id` keeps one question per kind of section. */
 const TEMPLATES: Template[] = [
   {
@@ -47,7 +46,10 @@ const TEMPLATES: Template[] = [
     id: 'calibration',
     match: /calibrat/i,
     question: ({ leaf }) => {
-      const what = leaf.replace(/\bcalibration\b/i, '').trim().toLowerCase();
+      const what = leaf
+        .replace(/\bcalibration\b/i, '')
+        .trim()
+        .toLowerCase();
       return what ? `How do I calibrate the ${what}?` : 'How do I run the calibration procedure?';
     },
   },
@@ -96,7 +98,13 @@ export function headingLeaf(heading: string): string {
 export function exampleQuestions(manuals: Array<{ id: string; title: string }>, seeds: HeadingSeed[], max = 4): string[] {
   const perManual = manuals.map((m) => {
     const own = seeds.filter((s) => s.manualId === m.id);
-    const model = productName(m.title, own.map((s) => s.text).join(' ').slice(0, 4000));
+    const model = productName(
+      m.title,
+      own
+        .map((s) => s.text)
+        .join(' ')
+        .slice(0, 4000),
+    );
     const out: Array<{ id: string; question: string }> = [];
     for (const t of TEMPLATES) {
       const matching = own.filter((s) => t.match.test(headingLeaf(s.heading)) || t.match.test(s.heading));
@@ -192,10 +200,60 @@ const GENERIC_HEADING =
 
 /** Verbs a task heading starts with ("Set the LAN Parameters", "Setting the clock"), as "How do I …?" takes them. */
 const TASK_VERBS = [
-  'set', 'configure', 'connect', 'disconnect', 'install', 'uninstall', 'replace', 'remove', 'check', 'adjust', 'clean', 'calibrate',
-  'enable', 'disable', 'change', 'select', 'use', 'update', 'upgrade', 'reset', 'restore', 'save', 'load', 'turn', 'switch', 'measure',
-  'mount', 'open', 'close', 'start', 'stop', 'run', 'create', 'delete', 'edit', 'view', 'read', 'operate', 'program', 'test', 'assemble',
-  'disassemble', 'lubricate', 'inspect', 'store', 'transport', 'unpack', 'power', 'wire', 'zero', 'fill', 'drain', 'tighten', 'align',
+  'set',
+  'configure',
+  'connect',
+  'disconnect',
+  'install',
+  'uninstall',
+  'replace',
+  'remove',
+  'check',
+  'adjust',
+  'clean',
+  'calibrate',
+  'enable',
+  'disable',
+  'change',
+  'select',
+  'use',
+  'update',
+  'upgrade',
+  'reset',
+  'restore',
+  'save',
+  'load',
+  'turn',
+  'switch',
+  'measure',
+  'mount',
+  'open',
+  'close',
+  'start',
+  'stop',
+  'run',
+  'create',
+  'delete',
+  'edit',
+  'view',
+  'read',
+  'operate',
+  'program',
+  'test',
+  'assemble',
+  'disassemble',
+  'lubricate',
+  'inspect',
+  'store',
+  'transport',
+  'unpack',
+  'power',
+  'wire',
+  'zero',
+  'fill',
+  'drain',
+  'tighten',
+  'align',
 ];
 const VERB_BY_STEM = new Map(TASK_VERBS.map((v) => [stem(v), v]));
 /** The task verb a heading's first word is, as written or in its -ing form ("Setting" → set; not "Settings"). */
@@ -212,7 +270,10 @@ function sentenceCase(words: string[]): string {
  * what the manual says; fragments, generic labels ("Note"), numbers and sentences give none.
  */
 export function headingQuestion(leaf: string): string | null {
-  const clean = leaf.replace(/[\s:]+$/, '').replace(/\s+/g, ' ').trim();
+  const clean = leaf
+    .replace(/[\s:]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (clean.length < 4 || clean.length > 60 || GENERIC_HEADING.test(clean)) return null;
   // A heading starts with a capital letter or a digit-free acronym; lower case means a cut sentence.
   if (!/^[A-Z]/.test(clean) || /[.;,!?]$/.test(clean) || /[|=<>{}[\]]/.test(clean)) return null;

@@ -116,11 +116,15 @@ describe('a chat turn', () => {
     expect(sessionChunk(chunks)?.data).toMatchObject({ sessionId, createdSession: true, title: 'What is the full-load current of the PX-200 motor?' });
     const events = eventsOfMessage(message);
     expect(events[0].type).toBe('turn_start');
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['decision', 'status', 'result', 'response_delta', 'response', 'check', 'metrics', 'done']));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['decision', 'status', 'result', 'response_delta', 'response', 'check', 'metrics', 'done']),
+    );
     expect(message.metadata?.status).toBe('done');
     // The answer is a text part, its citations source parts, the trail typed data parts.
     expect(message.parts.some((p) => p.type === 'text' && /6\.8 A \[\d+\]/.test(p.text))).toBe(true);
-    expect(message.parts).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'source-url', url: expect.stringMatching(/^\/manuals\/px-200\?page=1/) })]));
+    expect(message.parts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'source-url', url: expect.stringMatching(/^\/manuals\/px-200\?page=1/) })]),
+    );
     expect(message.parts.filter((p) => p.type === 'data-result').length).toBeGreaterThan(0);
 
     const [row] = await listMessages(sessionId);
@@ -196,12 +200,22 @@ describe('a chat turn', () => {
   it('refuses another owner, unready scopes and an empty library before anything is stored', async () => {
     const sessionId = newId();
     await ask({ ownerId: 'alice', sessionId, question: 'What is the full-load current?' });
-    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof ChatError ? e.code : String(e)));
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e) => (e instanceof ChatError ? e.code : String(e)),
+      );
 
     expect(await code(prepareTurn({ ownerId: 'mallory', sessionId, question: 'hi', scope: 'all' }, { searchableManualIds: READY }))).toBe('not_found:chat');
-    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId: newId(), retryOf: 'some-message', scope: 'all' }, { searchableManualIds: READY }))).toBe('not_found:chat');
-    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: 'all' }, { searchableManualIds: async () => [] }))).toBe('unavailable:manuals');
-    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: ['gone'] }, { searchableManualIds: READY }))).toBe('bad_request:scope');
+    expect(await code(prepareTurn({ ownerId: 'mallory', sessionId: newId(), retryOf: 'some-message', scope: 'all' }, { searchableManualIds: READY }))).toBe(
+      'not_found:chat',
+    );
+    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: 'all' }, { searchableManualIds: async () => [] }))).toBe(
+      'unavailable:manuals',
+    );
+    expect(await code(prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'hi', scope: ['gone'] }, { searchableManualIds: READY }))).toBe(
+      'bad_request:scope',
+    );
     expect(await listMessages(sessionId)).toHaveLength(1);
   });
 
@@ -220,12 +234,16 @@ describe('a chat turn', () => {
   });
 
   describe('cancellation reaches the agent loop', () => {
-
     it('Stop (cancel action) ends the turn as cancelled and keeps what it had; the session is busy meanwhile', async () => {
       const sessionId = newId();
-      const turn = await prepareTurn({ ownerId: 'alice', sessionId, question: 'Which wire goes to terminal N in the wiring diagram?', scope: 'all' }, { searchableManualIds: READY });
+      const turn = await prepareTurn(
+        { ownerId: 'alice', sessionId, question: 'Which wire goes to terminal N in the wiring diagram?', scope: 'all' },
+        { searchableManualIds: READY },
+      );
       expect(isSessionBusy(sessionId)).toBe(true);
-      expect(await prepareTurn({ ownerId: 'alice', sessionId, question: 'again', scope: 'all' }, { searchableManualIds: READY }).catch((e) => e.code)).toBe('busy:chat');
+      expect(await prepareTurn({ ownerId: 'alice', sessionId, question: 'again', scope: 'all' }, { searchableManualIds: READY }).catch((e) => e.code)).toBe(
+        'busy:chat',
+      );
 
       let stopped = false;
       const chunks = await readChunks(streamTurn(turn, undefined, { run: heldRun() }), async (chunk) => {
@@ -272,7 +290,10 @@ describe('a chat turn', () => {
   });
 
   it('ignores the debug pause outside end-to-end runs', async () => {
-    const turn = await prepareTurn({ ownerId: 'alice', sessionId: newId(), question: 'E07?', scope: 'all', debugDelayMs: 5000 }, { searchableManualIds: READY });
+    const turn = await prepareTurn(
+      { ownerId: 'alice', sessionId: newId(), question: 'E07?', scope: 'all', debugDelayMs: 5000 },
+      { searchableManualIds: READY },
+    );
     expect(turn.debugDelayMs).toBe(0);
     await readChunks(streamTurn(turn, undefined, { run: realRun() }));
   });

@@ -148,7 +148,6 @@ function messagePatch(view: TurnView) {
   };
 }
 
-
 /** Saves partial state at most this often while the answer text streams. */
 const DELTA_SAVE_MS = 400;
 
@@ -220,7 +219,16 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
   let device = session.device ?? null;
   const deviceBefore = JSON.stringify(device);
   try {
-    const input = { tools: defaultTools, question: message.question, history: turn.history, manualIds: turn.manualIds, device, turn: turn.turnNumber, signal, services: agentServices() };
+    const input = {
+      tools: defaultTools,
+      question: message.question,
+      history: turn.history,
+      manualIds: turn.manualIds,
+      device,
+      turn: turn.turnNumber,
+      signal,
+      services: agentServices(),
+    };
     for await (const event of run(input)) {
       if (event.type === 'scope') device = event.device;
       view = applyEvent(view, event);
@@ -237,7 +245,13 @@ async function pump(turn: PreparedTurn, run: RunFn, send: (chunk: ChatUIMessageC
     if (!aborted) console.error('[chat] the agent loop failed', err);
     const event: AgentEvent = aborted
       ? { type: 'done', status: 'cancelled', t: 0 }
-      : { type: 'error', tool: 'agent', message: isDiskFull(err) ? DISK_FULL_MESSAGE_TEXT : err instanceof Error ? err.message : String(err), recoverable: false, t: 0 };
+      : {
+          type: 'error',
+          tool: 'agent',
+          message: isDiskFull(err) ? DISK_FULL_MESSAGE_TEXT : err instanceof Error ? err.message : String(err),
+          recoverable: false,
+          t: 0,
+        };
     view = applyEvent(view, event);
     emit(event);
   } finally {

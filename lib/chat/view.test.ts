@@ -16,7 +16,16 @@ import {
   withCurrentTitles,
 } from './view';
 
-const source = { ref: 2, kind: 'chunk' as const, manualId: 'm1', manualTitle: 'HX-200', page: 3, chunkId: 'm1:p3:c1', snippet: 'Supply voltage 24 V DC', bboxes: [{ x: 1, y: 2, w: 3, h: 4 }] };
+const source = {
+  ref: 2,
+  kind: 'chunk' as const,
+  manualId: 'm1',
+  manualTitle: 'HX-200',
+  page: 3,
+  chunkId: 'm1:p3:c1',
+  snippet: 'Supply voltage 24 V DC',
+  bboxes: [{ x: 1, y: 2, w: 3, h: 4 }],
+};
 
 const EVENTS: AgentEvent[] = [
   { type: 'turn_start', question: 'Voltage?', manualIds: ['m1'], budget: 5, decider: 'rules', t: 0 },
@@ -40,7 +49,18 @@ const EVENTS: AgentEvent[] = [
   { type: 'response_delta', delta: ' is 24 V DC [2].', t: 51 },
   { type: 'response', text: 'The supply is 24 V DC [2].', sources: [source], t: 52 },
   { type: 'check', method: 'lexical', checked: 1, unsupported: [], t: 53 },
-  { type: 'metrics', total_ms: 60, first_response_ms: 50, iterations: 2, tools: {}, tokens: null, decisions: [], path: ['hybrid_search', 'text_response'], audit: [], t: 60 },
+  {
+    type: 'metrics',
+    total_ms: 60,
+    first_response_ms: 50,
+    iterations: 2,
+    tools: {},
+    tokens: null,
+    decisions: [],
+    path: ['hybrid_search', 'text_response'],
+    audit: [],
+    t: 60,
+  },
   { type: 'done', status: 'done', t: 60 },
 ];
 
@@ -69,7 +89,16 @@ describe('turn view reducer', () => {
     expect(fellBackToExtractive(viaResponse)).toBe(true);
     // An extractive answer by design (no LLM configured) is not a fallback; status wording is not parsed.
     expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [], method: 'extractive', t: 1 }))).toBe(false);
-    expect(fellBackToExtractive(applyEvent(emptyTurn('id', 'q'), { type: 'status', tool: 'text_response', message: 'The language model failed; answering from the passages directly', t: 1 }))).toBe(false);
+    expect(
+      fellBackToExtractive(
+        applyEvent(emptyTurn('id', 'q'), {
+          type: 'status',
+          tool: 'text_response',
+          message: 'The language model failed; answering from the passages directly',
+          t: 1,
+        }),
+      ),
+    ).toBe(false);
   });
 
   it('restores exactly what was streamed from the stored events', () => {
@@ -134,7 +163,14 @@ describe('turn view reducer', () => {
 
   describe('answer forms (issue 30)', () => {
     const pages = [
-      { manualId: 'm1', manualTitle: 'HX-200 manual', page: 7, heading: 'Tightening torques', snippet: 'X1 terminal screws 0.6 Nm', previewUrl: '/manuals/m1?page=7&hl=m1%3Ap7%3Ac2' },
+      {
+        manualId: 'm1',
+        manualTitle: 'HX-200 manual',
+        page: 7,
+        heading: 'Tightening torques',
+        snippet: 'X1 terminal screws 0.6 Nm',
+        previewUrl: '/manuals/m1?page=7&hl=m1%3Ap7%3Ac2',
+      },
       { manualId: 'm1', manualTitle: 'HX-200 manual', page: 3, snippet: 'Supply voltage 24 V DC', previewUrl: '/manuals/m1?page=3' },
     ];
     const sentence = 'I could not find a stated value for the holding torque; these pages are the closest match.';
@@ -168,7 +204,15 @@ describe('turn view reducer', () => {
     });
 
     it('a card opens the page its link names, with the linked passage highlighted', () => {
-      expect(closestPageTarget(pages[0], 0)).toEqual({ ref: 1, manualId: 'm1', manualTitle: 'HX-200 manual', page: 7, chunkId: 'm1:p7:c2', heading: 'Tightening torques', snippet: 'X1 terminal screws 0.6 Nm' });
+      expect(closestPageTarget(pages[0], 0)).toEqual({
+        ref: 1,
+        manualId: 'm1',
+        manualTitle: 'HX-200 manual',
+        page: 7,
+        chunkId: 'm1:p7:c2',
+        heading: 'Tightening torques',
+        snippet: 'X1 terminal screws 0.6 Nm',
+      });
       expect(closestPageTarget(pages[1], 1)).toEqual({ ref: 2, manualId: 'm1', manualTitle: 'HX-200 manual', page: 3, snippet: 'Supply voltage 24 V DC' });
     });
 
@@ -179,7 +223,13 @@ describe('turn view reducer', () => {
       expect(renamed.pages.map((p) => p.manualTitle)).toEqual(['Press controller', 'Press controller']);
       expect(fromStored({ ...renamed, answer: sentence }).pages[0].manualTitle).toBe('Press controller');
       expect(copyTextOf(view, sentence)).toBe(
-        [sentence, '', 'Closest pages:', '- HX-200 manual, page 7 — Tightening torques: "X1 terminal screws 0.6 Nm"', '- HX-200 manual, page 3: "Supply voltage 24 V DC"'].join('\n'),
+        [
+          sentence,
+          '',
+          'Closest pages:',
+          '- HX-200 manual, page 7 — Tightening torques: "X1 terminal screws 0.6 Nm"',
+          '- HX-200 manual, page 3: "Supply voltage 24 V DC"',
+        ].join('\n'),
       );
       expect(copyTextOf({ mode: 'answer', pages: [] }, 'The supply is 24 V DC [1].')).toBe('The supply is 24 V DC [1].');
     });
@@ -193,23 +243,62 @@ describe('turn view reducer', () => {
 });
 
 describe('the region a stated answer reads', () => {
-  const withValue = { ...source, bboxes: [{ x: 10, y: 20, w: 200, h: 30 }, { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' }] };
-  const evidence = { coverage: 1, quantityMissing: false, structure: 'cell', regions: [{ manualId: 'm1', page: 3, bbox: [10, 20, 210, 50] as [number, number, number, number], kind: 'table' }] };
+  const withValue = {
+    ...source,
+    bboxes: [
+      { x: 10, y: 20, w: 200, h: 30 },
+      { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' },
+    ],
+  };
+  const evidence = {
+    coverage: 1,
+    quantityMissing: false,
+    structure: 'cell',
+    regions: [{ manualId: 'm1', page: 3, bbox: [10, 20, 210, 50] as [number, number, number, number], kind: 'table' }],
+  };
 
   it('is the evidence region on the first source’s page, with the source’s value box', () => {
-    const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'Supply · Voltage: 24 V DC [2].', sources: [withValue], mode: 'answer', evidence, t: 1 });
-    expect(turn.region).toEqual({ ref: 2, manualId: 'm1', page: 3, kind: 'table', bbox: { x: 10, y: 20, w: 200, h: 30 }, value: { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' } });
+    const turn = applyEvent(emptyTurn('id', 'q'), {
+      type: 'response',
+      text: 'Supply · Voltage: 24 V DC [2].',
+      sources: [withValue],
+      mode: 'answer',
+      evidence,
+      t: 1,
+    });
+    expect(turn.region).toEqual({
+      ref: 2,
+      manualId: 'm1',
+      page: 3,
+      kind: 'table',
+      bbox: { x: 10, y: 20, w: 200, h: 30 },
+      value: { x: 120, y: 24, w: 30, h: 10, value: '24 V DC' },
+    });
   });
 
   it('frames a quantity with its unit before a label or code the quote also holds', () => {
-    const both = { ...source, bboxes: [{ x: 1, y: 2, w: 3, h: 4, value: 'X1' }, { x: 5, y: 6, w: 7, h: 8, value: '0.6 Nm' }] };
+    const both = {
+      ...source,
+      bboxes: [
+        { x: 1, y: 2, w: 3, h: 4, value: 'X1' },
+        { x: 5, y: 6, w: 7, h: 8, value: '0.6 Nm' },
+      ],
+    };
     const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'X1 screws: 0.6 Nm [2].', sources: [both], mode: 'answer', evidence, t: 1 });
     expect(turn.region?.value?.value).toBe('0.6 Nm');
   });
 
   it('shows closest pages with the scanned unit to look at, on the source of its page', () => {
     const other = { ...withValue, ref: 5, page: 9 };
-    const turn = applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'The answer may be in this table…', sources: [other, withValue], mode: 'pages', declined: true, evidence, t: 1 });
+    const turn = applyEvent(emptyTurn('id', 'q'), {
+      type: 'response',
+      text: 'The answer may be in this table…',
+      sources: [other, withValue],
+      mode: 'pages',
+      declined: true,
+      evidence,
+      t: 1,
+    });
     expect(turn.region).toMatchObject({ ref: 2, page: 3, kind: 'table' });
   });
 
@@ -218,6 +307,8 @@ describe('the region a stated answer reads', () => {
     expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'pages', evidence: plain, t: 1 }).region).toBeNull();
     expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'not_covered', evidence, t: 1 }).region).toBeNull();
     const elsewhere = { ...evidence, regions: [{ ...evidence.regions[0], page: 4 }] };
-    expect(applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'answer', evidence: elsewhere, t: 1 }).region).toBeNull();
+    expect(
+      applyEvent(emptyTurn('id', 'q'), { type: 'response', text: 'x', sources: [withValue], mode: 'answer', evidence: elsewhere, t: 1 }).region,
+    ).toBeNull();
   });
 });

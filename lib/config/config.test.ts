@@ -123,12 +123,20 @@ describe('loadConfig: invalid and half-set combinations', () => {
     ['remote Weaviate without API key', { WEAVIATE_URL: 'https://x.weaviate.cloud' }, /WEAVIATE_API_KEY is not set/],
     ['OpenAI model without base URL', { OPENAI_COMPATIBLE_MODEL: 'llama3' }, /OPENAI_COMPATIBLE_MODEL is set but OPENAI_COMPATIBLE_BASE_URL is not/],
     ['OpenAI key without base URL', { OPENAI_COMPATIBLE_API_KEY: 'k' }, /OPENAI_COMPATIBLE_API_KEY is set but OPENAI_COMPATIBLE_BASE_URL/],
-    ['LLM=openai-compatible without model', { LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1' }, /needs OPENAI_COMPATIBLE_MODEL/],
+    [
+      'LLM=openai-compatible without model',
+      { LLM_PROVIDER: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1' },
+      /needs OPENAI_COMPATIBLE_MODEL/,
+    ],
     ['LLM=gemini without key', { LLM_PROVIDER: 'gemini' }, /LLM_PROVIDER=gemini needs GOOGLE_GENERATIVE_AI_API_KEY/],
     ['VLM=gemini without key', { VLM_PROVIDER: 'gemini' }, /VLM_PROVIDER=gemini needs GOOGLE_GENERATIVE_AI_API_KEY/],
     ['Gemini model without key', { GEMINI_MODEL: 'gemini-2.5-pro' }, /GEMINI_MODEL is set but GOOGLE_GENERATIVE_AI_API_KEY is not/],
     ['EMBEDDINGS=gemini without key', { EMBEDDINGS: 'gemini' }, /EMBEDDINGS=gemini needs GOOGLE_GENERATIVE_AI_API_KEY/],
-    ['EMBEDDINGS=openai-compatible without model', { EMBEDDINGS: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1' }, /needs OPENAI_COMPATIBLE_EMBEDDING_MODEL/],
+    [
+      'EMBEDDINGS=openai-compatible without model',
+      { EMBEDDINGS: 'openai-compatible', OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1' },
+      /needs OPENAI_COMPATIBLE_EMBEDDING_MODEL/,
+    ],
     ['MULTIVECTOR=colqwen without URL', { MULTIVECTOR: 'colqwen' }, /MULTIVECTOR=colqwen needs COLQWEN_URL/],
     ['COLQWEN_URL with MULTIVECTOR=local', { MULTIVECTOR: 'local', COLQWEN_URL: 'http://localhost:8001' }, /COLQWEN_URL is set but MULTIVECTOR=local/],
     ['DECIDER=llm without an LLM', { DECIDER: 'llm' }, /DECIDER=llm needs an LLM/],
@@ -190,7 +198,9 @@ describe('loadConfig: host binding and sign-in (issue 13, finding 8)', () => {
   it('reports half-set single sign-on and a short admin password', () => {
     expect(() => loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/AUTH_OIDC_CLIENT_ID/);
     expect(() => loadConfig({ MC_ADMIN_PASSWORD: 'short' })).toThrow(/at least 8/);
-    expect(loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({ name: 'Single sign-on' });
+    expect(loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({
+      name: 'Single sign-on',
+    });
   });
 });
 

@@ -108,10 +108,7 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
     z.enum(values, { message: `must be one of: ${values.join(', ')}` }).default('auto' as T[number]),
   );
 const positiveInt = (fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback),
-  );
+  z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback));
 
 const envSchema = z.object({
   PORT: z.preprocess(
@@ -163,9 +160,15 @@ const envSchema = z.object({
   MCP_API_KEY: optionalString,
 
   OCR_ENGINE: choice(['auto', 'tesseract', 'tesseract.js'] as const),
-  OCR_FIGURE_ENGINE: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['page', 'paddle'], { message: 'must be one of: page, paddle' }).default('page')),
+  OCR_FIGURE_ENGINE: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['page', 'paddle'], { message: 'must be one of: page, paddle' }).default('page'),
+  ),
   OCR_LANGUAGES: optionalString,
-  OCR_WORKERS: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional()),
+  OCR_WORKERS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive').optional(),
+  ),
 
   HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
   MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
@@ -192,7 +195,10 @@ const envSchema = z.object({
   // the page budget, reach it.
   INGEST_JOB_TIMEOUT_S: positiveInt(600),
   INGEST_JOB_S_PER_PAGE: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(20)),
-  MC_AUTH: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v), z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto')),
+  MC_AUTH: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['auto', 'signin'], { message: 'must be auto or signin' }).default('auto'),
+  ),
   MC_ADMIN_PASSWORD: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl,
   AUTH_OIDC_CLIENT_ID: optionalString,
@@ -225,9 +231,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   const e = parsed.data;
   const problems: string[] = [];
 
-  const openai = e.OPENAI_COMPATIBLE_BASE_URL
-    ? { baseURL: e.OPENAI_COMPATIBLE_BASE_URL, apiKey: e.OPENAI_COMPATIBLE_API_KEY }
-    : undefined;
+  const openai = e.OPENAI_COMPATIBLE_BASE_URL ? { baseURL: e.OPENAI_COMPATIBLE_BASE_URL, apiKey: e.OPENAI_COMPATIBLE_API_KEY } : undefined;
   const openaiMode: ProviderMode = openai && !isLoopbackUrl(openai.baseURL) ? 'cloud' : 'local';
   if (!openai) {
     for (const name of [
@@ -336,8 +340,7 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   const resolveLlm = (role: 'LLM_PROVIDER' | 'VLM_PROVIDER'): AppConfig['llm'] => {
     const vision = role === 'VLM_PROVIDER';
     const requested = e[role];
-    const pick: LlmProvider =
-      requested !== 'auto' ? requested : openai && e.OPENAI_COMPATIBLE_MODEL ? 'openai-compatible' : gemini ? 'gemini' : 'none';
+    const pick: LlmProvider = requested !== 'auto' ? requested : openai && e.OPENAI_COMPATIBLE_MODEL ? 'openai-compatible' : gemini ? 'gemini' : 'none';
     if (pick === 'gemini') {
       if (!gemini) problems.push(`${role}=gemini needs GOOGLE_GENERATIVE_AI_API_KEY`);
       const model = (vision ? e.GEMINI_VISION_MODEL : undefined) ?? e.GEMINI_MODEL ?? DEFAULT_GEMINI_MODEL;
@@ -422,7 +425,12 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       adminPassword: e.MC_ADMIN_PASSWORD,
       oidc:
         oidcSet === 3
-          ? { issuer: e.AUTH_OIDC_ISSUER!, clientId: e.AUTH_OIDC_CLIENT_ID!, clientSecret: e.AUTH_OIDC_CLIENT_SECRET!, name: e.AUTH_OIDC_NAME ?? 'Single sign-on' }
+          ? {
+              issuer: e.AUTH_OIDC_ISSUER!,
+              clientId: e.AUTH_OIDC_CLIENT_ID!,
+              clientSecret: e.AUTH_OIDC_CLIENT_SECRET!,
+              name: e.AUTH_OIDC_NAME ?? 'Single sign-on',
+            }
           : undefined,
     },
     pdfWorker: { heapMb: e.PDF_WORKER_HEAP_MB, maxRssMb: e.PDF_WORKER_MAX_RSS_MB, jobTimeoutMs: e.PDF_JOB_TIMEOUT_S * 1000, processes: e.PDF_WORKERS },

@@ -6,7 +6,10 @@
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1, localhost (never a DNS name that merely starts with 127.). */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().replace(/^\[|\]$/g, '').toLowerCase();
+  const h = host
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   if (h === 'localhost') return true;
   return h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
 }

@@ -33,8 +33,7 @@ const HYPHENATED_MODEL = /^(?=.*\d)[\p{L}\d]*\p{L}[\p{L}\d]*(?:-[\p{L}\d]+)+$/u;
 /** Letters and digits, at least three characters: the shape of a model, a code or a value. */
 const designationShaped = (token: string) => token.length >= 3 && /\p{L}/u.test(token) && /\d/.test(token);
 /** A value is a number, then its unit ("24V", "1400mAh"); "QX-40A" or "DP832A" is no current. */
-const isQuantity = (token: string) =>
-  /^[\d.,]/.test(token) && (valueKinds(token).size > 0 || valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0);
+const isQuantity = (token: string) => /^[\d.,]/.test(token) && (valueKinds(token).size > 0 || valueKinds(token.replace(/(\d)(\p{L})/u, '$1 $2')).size > 0);
 
 /** The token as the library's indexes spell it ("DP832" → "dp832"), when it is a designation. */
 function designationWord(token: string): string | undefined {
@@ -90,7 +89,14 @@ export function modelMentions(question: string): ModelMention[] {
     const [maker, model] = [trimToken(raw[i - 1]), trimToken(raw[i])];
     if (!MAKER.test(maker)) continue;
     let word = designationWord(model);
-    if (!word && designationShaped(model) && NAME.test(maker) && !isStopword(maker.toLowerCase()) && !SENTENCE_END.test(raw[i - 2]) && !SENTENCE_END.test(raw[i - 1]))
+    if (
+      !word &&
+      designationShaped(model) &&
+      NAME.test(maker) &&
+      !isStopword(maker.toLowerCase()) &&
+      !SENTENCE_END.test(raw[i - 2]) &&
+      !SENTENCE_END.test(raw[i - 1])
+    )
       word = words(model)[0];
     if (word) out.push({ text: `${maker} ${model}`, model: word });
   }

@@ -25,7 +25,10 @@ describe('deviceProfile: a manual says which device it is about', () => {
     expect(p.name).toMatch(/HX-200/);
   });
   it('takes the kind from "is a …" on the first pages when the title names none', () => {
-    const p = deviceProfile({ id: 'm2', title: 'Zentro QX-40 User Guide', fileName: 'qx40.pdf' }, ['Zentro QX-40', 'The QX-40 is a handheld spectrum analyzer. It is a handheld spectrum analyzer with a touch screen.']);
+    const p = deviceProfile({ id: 'm2', title: 'Zentro QX-40 User Guide', fileName: 'qx40.pdf' }, [
+      'Zentro QX-40',
+      'The QX-40 is a handheld spectrum analyzer. It is a handheld spectrum analyzer with a touch screen.',
+    ]);
     expect(p.kind).toBe('handheld spectrum analyzer');
   });
   it('finds the manuals a generic reference means by their kind', () => {

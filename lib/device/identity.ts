@@ -130,7 +130,13 @@ export function deviceProfile(manual: ProfileManual, firstPages: readonly string
     cores.add(core);
     models.push(t);
   }
-  const variants = [...new Set(identityTokens(cover).filter((t) => t.includes('/')).flatMap((t) => (words(t).length ? writtenDesignations(t.toLowerCase()) : [])))].filter(
+  const variants = [
+    ...new Set(
+      identityTokens(cover)
+        .filter((t) => t.includes('/'))
+        .flatMap((t) => (words(t).length ? writtenDesignations(t.toLowerCase()) : [])),
+    ),
+  ].filter(
     // Variants of the models named ("hx200a" of HX-200), not values or other codes of a slashed list.
     (v) => cores.has(modelCore(v)) && !cores.has(v),
   );
@@ -189,7 +195,13 @@ export function deviceProfiles(library: ProfileLibrary): Map<string, DeviceProfi
         const { version: _v, basis: _b, ...p } = m.profile;
         return [m.id, { manualId: m.id, ...p }];
       }
-      return [m.id, deviceProfile(m, [...(first.get(m.id) ?? [])].map((t) => t ?? ''))];
+      return [
+        m.id,
+        deviceProfile(
+          m,
+          [...(first.get(m.id) ?? [])].map((t) => t ?? ''),
+        ),
+      ];
     }),
   );
   profilesCache.set(library, out);
@@ -204,7 +216,11 @@ const headOf = (kind: string) => stem(kind.split(' ').at(-1)!.toLowerCase());
  * question holds the head word of their kind. Empty when it refers to no kind of the library.
  */
 export function manualsOfKind(question: string, profiles: ReadonlyMap<string, DeviceProfile>): string[] {
-  const asked = new Set(words(question).filter((w) => !isStopword(w)).map(stem));
+  const asked = new Set(
+    words(question)
+      .filter((w) => !isStopword(w))
+      .map(stem),
+  );
   return [...profiles.values()].filter((p) => p.kind && asked.has(headOf(p.kind))).map((p) => p.manualId);
 }
 

@@ -40,7 +40,7 @@ describe('deviceName: the device a title names, for sentences and labels', () =>
 });
 
 describe('productName: a short name for suggested questions', () => {
-  it('is the title\'s device with a model, else the model the text prints most', () => {
+  it("is the title's device with a model, else the model the text prints most", () => {
     expect(productName('acme-hx200-manual', 'The HX-200 has IP65. HX-200 again, E01.')).toBe('HX-200');
     expect(productName('acme-hx200-manual')).toBe('HX200');
     expect(productName('Pump guide')).toBe('Pump');

@@ -39,7 +39,11 @@ const MARKER = /^(?:v\d[\d.]*|\d+(?:st|nd|rd|th))$/i;
 const NUMBERED = /^(?:edition|revision|rev|version|ver|release|issue|no)$/;
 const MAX_DEVICE_WORDS = 4;
 
-const bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '').replace(/[’']s$/, '');
+const bare = (w: string) =>
+  w
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&]+$/gu, '')
+    .replace(/[’']s$/, '');
 /** A word of the document type, an edition marker, or the number that follows one ("Revision B"). */
 const documentWord = (w: string) => DOCUMENT_WORDS.has(bare(w)) || MARKER.test(bare(w)) || bare(w) === '';
 const hasDesignation = (w: string) => designationTokens(w.replace(/[’']s$/, '')).length > 0;
@@ -64,7 +68,9 @@ export function deviceName(title: string): string {
   const trimmed = parts.map((p) => trimDocumentWords(p.split(' '))).filter((ws) => ws.length > 0);
   const words = trimmed.find((ws) => ws.some(hasDesignation)) ?? trimmed[0];
   if (!words) return clean.replace(/^(?:the|a|an)\s+/i, '') || clean;
-  return shorten(words).join(' ').replace(/[,;]+$/, '');
+  return shorten(words)
+    .join(' ')
+    .replace(/[,;]+$/, '');
 }
 
 /** Without articles and document-type words at either end ("User manual for the …", "… operation manual"). */

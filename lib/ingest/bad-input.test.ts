@@ -122,7 +122,9 @@ describe('the bad upload corpus', () => {
   });
 
   it('a PNG named .pdf → not_pdf that says it is a PNG', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
     expect(await upload(new Uint8Array(png), 'photo.pdf')).toMatchObject({ code: 'not_pdf', message: expect.stringContaining('PNG image') });
   });
 
@@ -191,7 +193,13 @@ describe('the bad upload corpus', () => {
   }, 120_000);
 
   it('hostile file names are stored as display names only; files live under the manual id', async () => {
-    const names = ['../../../etc/passwd.pdf', 'a\u0000b\u0007c.pdf', 'Bedienungsanleitung für Pumpe – 泵手册 🚰.pdf', `${'x'.repeat(300)}.pdf`, '..\\..\\windows\\evil.pdf'];
+    const names = [
+      '../../../etc/passwd.pdf',
+      'a\u0000b\u0007c.pdf',
+      'Bedienungsanleitung für Pumpe – 泵手册 🚰.pdf',
+      `${'x'.repeat(300)}.pdf`,
+      '..\\..\\windows\\evil.pdf',
+    ];
     for (const [i, name] of names.entries()) {
       const r = await upload(await textPdf([`File name case ${i}`]), name);
       expect('accepted' in r, name).toBe(true);

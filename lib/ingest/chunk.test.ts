@@ -93,7 +93,8 @@ describe('chunkPages on the generated manual', () => {
   it('overlaps consecutive chunks of a split section by a line or two', () => {
     const long = byHeading('2 Troubleshooting > 2.1 Error codes');
     for (let i = 1; i < long.length; i++) {
-      const prev = long[i - 1], cur = long[i];
+      const prev = long[i - 1],
+        cur = long[i];
       const shared = cur.bboxes.filter((b) => prev.bboxes.some((p) => p.x === b.x && p.y === b.y));
       expect(shared.length).toBeGreaterThanOrEqual(1);
       expect(shared.length).toBeLessThanOrEqual(2);
@@ -163,11 +164,16 @@ describe('chunkPages with synthetic layouts', () => {
       line(text, y, { fontSize, bold, cells: [{ text, bbox: { x: 50, y, w: 200, h: fontSize } }], bbox: { x: 50, y, w: 200, h: fontSize } });
     const body = (y: number) => line('Body text of this section, long enough to be a paragraph on its own.', y);
     const page = layoutPage(1, 600, 900, [
-      heading('IV. Interface Instruction', 40, 21.5, true), body(80),
-      heading('2. Wiring Diagram', 120, 12, true), body(150),
-      heading('3. Sensorless Homing', 190, 11, false), body(220), // a word processor's smaller sibling
-      heading('3.1 Jumper caps', 260, 11, false), body(290),
-      heading('V. Firmware', 330, 18, true), body(370), // one level up despite the smaller type
+      heading('IV. Interface Instruction', 40, 21.5, true),
+      body(80),
+      heading('2. Wiring Diagram', 120, 12, true),
+      body(150),
+      heading('3. Sensorless Homing', 190, 11, false),
+      body(220), // a word processor's smaller sibling
+      heading('3.1 Jumper caps', 260, 11, false),
+      body(290),
+      heading('V. Firmware', 330, 18, true),
+      body(370), // one level up despite the smaller type
     ]);
     expect(chunkPages('t', [page]).map((c) => c.heading)).toEqual([
       'IV. Interface Instruction',
@@ -183,7 +189,13 @@ describe('chunkPages with synthetic layouts', () => {
     const out = chunkPages('t', [layoutPage(1, 600, 800, [line(words, 100)])]);
     expect(out.length).toBeGreaterThan(2);
     expect(out.every((c) => c.tokens <= maxTokens)).toBe(true);
-    expect(out.map((c) => c.text).join(' ').split(' ').filter((w) => w === 'w899')).toHaveLength(1);
+    expect(
+      out
+        .map((c) => c.text)
+        .join(' ')
+        .split(' ')
+        .filter((w) => w === 'w899'),
+    ).toHaveLength(1);
   });
 });
 

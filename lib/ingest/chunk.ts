@@ -54,7 +54,8 @@ interface StackEntry {
 const ROMAN: Record<string, number> = { I: 1, V: 5, X: 10 };
 const romanValue = (r: string) =>
   [...r].reduce((sum, ch, i, all) => {
-    const v = ROMAN[ch], next = ROMAN[all[i + 1]] ?? 0;
+    const v = ROMAN[ch],
+      next = ROMAN[all[i + 1]] ?? 0;
     return sum + (v < next ? -v : v);
   }, 0);
 
@@ -81,7 +82,8 @@ export function headingNumber(text: string): HeadingNumber {
  * "3." are siblings even when a word processor set them a few points apart), then type size, then weight.
  */
 function encloses(outer: StackEntry, inner: StackEntry): boolean {
-  const a = outer.number, b = inner.number;
+  const a = outer.number,
+    b = inner.number;
   const ratio = inner.fontSize / outer.fontSize;
   if (a.scheme !== 'none' && a.scheme === b.scheme && ratio > 0.8 && ratio < 1.25) {
     return b.parts.length > a.parts.length && a.parts.every((v, i) => v === b.parts[i]);
@@ -91,7 +93,11 @@ function encloses(outer: StackEntry, inner: StackEntry): boolean {
   return outer.bold && !inner.bold;
 }
 
-const cleanHeading = (t: string) => t.replace(/\s+/g, ' ').replace(/[\s:：]+$/, '').trim();
+const cleanHeading = (t: string) =>
+  t
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:：]+$/, '')
+    .trim();
 
 // ---------------------------------------------------------------------------------------------
 // Splitting blocks that do not fit
@@ -244,7 +250,10 @@ export class ManualChunker {
 
     const emit = () => {
       if (pieces.length === 0) return;
-      const text = pieces.map((p) => p.text).join('\n').trim();
+      const text = pieces
+        .map((p) => p.text)
+        .join('\n')
+        .trim();
       const lines = pieces.flatMap((p) => p.lines);
       if (text) {
         out.push({
@@ -279,7 +288,12 @@ export class ManualChunker {
     for (const block of page.blocks) {
       if (block.kind === 'heading') {
         if (hasContent()) emit();
-        const entry: StackEntry = { text: cleanHeading(block.text), fontSize: block.fontSize, bold: block.lines[0]?.bold ?? false, number: headingNumber(block.text) };
+        const entry: StackEntry = {
+          text: cleanHeading(block.text),
+          fontSize: block.fontSize,
+          bold: block.lines[0]?.bold ?? false,
+          number: headingNumber(block.text),
+        };
         const limit = this.titles.limit(page.page);
         if (!(limit !== undefined && entry.fontSize > limit)) {
           while (stack.length && !encloses(stack[stack.length - 1], entry)) stack.pop();
@@ -302,7 +316,12 @@ export class ManualChunker {
           const [head, ...rest] = splitLines(part.kind, part.lines, Math.max(1, room));
           if (head && estimateTokens([...pieces.map((p) => p.text), head.text].join('\n')) <= opts.maxTokens) {
             pieces.push(head);
-            const remainder = rest.length ? piece(part.kind, rest.flatMap((r) => r.lines)) : undefined;
+            const remainder = rest.length
+              ? piece(
+                  part.kind,
+                  rest.flatMap((r) => r.lines),
+                )
+              : undefined;
             if (remainder) {
               emitWithOverlap(remainder);
               pieces.push(remainder);

@@ -18,7 +18,14 @@ import { recoverInterruptedJobs } from './recovery';
 import { cpuBombPdf } from './testing/cpu-bomb';
 import { closeIngestStack } from './testing/teardown';
 
-restoreEnvAfterEach(['INGEST_PAGE_TIMEOUT_S', 'INGEST_PAGE_MAX_OPERATORS', 'INGEST_PAGE_HEAP_MB', 'INGEST_JOB_TIMEOUT_S', 'INGEST_JOB_S_PER_PAGE', 'MC_JOB_LEASE_MS']);
+restoreEnvAfterEach([
+  'INGEST_PAGE_TIMEOUT_S',
+  'INGEST_PAGE_MAX_OPERATORS',
+  'INGEST_PAGE_HEAP_MB',
+  'INGEST_JOB_TIMEOUT_S',
+  'INGEST_JOB_S_PER_PAGE',
+  'MC_JOB_LEASE_MS',
+]);
 afterAll(closeIngestStack);
 
 async function* bytesOf(data: Uint8Array) {
@@ -43,7 +50,12 @@ describe('a page in the PDF thread', () => {
     // Drawing one page of this takes far longer than 2 s (minutes at the probe's 8 MB).
     const doc = await openPdfInThread(await cpuBombPdf({ pages: 3, mb: 4 }));
     try {
-      const { result, turns, ms } = await countingTurns(() => doc.renderPageRaw(1, { scale: 1.5 }).then(() => null, (e: Error) => e));
+      const { result, turns, ms } = await countingTurns(() =>
+        doc.renderPageRaw(1, { scale: 1.5 }).then(
+          () => null,
+          (e: Error) => e,
+        ),
+      );
       expect(result?.message).toMatch(/^Page 1 takes too long to draw \(more than 2 s\)/);
       expect(ms).toBeLessThan(10_000);
       // A timer every 50 ms kept firing: nothing ran on this thread's event loop for long.
@@ -129,7 +141,10 @@ describe('reclaiming jobs', () => {
   it('never takes back a job the reclaimer itself holds, however stale its lease', async () => {
     const { manual } = await acceptUpload(bytesOf(await cpuBombPdf({ pages: 1, mb: 0.01 })), 'held.pdf', 'owner-a');
     const db = await getDb();
-    await db.update(manuals).set({ status: 'parsing', workerId: 'this-host/1/self', leaseUntil: new Date(0) }).where(eq(manuals.id, manual.id));
+    await db
+      .update(manuals)
+      .set({ status: 'parsing', workerId: 'this-host/1/self', leaseUntil: new Date(0) })
+      .where(eq(manuals.id, manual.id));
     expect(await recoverInterruptedJobs('this-host/1/self')).toEqual([]);
     expect(await getManual(manual.id)).toMatchObject({ status: 'parsing', attempts: 0 });
     // Another worker does take it over once the lease has run out.

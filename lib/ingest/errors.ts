@@ -77,14 +77,14 @@ export const ingestErrors = {
     new IngestError('too_many_pages', `This PDF has ${pages} pages; the limit is ${maxPages}. Split it into smaller files.`, {
       detail: `${pages} > ${maxPages} pages`,
     }),
-  passwordRequired: () =>
-    new IngestError('password_required', 'This PDF is password-protected. Enter its password to open it.', { retryable: true }),
-  passwordIncorrect: () =>
-    new IngestError('password_incorrect', 'The password is incorrect for this PDF. Please try again.', { retryable: true }),
+  passwordRequired: () => new IngestError('password_required', 'This PDF is password-protected. Enter its password to open it.', { retryable: true }),
+  passwordIncorrect: () => new IngestError('password_incorrect', 'The password is incorrect for this PDF. Please try again.', { retryable: true }),
   renderFailed: (page: number, cause?: unknown) =>
     new IngestError('render_failed', `Page ${page} could not be rendered as an image.`, { detail: String(cause), cause }),
   pageTooSlow: (page: number, doing: 'read' | 'draw', ms: number) =>
-    new IngestError('too_slow', `Page ${page} takes too long to ${doing} (more than ${seconds(ms)}). ${SIMPLIFY}`, { detail: `page ${page}: ${doing} > ${ms} ms` }),
+    new IngestError('too_slow', `Page ${page} takes too long to ${doing} (more than ${seconds(ms)}). ${SIMPLIFY}`, {
+      detail: `page ${page}: ${doing} > ${ms} ms`,
+    }),
   tooManyOperators: (page: number, max: number) =>
     new IngestError('too_complex', `Page ${page} has too many drawing operations (more than ${max.toLocaleString('en-US')}). ${SIMPLIFY}`, {
       detail: `page ${page}: > ${max} operators`,
@@ -95,8 +95,7 @@ export const ingestErrors = {
     }),
   jobTooSlow: (ms: number) =>
     new IngestError('too_slow', `Processing this PDF took longer than its limit (${seconds(ms)}). ${SIMPLIFY}`, { detail: `job > ${ms} ms` }),
-  ocrFailed: (detail: string, cause?: unknown) =>
-    new IngestError('ocr_failed', 'Text recognition (OCR) failed for a scanned page.', { detail, cause }),
+  ocrFailed: (detail: string, cause?: unknown) => new IngestError('ocr_failed', 'Text recognition (OCR) failed for a scanned page.', { detail, cause }),
   notEnoughSpace: (needed: number, free: number) =>
     new IngestError(
       'disk_full',
@@ -110,8 +109,12 @@ export const ingestErrors = {
       { detail: `free space fell below the ${reserve}-byte reserve while streaming` },
     ),
   diskFull: (cause?: unknown) =>
-    new IngestError('disk_full', "The server's disk filled up while saving this file, so it was not kept. Ask the administrator to free some space, then upload it again.", {
-      detail: String(cause),
-      cause,
-    }),
+    new IngestError(
+      'disk_full',
+      "The server's disk filled up while saving this file, so it was not kept. Ask the administrator to free some space, then upload it again.",
+      {
+        detail: String(cause),
+        cause,
+      },
+    ),
 };

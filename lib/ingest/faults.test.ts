@@ -167,7 +167,9 @@ describe('a fault in the middle of an ingest rolls the manual back', () => {
 
     const summary = await ingestManual(id, { store });
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'ingest_failed', chunks: 0 });
-    expect(summary!.error).toBe('Processing failed while indexing: LanceDB write failed: No space left on device (os error 28). Upload the file again to retry.');
+    expect(summary!.error).toBe(
+      'Processing failed while indexing: LanceDB write failed: No space left on device (os error 28). Upload the file again to retry.',
+    );
     // The chunks were in the store when the page write failed: the rollback had something to undo.
     expect(seen.heldWhenFailed?.chunks).toBeGreaterThan(10);
     expect(await getManual(id)).toMatchObject({ status: 'failed', error: summary!.error, errorCode: 'ingest_failed', progressTotal: 0 });
@@ -185,7 +187,9 @@ describe('a fault in the middle of an ingest rolls the manual back', () => {
     // Only the complete rows of the last stage hold OCR chunks (the rating plate's figure labels);
     // the text pass's rows went in before, so its writes are rolled back too.
     await db.run(
-      sql.raw(`CREATE TRIGGER fail_chunks BEFORE INSERT ON chunks WHEN NEW.manual_id = '${id}' AND NEW.ocr = 1 BEGIN SELECT RAISE(ABORT, 'injected disk I/O error'); END`),
+      sql.raw(
+        `CREATE TRIGGER fail_chunks BEFORE INSERT ON chunks WHEN NEW.manual_id = '${id}' AND NEW.ocr = 1 BEGIN SELECT RAISE(ABORT, 'injected disk I/O error'); END`,
+      ),
     );
     try {
       const summary = await ingestManual(id);
@@ -206,7 +210,13 @@ describe('a fault in the middle of an ingest rolls the manual back', () => {
   it('the embedding server fails every batch: failed with its reason, the rendered pages removed', async () => {
     const server = await startFaultServer((req) => embeddingsReply(req, () => [1, 0, 0, 0]));
     try {
-      const embedder = await OpenAICompatibleEmbedder.create({ baseURL: `${server.url}/v1`, model: 'fake-embedder', timeoutMs: 1000, initialBackoffMs: 10, maxBackoffMs: 20 });
+      const embedder = await OpenAICompatibleEmbedder.create({
+        baseURL: `${server.url}/v1`,
+        model: 'fake-embedder',
+        timeoutMs: 1000,
+        initialBackoffMs: 10,
+        maxBackoffMs: 20,
+      });
       server.respond(() => openaiErrorReply(503, 'model is loading'));
       const bytes = variant(3);
       const id = await upload(bytes, 'embedding-fault.pdf');
@@ -240,7 +250,9 @@ describe('a fault in the middle of an ingest rolls the manual back', () => {
       delete process.env.WEAVIATE_URL;
     }
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'ingest_failed' });
-    expect(summary!.error).toMatch(/^Processing failed while opening the vector store: Cannot connect to Weaviate at 127\.0\.0\.1:9 .*Upload the file again to retry\.$/);
+    expect(summary!.error).toMatch(
+      /^Processing failed while opening the vector store: Cannot connect to Weaviate at 127\.0\.0\.1:9 .*Upload the file again to retry\.$/,
+    );
     expect((await getManual(id))?.status).toBe('failed');
     await expectRolledBack(id);
     await expectRetrySucceeds(id, bytes);

@@ -9,7 +9,12 @@ const list = (...ops: Array<[number, unknown[]]>) => ({ fnArray: ops.map((o) => 
 
 describe('findImageRegions', () => {
   it('maps the unit square through the current transform to top-left page coordinates', () => {
-    const regions = findImageRegions(OPS, list([OPS.save, []], [OPS.transform, [200, 0, 0, 100, 50, 600]], [OPS.paintImageXObject, ['img1', 1000, 500]], [OPS.restore, []]), VIEWPORT, page);
+    const regions = findImageRegions(
+      OPS,
+      list([OPS.save, []], [OPS.transform, [200, 0, 0, 100, 50, 600]], [OPS.paintImageXObject, ['img1', 1000, 500]], [OPS.restore, []]),
+      VIEWPORT,
+      page,
+    );
     expect(regions).toEqual([{ bbox: { x: 50, y: 100, w: 200, h: 100 }, pixelWidth: 1000, pixelHeight: 500 }]);
   });
 
@@ -20,7 +25,13 @@ describe('findImageRegions', () => {
         [OPS.save, []],
         [OPS.transform, [2, 0, 0, 2, 0, 0]],
         [OPS.restore, []],
-        [OPS.paintFormXObjectBegin, [[1, 0, 0, 1, 100, 100], [0, 0, 300, 300]]],
+        [
+          OPS.paintFormXObjectBegin,
+          [
+            [1, 0, 0, 1, 100, 100],
+            [0, 0, 300, 300],
+          ],
+        ],
         [OPS.transform, [100, 0, 0, 50, 0, 0]],
         [OPS.paintInlineImageXObject, [{ width: 64, height: 32 }]],
         [OPS.paintFormXObjectEnd, []],
@@ -39,7 +50,14 @@ describe('findImageRegions', () => {
   it('drops icons and bullets and clips to the page', () => {
     const regions = findImageRegions(
       OPS,
-      list([OPS.save, []], [OPS.transform, [12, 0, 0, 12, 50, 50]], [OPS.paintImageXObject, ['icon', 24, 24]], [OPS.restore, []], [OPS.transform, [400, 0, 0, 300, 400, -100]], [OPS.paintImageXObject, ['big', 800, 600]]),
+      list(
+        [OPS.save, []],
+        [OPS.transform, [12, 0, 0, 12, 50, 50]],
+        [OPS.paintImageXObject, ['icon', 24, 24]],
+        [OPS.restore, []],
+        [OPS.transform, [400, 0, 0, 300, 400, -100]],
+        [OPS.paintImageXObject, ['big', 800, 600]],
+      ),
       VIEWPORT,
       page,
     );

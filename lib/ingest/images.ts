@@ -104,7 +104,8 @@ export function mergeRegions(regions: ImageRegion[], tolerance = 2): ImageRegion
     merged = false;
     for (let i = 0; i < out.length && !merged; i++) {
       for (let j = i + 1; j < out.length; j++) {
-        const a = out[i].bbox, b = out[j].bbox;
+        const a = out[i].bbox,
+          b = out[j].bbox;
         const grown = { x: a.x - tolerance, y: a.y - tolerance, w: a.w + 2 * tolerance, h: a.h + 2 * tolerance };
         if (!intersect(grown, b)) continue;
         out[i] = {

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type PageLayout,
-  type TextLine,
-  type TextSpan,
-  buildBlocks,
-  buildLines,
-  dedupeSpans,
-  joinParagraph,
-  layoutPage,
-  RunningLines,
-} from './layout';
+import { type PageLayout, type TextLine, type TextSpan, buildBlocks, buildLines, dedupeSpans, joinParagraph, layoutPage, RunningLines } from './layout';
 
 /** A span as a PDF would place it: `top` is the box top, height ≈ 1.1 × size. */
 const span = (text: string, x: number, top: number, size = 10, o: Partial<TextSpan> = {}): TextSpan => ({
@@ -103,7 +93,9 @@ describe('buildBlocks', () => {
       ['paragraph', 0],
     ]);
     expect(page.headings.map((h) => h.text)).toEqual(['Specifications', 'Electrical']);
-    expect(page.blocks[1].text).toBe('The board accepts twelve to twenty four volts on the main input. Reverse polarity is protected by a fuse on the input rail.');
+    expect(page.blocks[1].text).toBe(
+      'The board accepts twelve to twenty four volts on the main input. Reverse polarity is protected by a fuse on the input rail.',
+    );
   });
 
   it('does not take a bold paragraph for a heading', () => {
@@ -147,10 +139,25 @@ describe('buildBlocks', () => {
     );
     // Labels of the figure above, OCR'd, the last one just above the title (a table's last row).
     const label = (text: string, y: number): TextLine => ({
-      text, bbox: { x: 60, y, w: 40, h: 9 }, fontSize: 9.5, bold: false, cells: [{ text, bbox: { x: 60, y, w: 40, h: 9 } }], ocr: true, column: 0, region: 0,
+      text,
+      bbox: { x: 60, y, w: 40, h: 9 },
+      fontSize: 9.5,
+      bold: false,
+      cells: [{ text, bbox: { x: 60, y, w: 40, h: 9 } }],
+      ocr: true,
+      column: 0,
+      region: 0,
     });
-    const withLabels = [lines[0], ...[130, 142, 154, 166, 178, 190, 202, 214].map((y, i) => label(`1/${2 ** i} Step`, y)), label('High', 405), lines[1], lines[2]];
-    const headings = buildBlocks(withLabels).filter((b) => b.kind === 'heading').map((b) => b.text);
+    const withLabels = [
+      lines[0],
+      ...[130, 142, 154, 166, 178, 190, 202, 214].map((y, i) => label(`1/${2 ** i} Step`, y)),
+      label('High', 405),
+      lines[1],
+      lines[2],
+    ];
+    const headings = buildBlocks(withLabels)
+      .filter((b) => b.kind === 'heading')
+      .map((b) => b.text);
     expect(headings).toEqual(['2. External high current drive connection']);
   });
 
@@ -165,7 +172,11 @@ describe('buildBlocks', () => {
 
   it('keeps aligned rows as one table block, with wrapped cells and no heading inside', () => {
     const spans: TextSpan[] = [span('Pin', 50, 100, 10, { bold: true }), span('Function', 200, 100, 10, { bold: true })];
-    const rows = [['1', 'VCC'], ['2', 'TX (OUT)'], ['3', 'RX (IN)']];
+    const rows = [
+      ['1', 'VCC'],
+      ['2', 'TX (OUT)'],
+      ['3', 'RX (IN)'],
+    ];
     rows.forEach(([a, b], i) => spans.push(span(a, 50, 116 + i * 28), span(b, 200, 116 + i * 28)));
     spans.push(span('continued text', 200, 130)); // wraps the cell of row 1
     spans.push(span('After the table a normal paragraph of text follows here.', 50, 220));
@@ -177,7 +188,14 @@ describe('buildBlocks', () => {
   it('turns OCR lines on a text page into one figure block per region', () => {
     const lines = buildLines([span('Wiring of the fan connectors is shown below.', 50, 100)], W);
     const ocr = (text: string, y: number, region: number): TextLine => ({
-      text, bbox: { x: 60, y, w: 40, h: 8 }, fontSize: 8, bold: false, cells: [{ text, bbox: { x: 60, y, w: 40, h: 8 } }], ocr: true, column: 0, region,
+      text,
+      bbox: { x: 60, y, w: 40, h: 8 },
+      fontSize: 8,
+      bold: false,
+      cells: [{ text, bbox: { x: 60, y, w: 40, h: 8 } }],
+      ocr: true,
+      column: 0,
+      region,
     });
     const blocks = buildBlocks([...lines, ocr('PA8', 130, 0), ocr('GND', 300, 0), ocr('+5V', 500, 1)]);
     expect(blocks.map((b) => [b.kind, b.text])).toEqual([
@@ -202,11 +220,19 @@ describe('RunningLines', () => {
     return pages.map((p) => running.mark(p));
   };
   const page = (n: number, extra: string): PageLayout =>
-    layoutPage(n, W, 800, buildLines([
-      span('ACME Service Manual', 50, 20, 14, { bold: true }),
-      span(`Body text of page ${n}: ${extra} with enough words to be a paragraph.`, 50, 300),
-      span(`${n}`, 290, 770),
-    ], W));
+    layoutPage(
+      n,
+      W,
+      800,
+      buildLines(
+        [
+          span('ACME Service Manual', 50, 20, 14, { bold: true }),
+          span(`Body text of page ${n}: ${extra} with enough words to be a paragraph.`, 50, 300),
+          span(`${n}`, 290, 770),
+        ],
+        W,
+      ),
+    );
 
   it('flags repeated headers and page numbers and rebuilds blocks without them', () => {
     const pages = [1, 2, 3, 4].map((n) => page(n, `topic ${n}`));

@@ -206,7 +206,13 @@ function lineOf(frags: Fragment[], column: number): TextLine {
   const cells = [...frags].sort((a, b) => a.bbox.x - b.bbox.x);
   if (cells.length >= 2 && MARKER.test(cells[0].text)) {
     const [m, first] = cells.splice(0, 2);
-    cells.unshift({ ...first, text: `${m.text} ${first.text}`, bbox: union([m.bbox, first.bbox]), chars: m.chars + first.chars, boldChars: m.boldChars + first.boldChars });
+    cells.unshift({
+      ...first,
+      text: `${m.text} ${first.text}`,
+      bbox: union([m.bbox, first.bbox]),
+      chars: m.chars + first.chars,
+      boldChars: m.boldChars + first.boldChars,
+    });
   }
   const chars = cells.reduce((n, c) => n + c.chars, 0);
   const bold = cells.reduce((n, c) => n + c.boldChars, 0);
@@ -375,7 +381,8 @@ function isHeadingLine(line: TextLine, ctx: HeadingContext): boolean {
 
 /** True if at least half of the body-sized characters are set in a bold face. */
 function isBodyBold(lines: TextLine[], bodySize: number): boolean {
-  let bold = 0, all = 0;
+  let bold = 0,
+    all = 0;
   for (const l of lines) {
     if (l.ocr || l.running || Math.abs(l.fontSize - bodySize) > 0.5) continue;
     const n = l.text.replace(/\s/g, '').length;
@@ -434,7 +441,8 @@ function findTables(lines: TextLine[]): Array<[number, number]> {
       // A single-cell line starting under a non-first column of the last row wraps that cell.
       const row = lines[lastRow];
       const continues = row.cells.slice(1).some((c) => Math.abs(c.bbox.x - cur.bbox.x) <= 3);
-      const nextIsRow = j + 1 < lines.length && isTabular(lines[j + 1]) && lines[j + 1].column === cur.column && lines[j + 1].bbox.y - bottom(cur.bbox) <= 2 * fs;
+      const nextIsRow =
+        j + 1 < lines.length && isTabular(lines[j + 1]) && lines[j + 1].column === cur.column && lines[j + 1].bbox.y - bottom(cur.bbox) <= 2 * fs;
       if (!continues && !nextIsRow) break;
       j++;
     }
@@ -492,7 +500,8 @@ function makeBlock(kind: BlockKind, lines: TextLine[]): TextBlock {
 function typicalLineGap(lines: TextLine[]): number {
   const gaps: number[] = [];
   for (let i = 1; i < lines.length; i++) {
-    const a = lines[i - 1], b = lines[i];
+    const a = lines[i - 1],
+      b = lines[i];
     if (a.column !== b.column || Math.abs(a.fontSize - b.fontSize) > 0.5) continue;
     const gap = b.bbox.y - bottom(a.bbox);
     if (gap >= -0.2 * a.fontSize && gap <= 2 * a.fontSize) gaps.push(gap);
@@ -528,8 +537,14 @@ export function buildBlocks(lines: TextLine[], bodySize = bodyFontSize(lines)): 
   const sameStyle = (a: TextLine, b: TextLine) => Math.abs(a.fontSize - b.fontSize) < 0.5 && a.bold === b.bold;
   const continuesRun = (a: TextLine, b: TextLine) => {
     const gap = b.bbox.y - bottom(a.bbox);
-    return sameStyle(a, b) && a.column === b.column && !b.ocr && !NUMBERED_TITLE.test(b.text.trim()) &&
-      gap >= -0.2 * b.fontSize && gap <= Math.max(0.8 * b.fontSize, paragraphGapFor(b.fontSize));
+    return (
+      sameStyle(a, b) &&
+      a.column === b.column &&
+      !b.ocr &&
+      !NUMBERED_TITLE.test(b.text.trim()) &&
+      gap >= -0.2 * b.fontSize &&
+      gap <= Math.max(0.8 * b.fontSize, paragraphGapFor(b.fontSize))
+    );
   };
   const addText = (line: TextLine) => {
     const prev = para.at(-1);

@@ -51,7 +51,9 @@ describe('manual titles', () => {
       'DP800 Series Programmable DC Power Supply',
     );
     // A blank or contents-only first page: the second page names it.
-    expect(titleFromPages([{ lines: [line('Table of contents', 20)] }, { lines: [line('Signal Generator IG-102', 22), line('body', 10)] }])).toBe('Signal Generator IG-102');
+    expect(titleFromPages([{ lines: [line('Table of contents', 20)] }, { lines: [line('Signal Generator IG-102', 22), line('body', 10)] }])).toBe(
+      'Signal Generator IG-102',
+    );
     expect(titleFromPages([{ lines: [line('3', 30), line('© 2020', 8)] }])).toBeUndefined();
   });
 
@@ -59,7 +61,9 @@ describe('manual titles', () => {
     // A stylised logo read by OCR ("OUMEX" for OLIMEX) is larger than the stated title.
     const cover = { lines: [line('OUMEX', 40, { ocr: true }), line('ESP32-POE', 26), line('User Manual', 26), line('Revision 2.6', 10)] };
     expect(titleFromPages([cover])).toBe('ESP32-POE User Manual');
-    const scanned = { lines: [line('HEATHKIT', 30, { ocr: true }), line('Audio Generator AG-9A', 22, { ocr: true }), line('ASSEMBLY MANUAL', 14, { ocr: true })] };
+    const scanned = {
+      lines: [line('HEATHKIT', 30, { ocr: true }), line('Audio Generator AG-9A', 22, { ocr: true }), line('ASSEMBLY MANUAL', 14, { ocr: true })],
+    };
     expect(titleFromPages([scanned])).toBe('HEATHKIT Audio Generator AG-9A');
   });
 
@@ -81,9 +85,13 @@ describe('manual titles', () => {
 describe('a cover with a big model name', () => {
   it('joins the model name and the product line under it', () => {
     const cover = {
-      lines: [line('ACME INDUSTRIAL CONTROLS', 15), line('HX-200', 54), line('Hydraulic Press Controller', 24), line('Installation, Operation and Service Manual', 14)],
+      lines: [
+        line('ACME INDUSTRIAL CONTROLS', 15),
+        line('HX-200', 54),
+        line('Hydraulic Press Controller', 24),
+        line('Installation, Operation and Service Manual', 14),
+      ],
     };
     expect(titleFromPages([cover])).toBe('HX-200 Hydraulic Press Controller');
   });
 });
-

@@ -14,7 +14,12 @@ import { inkFraction, ocrPage } from './testing/pages';
 import { type PageContent, type PdfDoc, openPdf } from './pdf';
 
 const read = (file: string) => new Uint8Array(fs.readFileSync(sharedManual(file)));
-const files = hasSharedManuals ? fs.readdirSync(SHARED_MANUALS_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];
+const files = hasSharedManuals
+  ? fs
+      .readdirSync(SHARED_MANUALS_DIR)
+      .filter((f) => f.endsWith('.pdf'))
+      .sort()
+  : [];
 const figures: Record<string, string | number> = {};
 
 describe.skipIf(!hasSharedManuals)('real manuals', () => {
@@ -114,7 +119,10 @@ describe.skipIf(!hasSharedManuals)('real manuals', () => {
       expect(tekOcr.confidence).toBeGreaterThan(80);
 
       const merged = withOcrLines(bttPage, bttOcr.regions);
-      const figure = merged.blocks.filter((b) => b.kind === 'figure').map((b) => b.text).join('\n');
+      const figure = merged.blocks
+        .filter((b) => b.kind === 'figure')
+        .map((b) => b.text)
+        .join('\n');
       const pins = [...new Set(figure.match(/\bP[A-D]\d{1,2}\b/g) ?? [])].sort();
       figures['BTT p9 pin labels read'] = pins.join(' ');
       expect(pins.length).toBeGreaterThanOrEqual(4);

@@ -46,7 +46,9 @@ export function describeOcrEngine(config: AppConfig['ocr'] = getConfig().ocr): O
   const info = binary ? nativeTesseractInfo(binary) : null;
   if (config.engine === 'tesseract' && !info) {
     // Asked for explicitly but not there: say so rather than silently running something else.
-    throw new Error('OCR_ENGINE=tesseract but no working `tesseract` binary is on PATH: install tesseract-ocr (apt) or tesseract (brew), or set OCR_ENGINE=auto');
+    throw new Error(
+      'OCR_ENGINE=tesseract but no working `tesseract` binary is on PATH: install tesseract-ocr (apt) or tesseract (brew), or set OCR_ENGINE=auto',
+    );
   }
   const figures = figureEngineOf(config);
   if (info) {

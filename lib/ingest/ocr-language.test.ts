@@ -50,7 +50,12 @@ describe('detectLanguage', () => {
   it('keeps the guess when the text is too short, and maps tesseract codes to the identifier’s', () => {
     expect(detectLanguage('PA5 GND 24V', ['eng', 'ces'])).toBeNull();
     expect(detectLanguage(CZECH.join(' '), ['eng'])).toBe('eng');
-    expect(detectLanguage('电源接口连接到主板的电机驱动器输入端子上，请在接线前断开电源并检查电压是否正确，以免损坏设备。再次确认所有连接牢固可靠后方可通电运行。', ['eng', 'chi_sim'])).toBe('chi_sim');
+    expect(
+      detectLanguage('电源接口连接到主板的电机驱动器输入端子上，请在接线前断开电源并检查电压是否正确，以免损坏设备。再次确认所有连接牢固可靠后方可通电运行。', [
+        'eng',
+        'chi_sim',
+      ]),
+    ).toBe('chi_sim');
   });
 
   it('offers English plus the configured languages the engine has a model for', () => {
@@ -70,7 +75,11 @@ describe('readInItsLanguage', () => {
     const czech = readInItsLanguage(
       async (l) => {
         await czechRead;
-        return result(l === 'eng' ? 'Modul se pripojuje k zadnimu panelu pristroje pomoci konektoru na desce modulu.' : 'Modul se připojuje k zadnímu panelu přístroje pomocí konektoru na desce modulu.');
+        return result(
+          l === 'eng'
+            ? 'Modul se pripojuje k zadnimu panelu pristroje pomoci konektoru na desce modulu.'
+            : 'Modul se připojuje k zadnímu panelu přístroje pomocí konektoru na desce modulu.',
+        );
       },
       undefined,
       lang,

@@ -30,7 +30,11 @@ describe('finding the binary', () => {
     const saved = process.env.PATH;
     process.env.PATH = '';
     try {
-      expect(describeOcrEngine({ engine: 'auto', languages: ['eng', 'ces'] })).toMatchObject({ provider: 'tesseract.js', languages: ['eng'], missing: ['ces'] });
+      expect(describeOcrEngine({ engine: 'auto', languages: ['eng', 'ces'] })).toMatchObject({
+        provider: 'tesseract.js',
+        languages: ['eng'],
+        missing: ['ces'],
+      });
       expect(() => describeOcrEngine({ engine: 'tesseract', languages: ['eng'] })).toThrow(/install tesseract-ocr/);
     } finally {
       process.env.PATH = saved;
@@ -193,18 +197,26 @@ describe.runIf(binary && hasSharedManuals)('native vs tesseract.js on scanned ma
     await native?.terminate();
   });
 
-  it.each(pages)('%s page %i: word F1 ≥ 0.9', async (file, n) => {
-    const doc = await openPdf(new Uint8Array(fs.readFileSync(file)), { maxBytes: Infinity });
-    try {
-      const page = await doc.extractPage(n);
-      const targets = planOcr(page);
-      const words = async (e: OcrEngine) => (await ocrPage(doc, page, e, { targets })).regions.flatMap((r) => r.lines).map((l) => l.text).join(' ');
-      const a = await words(js);
-      const b = await words(native!);
-      expect(a.split(/\s+/).length).toBeGreaterThan(100);
-      expect(wordF1(a, b)).toBeGreaterThanOrEqual(0.9);
-    } finally {
-      await doc.close();
-    }
-  }, 120_000);
+  it.each(pages)(
+    '%s page %i: word F1 ≥ 0.9',
+    async (file, n) => {
+      const doc = await openPdf(new Uint8Array(fs.readFileSync(file)), { maxBytes: Infinity });
+      try {
+        const page = await doc.extractPage(n);
+        const targets = planOcr(page);
+        const words = async (e: OcrEngine) =>
+          (await ocrPage(doc, page, e, { targets })).regions
+            .flatMap((r) => r.lines)
+            .map((l) => l.text)
+            .join(' ');
+        const a = await words(js);
+        const b = await words(native!);
+        expect(a.split(/\s+/).length).toBeGreaterThan(100);
+        expect(wordF1(a, b)).toBeGreaterThanOrEqual(0.9);
+      } finally {
+        await doc.close();
+      }
+    },
+    120_000,
+  );
 });

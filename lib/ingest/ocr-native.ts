@@ -174,9 +174,13 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
       const list = path.join(dir, 'images.txt');
       await fs.promises.writeFile(list, `${files.join('\n')}\n`);
       const [, , ...rest] = jobs[0].args;
-      const results = await runOne(null, [list, 'stdout', ...rest], jobs[0].opts, (out, ms) => splitTsvPages(out, jobs.length).map((tsv) => parseTsv(tsv, ms)), timeoutMs * jobs.length).catch(
-        (err: unknown) => (jobs[0].opts.signal?.aborted ? Promise.reject(err) : null),
-      );
+      const results = await runOne(
+        null,
+        [list, 'stdout', ...rest],
+        jobs[0].opts,
+        (out, ms) => splitTsvPages(out, jobs.length).map((tsv) => parseTsv(tsv, ms)),
+        timeoutMs * jobs.length,
+      ).catch((err: unknown) => (jobs[0].opts.signal?.aborted ? Promise.reject(err) : null));
       if (results) jobs.forEach((job, i) => job.resolve(results[i]));
       else if (terminated) throw new Error('OCR engine was terminated');
       else for (const job of jobs) await runOne(job.image, job.args, job.opts, parseTsv).then(job.resolve, job.reject);
@@ -198,7 +202,7 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
       const first = small.shift()!;
       const batch = [first];
       let pixels = first.pixels;
-      for (let i = 0; i < small.length && batch.length < share; ) {
+      for (let i = 0; i < small.length && batch.length < share;) {
         const job = small[i];
         if (job.key === first.key && job.opts.signal === first.opts.signal && pixels + job.pixels <= MAX_BATCH_PIXELS) {
           batch.push(job);

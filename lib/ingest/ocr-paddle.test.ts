@@ -60,7 +60,12 @@ describe('choosing the figure engine', () => {
 
 describe('detection tiles', () => {
   it('cover the image, and their own parts cover it exactly once', () => {
-    for (const [w, h] of [[500, 300], [TILE, TILE], [2500, 1100], [1786, 2526]]) {
+    for (const [w, h] of [
+      [500, 300],
+      [TILE, TILE],
+      [2500, 1100],
+      [1786, 2526],
+    ]) {
       const tiles = tilesOf(w, h);
       const area = tiles.reduce((s, t) => s + t.core.w * t.core.h, 0);
       expect(area).toBe(w * h);

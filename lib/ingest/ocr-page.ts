@@ -37,12 +37,14 @@ export function planOcr(page: Pick<PageContent, 'width' | 'height' | 'hasTextLay
   const lo = opts.minRegionScale ?? 3;
   const hi = opts.maxRegionScale ?? 4;
   const minArea = (opts.minRegionAreaFraction ?? 0) * page.width * page.height;
-  return page.images.filter((img) => img.bbox.w * img.bbox.h >= minArea).map((img) => {
-    // Small labels need ~1.5× the image's own resolution to reach the glyph size tesseract
-    // reads best (measured on public board pinouts: 8 pin names at 4× vs 6 at native 2.8×).
-    const native = img.pixelWidth > 0 ? img.pixelWidth / img.bbox.w : hi;
-    return { bbox: img.bbox, scale: Math.min(hi, Math.max(lo, native * 1.5)), mode: 'sparse' as const };
-  });
+  return page.images
+    .filter((img) => img.bbox.w * img.bbox.h >= minArea)
+    .map((img) => {
+      // Small labels need ~1.5× the image's own resolution to reach the glyph size tesseract
+      // reads best (measured on public board pinouts: 8 pin names at 4× vs 6 at native 2.8×).
+      const native = img.pixelWidth > 0 ? img.pixelWidth / img.bbox.w : hi;
+      return { bbox: img.bbox, scale: Math.min(hi, Math.max(lo, native * 1.5)), mode: 'sparse' as const };
+    });
 }
 
 const DEFAULT_MIN_CONFIDENCE = 45;
@@ -216,7 +218,10 @@ export function startPageOcr(
       opts.signal?.throwIfAborted();
       const t = performance.now();
       // Figure regions are bounded in pixels: OCR cost grows with area (a page-size drawing at 4×).
-      const raw = await doc.renderRegionRaw(page.page, target.bbox, { scale: target.scale, ...(target.mode === 'sparse' ? { maxPixels: MAX_FIGURE_PIXELS } : {}) });
+      const raw = await doc.renderRegionRaw(page.page, target.bbox, {
+        scale: target.scale,
+        ...(target.mode === 'sparse' ? { maxPixels: MAX_FIGURE_PIXELS } : {}),
+      });
       // Figure regions of text pages: what the text layer already says there is not read again.
       if (target.mode === 'sparse') maskBoxes(raw, target.bbox, textLayerBoxes(page));
       else if (target.mode === 'page') wholePage = raw;
@@ -242,7 +247,11 @@ export function startPageOcr(
       let readBy = engine.id;
       if (lang) {
         const detectScript = engine.detectScript ? () => engine.detectScript!(image, base) : undefined;
-        ({ result: ocr, language } = await readInItsLanguage((l) => recognizeCached(engine, image, { ...base, languages: [l] }, opts.cache), detectScript, lang));
+        ({ result: ocr, language } = await readInItsLanguage(
+          (l) => recognizeCached(engine, image, { ...base, languages: [l] }, opts.cache),
+          detectScript,
+          lang,
+        ));
       } else if (target.mode === 'sparse' && opts.figureEngine) {
         const figures = opts.figureEngine;
         readBy = figures.id;
@@ -276,7 +285,9 @@ const warnedEngines = new WeakSet<OcrEngine>();
 function warnFigureEngineOnce(engine: OcrEngine, err: unknown): void {
   if (warnedEngines.has(engine)) return;
   warnedEngines.add(engine);
-  console.warn(`[ocr] ${engine.id} failed on a figure region, reading figures with the page engine instead: ${err instanceof Error ? err.message : String(err)}`);
+  console.warn(
+    `[ocr] ${engine.id} failed on a figure region, reading figures with the page engine instead: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }
 
 /** Cell boxes of the page's text-layer lines (cells, not whole lines: a line may span a figure). */

@@ -103,7 +103,14 @@ describe.runIf(binary)('reading large print at the lower scale', () => {
       expect(region.scale).toBeLessThan(region.target.scale);
       const lines = region.lines;
       // Every line drawn is read, word for word.
-      expect(wordF1(linesOf(LARGE).map(([text]) => text).join(' '), lines.map((l) => l.text).join(' '))).toBeGreaterThanOrEqual(0.95);
+      expect(
+        wordF1(
+          linesOf(LARGE)
+            .map(([text]) => text)
+            .join(' '),
+          lines.map((l) => l.text).join(' '),
+        ),
+      ).toBeGreaterThanOrEqual(0.95);
       // Boxes map back to page points at the scale actually read: the first line's baseline is
       // 842 - 780 = 62 pt from the top, its capitals 8.6 pt above it (12 pt type).
       const first = lines[0].bbox;

@@ -86,7 +86,7 @@ function inkMask(raw: Pick<RawImage, 'data' | 'width' | 'height'>, step: number,
   const green = new Uint8Array(w * h);
   const hist = new Float64Array(256);
   for (let y = 0, p = 0; y < h; y++) {
-    for (let x = 0, i = (y * step * width) * 4 + 1; x < w; x++, p++, i += step * 4) {
+    for (let x = 0, i = y * step * width * 4 + 1; x < w; x++, p++, i += step * 4) {
       green[p] = data[i];
       hist[data[i]]++;
     }
@@ -99,7 +99,10 @@ function inkMask(raw: Pick<RawImage, 'data' | 'width' | 'height'>, step: number,
 function otsu(hist: Float64Array, total: number): number {
   let sumAll = 0;
   for (let v = 0; v < 256; v++) sumAll += v * hist[v];
-  let wB = 0, sumB = 0, best = 0, threshold = 128;
+  let wB = 0,
+    sumB = 0,
+    best = 0,
+    threshold = 128;
   for (let v = 0; v < 256; v++) {
     wB += hist[v];
     if (wB === 0) continue;
@@ -138,7 +141,7 @@ function blobHeights(ink: Uint8Array, w: number, h: number): number[] {
     const base = y * w;
     let count = 0;
     let j = 0;
-    for (let x = 0; x < w; ) {
+    for (let x = 0; x < w;) {
       if (!ink[base + x]) {
         x++;
         continue;

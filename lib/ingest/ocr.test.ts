@@ -11,7 +11,8 @@ import { ocrPage } from './testing/pages';
 import { type PageContent, openPdf } from './pdf';
 import { encodePng, toPam } from './render';
 
-const W = 500, H = 300;
+const W = 500,
+  H = 300;
 const LINES = [
   { text: 'SERVICE MODE', x: 40, y: 220, size: 30 },
   { text: 'Error 1240 drive not ready', x: 40, y: 150, size: 22 },
@@ -123,14 +124,26 @@ describe('planning and mapping', () => {
     expect(targets.map((t) => t.mode)).toEqual(['sparse', 'sparse']);
     expect(targets[0].scale).toBeCloseTo(4, 5); // 1.5 × 2.75 capped at 4
     expect(targets[1].scale).toBe(4);
-    const big = planOcr({ ...base, hasTextLayer: true, images: [{ bbox: { x: 0, y: 0, w: 100, h: 100 }, pixelWidth: 0, pixelHeight: 0 }] }, { minRegionAreaFraction: 0.05 });
+    const big = planOcr(
+      { ...base, hasTextLayer: true, images: [{ bbox: { x: 0, y: 0, w: 100, h: 100 }, pixelWidth: 0, pixelHeight: 0 }] },
+      { minRegionAreaFraction: 0.05 },
+    );
     expect(big).toEqual([]);
   });
 
   it('maps pixels of a region to page points and splits cells at wide gaps', () => {
     const word = (text: string, x: number, confidence = 95) => ({ text, confidence, bbox: { x, y: 40, w: 60, h: 20 } });
     const [line] = ocrLinesToPage(
-      { lines: [{ text: '', confidence: 90, bbox: { x: 0, y: 0, w: 0, h: 0 }, words: [word('1240', 0), word('1368', 70), word('Write', 300), word('fault.', 370), word('~~', 440, 20)] }] },
+      {
+        lines: [
+          {
+            text: '',
+            confidence: 90,
+            bbox: { x: 0, y: 0, w: 0, h: 0 },
+            words: [word('1240', 0), word('1368', 70), word('Write', 300), word('fault.', 370), word('~~', 440, 20)],
+          },
+        ],
+      },
       { x: 100, y: 200, w: 300, h: 100 },
       2,
     );
@@ -141,10 +154,27 @@ describe('planning and mapping', () => {
   });
 
   it('places figure text after the text above the figure', () => {
-    const textLine = (text: string, y: number): TextLine => ({ text, bbox: { x: 50, y, w: 300, h: 12 }, fontSize: 10, bold: false, cells: [{ text, bbox: { x: 50, y, w: 300, h: 12 } }], ocr: false, column: 0 });
+    const textLine = (text: string, y: number): TextLine => ({
+      text,
+      bbox: { x: 50, y, w: 300, h: 12 },
+      fontSize: 10,
+      bold: false,
+      cells: [{ text, bbox: { x: 50, y, w: 300, h: 12 } }],
+      ocr: false,
+      column: 0,
+    });
     const page = {
-      page: 1, ...base, lines: [textLine('Above the figure, an introduction sentence.', 100), textLine('Below the figure, a closing sentence here.', 600)],
-      blocks: [], headings: [], bodyFontSize: 10, images: [], hasTextLayer: true, textChars: 80, text: '', warnings: [],
+      page: 1,
+      ...base,
+      lines: [textLine('Above the figure, an introduction sentence.', 100), textLine('Below the figure, a closing sentence here.', 600)],
+      blocks: [],
+      headings: [],
+      bodyFontSize: 10,
+      images: [],
+      hasTextLayer: true,
+      textChars: 80,
+      text: '',
+      warnings: [],
     } satisfies PageContent;
     const label: TextLine = { ...textLine('PA8', 300), ocr: true, region: 0 };
     const merged = withOcrLines(page, [{ bbox: { x: 50, y: 200, w: 400, h: 350 }, lines: [label] }]);

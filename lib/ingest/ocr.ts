@@ -216,9 +216,7 @@ function toResult(page: Tesseract.Page, ms: number): OcrResult {
   for (const block of page.blocks ?? []) {
     for (const para of block.paragraphs) {
       for (const line of para.lines) {
-        const words = line.words
-          .filter((w) => w.text.trim().length > 0)
-          .map((w) => ({ text: w.text.trim(), bbox: box(w.bbox), confidence: w.confidence }));
+        const words = line.words.filter((w) => w.text.trim().length > 0).map((w) => ({ text: w.text.trim(), bbox: box(w.bbox), confidence: w.confidence }));
         if (words.length === 0) continue;
         lines.push({ text: words.map((w) => w.text).join(' '), bbox: box(line.bbox), confidence: line.confidence, words });
       }

@@ -13,7 +13,8 @@ import { pageImagePath, pageThumbPath } from './paths';
 import { openPdf } from './pdf';
 import { pamLayout } from './render';
 
-const W = 400, H = 500;
+const W = 400,
+  H = 500;
 const FIG = { x: 50, y: 100, w: 300, h: 200 }; // top-left page coordinates
 const CAPTION = { text: 'Vector caption over the figure', x: 60, size: 12, baselineFromTop: 130 };
 
@@ -24,8 +25,11 @@ async function figurePdf(pages: number, opts: { captioned?: boolean; distinct?: 
   for (let n = 1; n <= pages; n++) {
     // A grey gradient with a dark bar; `distinct` shifts the bar per page so the pixels differ.
     const px = Buffer.alloc(300 * 200 * 3);
-    for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) px.fill(opts.distinct && y > 150 && x < 40 * n ? 0 : 120 + (x % 100), (y * 300 + x) * 3, (y * 300 + x + 1) * 3);
-    const png = await sharp(px, { raw: { width: 300, height: 200, channels: 3 } }).png().toBuffer();
+    for (let y = 0; y < 200; y++)
+      for (let x = 0; x < 300; x++) px.fill(opts.distinct && y > 150 && x < 40 * n ? 0 : 120 + (x % 100), (y * 300 + x) * 3, (y * 300 + x + 1) * 3);
+    const png = await sharp(px, { raw: { width: 300, height: 200, channels: 3 } })
+      .png()
+      .toBuffer();
     const page = pdf.addPage([W, H]);
     page.drawText(`Page ${n} body text long enough to count as a text layer.`, { x: 40, y: H - 50, size: 10, font });
     page.drawImage(await pdf.embedPng(png), { x: FIG.x, y: H - FIG.y - FIG.h, width: FIG.w, height: FIG.h });
@@ -38,8 +42,11 @@ async function figurePdf(pages: number, opts: { captioned?: boolean; distinct?: 
 async function scannedPdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const px = Buffer.alloc(W * H * 3, 235);
-  for (let y = 40; y < H - 40; y += 24) for (let x = 30; x < W - 30; x++) for (let k = 0; k < 8; k++) px.fill(20 + (x % 50), ((y + k) * W + x) * 3, ((y + k) * W + x + 1) * 3);
-  const png = await sharp(px, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+  for (let y = 40; y < H - 40; y += 24)
+    for (let x = 30; x < W - 30; x++) for (let k = 0; k < 8; k++) px.fill(20 + (x % 50), ((y + k) * W + x) * 3, ((y + k) * W + x + 1) * 3);
+  const png = await sharp(px, { raw: { width: W, height: H, channels: 3 } })
+    .png()
+    .toBuffer();
   pdf.addPage([W, H]).drawImage(await pdf.embedPng(png), { x: 0, y: 0, width: W, height: H });
   return pdf.save();
 }
@@ -75,7 +82,13 @@ function fakeEngine(state: { parsed: number }, opts: { failOnCall?: number; hold
       if (holding) await new Promise<void>((go) => held.push(go));
       if (n === opts.failOnCall) throw new Error('engine exploded');
       const word = { text: 'PA8', bbox: { x: 10, y: 10, w: 60, h: 30 }, confidence: 95 };
-      return { text: 'PA8', words: [word], lines: [{ text: 'PA8', bbox: word.bbox, confidence: 95, words: [word] }], confidence: 95, ms: 1 } satisfies OcrResult;
+      return {
+        text: 'PA8',
+        words: [word],
+        lines: [{ text: 'PA8', bbox: word.bbox, confidence: 95, words: [word] }],
+        confidence: 95,
+        ms: 1,
+      } satisfies OcrResult;
     },
     async terminate() {},
   };
@@ -88,7 +101,13 @@ function readPam(buf: Buffer) {
   return { width: layout.width, height: layout.height, rgba: buf.subarray(layout.offset) };
 }
 
-async function runPass(bytes: Uint8Array, engine: OcrEngine, state: { parsed: number; searchable?: number[] }, manualId: string, opts: { figuresDuringPass?: boolean } = {}) {
+async function runPass(
+  bytes: Uint8Array,
+  engine: OcrEngine,
+  state: { parsed: number; searchable?: number[] },
+  manualId: string,
+  opts: { figuresDuringPass?: boolean } = {},
+) {
   const doc = await openPdf(bytes);
   const pass = new PagePass(doc, { manualId, ocr: () => engine, ...opts });
   const ticks: Record<string, number[]> = { parsing: [], ocr: [], rendering: [] };
@@ -194,7 +213,7 @@ describe('PagePass', () => {
     expect(at(FIG.x + 20, FIG.y + 100)).toBeLessThan(250);
   });
 
-  it('makes a scanned page\'s preview from its OCR render instead of drawing the page a second time', async () => {
+  it("makes a scanned page's preview from its OCR render instead of drawing the page a second time", async () => {
     const state = { parsed: 0 };
     const { engine, calls } = fakeEngine(state);
     const bytes = await scannedPdf();
@@ -216,7 +235,9 @@ describe('PagePass', () => {
     expect(pass.scannedTotal).toBe(1);
     expect(previewDraws).toBe(0);
     // The same size and, within resampling, the same pixels as pdf.js drawing the preview itself.
-    const written = await sharp(fs.readFileSync(pageImagePath('pass-scanned', 1))).raw().toBuffer({ resolveWithObject: true });
+    const written = await sharp(fs.readFileSync(pageImagePath('pass-scanned', 1)))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([written.info.width, written.info.height]).toEqual([W * 1.5, H * 1.5]);
     const direct = await openPdf(bytes);
     const drawn = await direct.renderPageRaw(1, { scale: 1.5 });

@@ -185,7 +185,13 @@ export class PagePass {
       // Taken off the list as its job is pushed, so ocrTotal never counts a page twice.
       const { page: n, targets } = this.deferred.shift()!;
       const t = performance.now();
-      const job = startPageOcr(this.doc, this.pages[n - 1], engine, { targets, figureEngine: this.opts.figureOcr?.(), signal: this.opts.signal, cache: this.cache, language: this.language });
+      const job = startPageOcr(this.doc, this.pages[n - 1], engine, {
+        targets,
+        figureEngine: this.opts.figureOcr?.(),
+        signal: this.opts.signal,
+        cache: this.cache,
+        language: this.language,
+      });
       const result = job.result.then((r) => {
         this.ocrDone++;
         return r;

@@ -74,7 +74,11 @@ class ThreadPdfDoc implements PdfDoc {
     this.worker.unref();
     this.worker.on('message', (reply: ThreadReply) => this.settle(reply));
     this.worker.on('error', (err: Error & { code?: string }) => {
-      this.stop(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? ingestErrors.pageTooBig(this.pending?.page, limits.pageHeapMb) : ingestErrors.corrupt(`PDF thread: ${err.message}`, err));
+      this.stop(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? ingestErrors.pageTooBig(this.pending?.page, limits.pageHeapMb)
+          : ingestErrors.corrupt(`PDF thread: ${err.message}`, err),
+      );
     });
     this.worker.on('exit', (code) => this.stop(ingestErrors.corrupt(`the PDF thread exited (code ${code})`)));
     if (signal?.aborted) this.stop(abortError(signal));

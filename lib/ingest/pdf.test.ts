@@ -46,7 +46,9 @@ describe('validation by content', () => {
   });
 
   it('rejects a PNG named .pdf and says it is a PNG image', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const err = await openError(new Uint8Array(png));
     expect(err.code).toBe('not_pdf');
     expect(err.message).toContain('PNG image');
@@ -296,7 +298,11 @@ describe.runIf(fs.existsSync(SPEEDYBEE))('a real manual whose ToUnicode map has 
       for (let p = 1; p <= doc.numPages; p++) text += `${(await doc.extractPage(p)).text}\n`;
       expect(text).toMatch(/Specifications/);
       // No Latin word is left with a U+XX00 stand-in for one of its letters.
-      expect(text.match(/[A-Za-z][\u4100-\u5a00\u6100-\u7a00]|[\u4100-\u5a00\u6100-\u7a00][A-Za-z]/gu)?.filter((m) => [...m].some((c) => (c.charCodeAt(0) & 0xff) === 0)) ?? []).toEqual([]);
+      expect(
+        text
+          .match(/[A-Za-z][\u4100-\u5a00\u6100-\u7a00]|[\u4100-\u5a00\u6100-\u7a00][A-Za-z]/gu)
+          ?.filter((m) => [...m].some((c) => (c.charCodeAt(0) & 0xff) === 0)) ?? [],
+      ).toEqual([]);
     } finally {
       await doc.close();
     }

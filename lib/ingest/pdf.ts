@@ -11,7 +11,16 @@ import { type BBox, applyPoint, boxOfPoints, multiply } from './geometry';
 import { type ImageRegion, findImageRegions } from './images';
 import { type PageLayout, type TextSpan, buildLines, layoutPage } from './layout';
 import { loadPdfjs, pdfjsAssets } from './pdfjs';
-import { type RawImage, type RenderedImage, type RenderOptions, TooManyOperators, renderPdfPage, renderPdfPageRaw, renderPdfRegion, renderPdfRegionRaw } from './render';
+import {
+  type RawImage,
+  type RenderedImage,
+  type RenderOptions,
+  TooManyOperators,
+  renderPdfPage,
+  renderPdfPageRaw,
+  renderPdfRegion,
+  renderPdfRegionRaw,
+} from './render';
 import { describeNonPdf, findPdfHeader } from './sniff';
 import { repairTextLayer } from '../text/text-layer';
 
@@ -330,18 +339,32 @@ export function textSpans(content: TextContent, viewportTransform: readonly numb
     const ascent = clamp(style?.ascent || 0.8, 0.5, 1.1);
     const descent = clamp(style?.descent || -0.2, -0.5, 0);
     const ul = Math.hypot(a, b) || 1;
-    const ux = a / ul, uy = b / ul; // baseline direction
+    const ux = a / ul,
+      uy = b / ul; // baseline direction
     const vl = Math.hypot(c, d) || 1;
-    const vx = c / vl, vy = d / vl; // glyph "up" direction
+    const vx = c / vl,
+      vy = d / vl; // glyph "up" direction
     let corners: Array<[number, number]>;
     if (style?.vertical) {
       // Vertical writing: the item runs down from its origin by `height`.
-      corners = [[e - size / 2, f], [e + size / 2, f], [e - size / 2, f - item.height], [e + size / 2, f - item.height]];
+      corners = [
+        [e - size / 2, f],
+        [e + size / 2, f],
+        [e - size / 2, f - item.height],
+        [e + size / 2, f - item.height],
+      ];
     } else {
-      const bx = e + vx * descent * size, by = f + vy * descent * size;
-      const tx = e + vx * ascent * size, ty = f + vy * ascent * size;
+      const bx = e + vx * descent * size,
+        by = f + vy * descent * size;
+      const tx = e + vx * ascent * size,
+        ty = f + vy * ascent * size;
       const w = item.width;
-      corners = [[bx, by], [bx + ux * w, by + uy * w], [tx, ty], [tx + ux * w, ty + uy * w]];
+      corners = [
+        [bx, by],
+        [bx + ux * w, by + uy * w],
+        [tx, ty],
+        [tx + ux * w, ty + uy * w],
+      ];
     }
     const bbox = boxOfPoints(corners.map(([x, y]) => applyPoint(viewportTransform, x, y)));
     const dir = multiply([a, b, 0, 0, 0, 0], [...viewportTransform]);

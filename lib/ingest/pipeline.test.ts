@@ -241,46 +241,51 @@ describe.runIf(hasSharedManuals)('kill -9 during ingest', () => {
   it.each([
     { when: 'while its first pages are searchable and the rest are still being read', at: `status = 'parsing' and searchable_pages > 0` },
     { when: 'after the text pass, in a later stage', at: `status in ('ocr', 'rendering', 'embedding', 'indexing')` },
-  ])('leaves no half-indexed manual $when: the next worker start cleans up and finishes the job', async ({ at }) => {
-    const dataDir = process.env.DATA_DIR!;
-    const file = sharedManual('librevna-user-manual.pdf'); // 54 pages: long enough to be killed mid-way
-    const env = { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' };
-    const { getDb } = await import('@/lib/store/db');
-    const db = await getDb();
-    // The previous case's manual goes first, so this run ingests the file afresh.
-    for (const r of (await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf'`)).rows) await deleteManual(String(r.id), ADMIN_USER_ID);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
-    const exited = new Promise((r) => child.once('exit', r));
-    // Wait until it reached the point, then kill it without warning.
-    // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
-    try {
-      await vi.waitFor(
-        async () => {
-          const rows = await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf' and ${at}`);
-          expect(rows.rows).toHaveLength(1);
-        },
-        { timeout: 240_000, interval: 100 },
-      );
-    } finally {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    const row = (await db.run(`select id, status, searchable_pages from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
-    const id = String(row.id);
-    expect(row.status).not.toBe('ready');
-    // What the dead worker left is consistent: rows for pages 1..N, each once, N as recorded.
-    const pageNumbers = (await listPages(id)).map((p) => p.number);
-    expect(pageNumbers).toEqual(Array.from({ length: Number(row.searchable_pages) }, (_, i) => i + 1));
+  ])(
+    'leaves no half-indexed manual $when: the next worker start cleans up and finishes the job',
+    async ({ at }) => {
+      const dataDir = process.env.DATA_DIR!;
+      const file = sharedManual('librevna-user-manual.pdf'); // 54 pages: long enough to be killed mid-way
+      const env = { ...process.env, DATA_DIR: dataDir, MC_LOG_LEVEL: 'silent' };
+      const { getDb } = await import('@/lib/store/db');
+      const db = await getDb();
+      // The previous case's manual goes first, so this run ingests the file afresh.
+      for (const r of (await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf'`)).rows)
+        await deleteManual(String(r.id), ADMIN_USER_ID);
+      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/ingest.ts'), file, '--json'], { env, stdio: 'ignore' });
+      const exited = new Promise((r) => child.once('exit', r));
+      // Wait until it reached the point, then kill it without warning.
+      // A ceiling, not a timing check: on a loaded 2-core machine parsing alone took 200 s.
+      try {
+        await vi.waitFor(
+          async () => {
+            const rows = await db.run(`select id from manuals where file_name = 'librevna-user-manual.pdf' and ${at}`);
+            expect(rows.rows).toHaveLength(1);
+          },
+          { timeout: 240_000, interval: 100 },
+        );
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      const row = (await db.run(`select id, status, searchable_pages from manuals where file_name = 'librevna-user-manual.pdf'`)).rows[0];
+      const id = String(row.id);
+      expect(row.status).not.toBe('ready');
+      // What the dead worker left is consistent: rows for pages 1..N, each once, N as recorded.
+      const pageNumbers = (await listPages(id)).map((p) => p.number);
+      expect(pageNumbers).toEqual(Array.from({ length: Number(row.searchable_pages) }, (_, i) => i + 1));
 
-    const recovered = await recoverInterruptedJobs();
-    expect(recovered).toContainEqual({ id, outcome: 'requeued' });
-    expect(await (await getVectorStore()).count({ manualIds: [id] })).toEqual({ chunks: 0, pages: 0 });
-    expect(await getManual(id)).toMatchObject({ searchablePages: 0 });
-    expect(await listPages(id)).toEqual([]);
-    const summary = await ingestManual(id);
-    expect(summary?.status).toBe('ready');
-    expect(summary?.pages).toBe(54);
-    expect((await listPages(id)).map((p) => p.number)).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
-    expect(await getManual(id)).toMatchObject({ searchablePages: 54, figureLabels: 'done' });
-  }, 600_000);
+      const recovered = await recoverInterruptedJobs();
+      expect(recovered).toContainEqual({ id, outcome: 'requeued' });
+      expect(await (await getVectorStore()).count({ manualIds: [id] })).toEqual({ chunks: 0, pages: 0 });
+      expect(await getManual(id)).toMatchObject({ searchablePages: 0 });
+      expect(await listPages(id)).toEqual([]);
+      const summary = await ingestManual(id);
+      expect(summary?.status).toBe('ready');
+      expect(summary?.pages).toBe(54);
+      expect((await listPages(id)).map((p) => p.number)).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
+      expect(await getManual(id)).toMatchObject({ searchablePages: 54, figureLabels: 'done' });
+    },
+    600_000,
+  );
 });

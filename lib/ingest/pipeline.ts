@@ -67,7 +67,6 @@ export interface IngestSummary {
 /** Thrown inside the pipeline when the manual was deleted while being processed. */
 class ManualGone extends Error {}
 
-
 export interface IngestOptions {
   /** The lease holder (default: this process); with `claimed`, the job was claimed already (claimNextManual). */
   workerId?: string;
@@ -147,7 +146,12 @@ export async function shutdownOcrEngine(): Promise<void> {
  * another worker claimed it first (or reclaimed it from this one). Never throws for a bad file:
  * the manual ends `failed` with the reason.
  */
-export async function ingestManual(manualId: string, deps: IngestDeps = {}, callerSignal?: AbortSignal, opts: IngestOptions = {}): Promise<IngestSummary | null> {
+export async function ingestManual(
+  manualId: string,
+  deps: IngestDeps = {},
+  callerSignal?: AbortSignal,
+  opts: IngestOptions = {},
+): Promise<IngestSummary | null> {
   const workerId = opts.workerId ?? processWorkerId();
   if (!opts.claimed && !(await claimManual(manualId, workerId))) return null;
   const lease = holdLease(manualId, workerId, 'ingest');
@@ -188,7 +192,13 @@ async function runPipeline(manualId: string, deps: IngestDeps, outerSignal: Abor
   }
 }
 
-async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: AbortSignal, workerId: string, deadline: AbortSignal): Promise<IngestSummary | null> {
+async function runPipelineWithin(
+  manual: Manual,
+  deps: IngestDeps,
+  signal: AbortSignal,
+  workerId: string,
+  deadline: AbortSignal,
+): Promise<IngestSummary | null> {
   const manualId = manual.id;
   const t0 = performance.now();
   const timings: Record<string, number> = {};
@@ -250,9 +260,18 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
     const chunkRows = chunkPages(manualId, pages)
       .filter((c) => c.page >= from)
       .map(toChunkRecord);
-    const ocrText = (p: PageContent) => p.lines.filter((l) => l.ocr).map((l) => l.text).join('\n') || null;
+    const ocrText = (p: PageContent) =>
+      p.lines
+        .filter((l) => l.ocr)
+        .map((l) => l.text)
+        .join('\n') || null;
     try {
-      await indexTextPages(manualId, fresh.map((p) => pageRow(manualId, p, ocrText(p))), chunkRows, through);
+      await indexTextPages(
+        manualId,
+        fresh.map((p) => pageRow(manualId, p, ocrText(p))),
+        chunkRows,
+        through,
+      );
     } catch (err) {
       // Deleted since the last tick: its rows cascade away and the insert finds no manual.
       if (!(await getManual(manualId))) throw new ManualGone();
@@ -275,7 +294,13 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
     const doc = await openPdfInThread(bytes, { password: manual.password ?? undefined, signal });
     pageCount = doc.numPages;
     await updateManual(manualId, { pageCount, searchablePages: 0, figureLabels: 'pending' });
-    const pass = new PagePass(doc, { manualId, ocr: () => deps.ocr ?? processOcrEngine(), figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()), signal, languages: getConfig().ocr.languages });
+    const pass = new PagePass(doc, {
+      manualId,
+      ocr: () => deps.ocr ?? processOcrEngine(),
+      figureOcr: () => (deps.ocr ? deps.figureOcr : processFigureOcrEngine()),
+      signal,
+      languages: getConfig().ocr.languages,
+    });
     try {
       // 1–3. one pipelined pass over the pages (page-pass.ts): parsing extracts each page and starts
       // its OCR (scanned pages whole, figure regions of text pages) and its PNG + WebP preview;
@@ -330,45 +355,50 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
       const multiVector = deps.multiVector ?? (await getMultiVectorEmbedder());
       fingerprint = indexFingerprint(embedder, multiVector);
       let embeddingMs = 0;
-      await indexingTurn(() => stage('indexing', pageCount + 2, async (tick) => {
-        await store.deleteManual(manualId);
-        await tick(1);
-        const counted = performance.now();
-        const chunker = ManualChunker.over(manualId, pages);
-        embeddingMs += performance.now() - counted;
-        const size = progressBatch(pageCount, 2, PAGE_BATCH);
-        const range = size * Math.ceil(INDEX_RANGE_PAGES / size);
-        for (let from = 0; from < pageCount; from += range) {
-          const rangePages = pages.slice(from, from + range);
-          const started = performance.now();
-          current = 'embedding';
-          const chunks = chunker.chunk(rangePages);
-          const vectors: Float32Array[] = [];
-          for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-            vectors.push(...(await embedder.embedDocuments(chunks.slice(i, i + EMBED_BATCH).map(embeddingText), { signal })));
+      await indexingTurn(() =>
+        stage('indexing', pageCount + 2, async (tick) => {
+          await store.deleteManual(manualId);
+          await tick(1);
+          const counted = performance.now();
+          const chunker = ManualChunker.over(manualId, pages);
+          embeddingMs += performance.now() - counted;
+          const size = progressBatch(pageCount, 2, PAGE_BATCH);
+          const range = size * Math.ceil(INDEX_RANGE_PAGES / size);
+          for (let from = 0; from < pageCount; from += range) {
+            const rangePages = pages.slice(from, from + range);
+            const started = performance.now();
+            current = 'embedding';
+            const chunks = chunker.chunk(rangePages);
+            const vectors: Float32Array[] = [];
+            for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+              vectors.push(...(await embedder.embedDocuments(chunks.slice(i, i + EMBED_BATCH).map(embeddingText), { signal })));
+            }
+            embeddingMs += performance.now() - started;
+            current = 'indexing';
+            chunkCount += chunks.length;
+            await store.upsertChunks(chunks.map((c, i): ChunkRecord => ({ ...toChunkRecord(c), vector: vectors[i] })));
+            for (let i = 0; i < rangePages.length; i += size) {
+              const batch = rangePages.slice(i, i + size);
+              const bags = await multiVector.embedPages(
+                batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })),
+                { signal },
+              );
+              const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
+              await store.upsertPages(pageRecords);
+              await tick(1 + from + i + batch.length);
+            }
+            // Each page's rows at once (one transaction): the complete ones or, until then, the text pass's.
+            const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
+            await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
           }
-          embeddingMs += performance.now() - started;
-          current = 'indexing';
-          chunkCount += chunks.length;
-          await store.upsertChunks(chunks.map((c, i): ChunkRecord => ({ ...toChunkRecord(c), vector: vectors[i] })));
-          for (let i = 0; i < rangePages.length; i += size) {
-            const batch = rangePages.slice(i, i + size);
-            const bags = await multiVector.embedPages(batch.map((p) => ({ text: p.text, imagePath: pageImagePath(manualId, p.page) })), { signal });
-            const pageRecords: PageRecord[] = batch.map((p, j) => ({ manualId, page: p.page, text: p.text, vectors: bags[j] }));
-            await store.upsertPages(pageRecords);
-            await tick(1 + from + i + batch.length);
-          }
-          // Each page's rows at once (one transaction): the complete ones or, until then, the text pass's.
-          const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
-          await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
-        }
-        // Structure units (issue 38), from the complete pages: after every page is searchable.
-        const structureStart = performance.now();
-        await storeStructure(manualId, pages);
-        timings.structure = Math.round(performance.now() - structureStart);
-        await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
-        await tick(pageCount + 2);
-      }));
+          // Structure units (issue 38), from the complete pages: after every page is searchable.
+          const structureStart = performance.now();
+          await storeStructure(manualId, pages);
+          timings.structure = Math.round(performance.now() - structureStart);
+          await updateManual(manualId, { searchablePages: pageCount, figureLabels: 'done' });
+          await tick(pageCount + 2);
+        }),
+      );
       // Reported apart, as when embedding was a stage of its own: cutting and embedding the chunks.
       timings.embedding = Math.round(embeddingMs);
       timings.indexing -= timings.embedding;
@@ -412,7 +442,16 @@ async function runPipelineWithin(manual: Manual, deps: IngestDeps, signal: Abort
     if (err instanceof ManualGone) {
       // The deleter removed the folder already; late page images may have recreated parts of it.
       await fs.promises.rm(manualDir(manualId), { recursive: true, force: true }).catch(() => {});
-      return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: 'deleted during processing', timings, ms: Math.round(performance.now() - t0) };
+      return {
+        manualId,
+        status: 'failed',
+        pages: pageCount,
+        ocrPages,
+        chunks: 0,
+        error: 'deleted during processing',
+        timings,
+        ms: Math.round(performance.now() - t0),
+      };
     }
     if (signal.aborted && !deadline.aborted) throw err;
     const message = isIngestError(err) ? err.message : `Processing failed while ${DOING[current]}: ${rootCause(err)}. Upload the file again to retry.`;
@@ -467,5 +506,3 @@ function pageRow(manualId: string, p: PageContent, ocrText: string | null): Omit
 function toChunkRecord(c: Chunk): Omit<ChunkRecord, 'vector'> {
   return { id: c.id, manualId: c.manualId, page: c.page, heading: c.heading, text: c.text, ocr: c.ocr, bboxes: c.bboxes };
 }
-
-;

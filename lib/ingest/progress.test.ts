@@ -38,7 +38,8 @@ beforeAll(async () => {
   updates.mockImplementation(async (id, patch) => {
     await vi.importActual<typeof manuals>('@/lib/store/manuals').then((real) => real.updateManual(id, patch));
     const m = await manuals.getManual(id);
-    if (m && id === manual.id) seen.push({ status: m.status, percent: overallPercent(m), label: stageLabel({ ...m, queuePosition: null }), ocrPages: m.ocrPages });
+    if (m && id === manual.id)
+      seen.push({ status: m.status, percent: overallPercent(m), label: stageLabel({ ...m, queuePosition: null }), ocrPages: m.ocrPages });
   });
   summary = await ingestManual(manual.id);
 }, 180_000);

@@ -12,7 +12,12 @@ import { hasSharedManuals, SHARED_MANUALS_DIR, sharedManual } from '@/test/share
 import { ingestManual, type IngestSummary } from './pipeline';
 import { closeIngestStack } from './testing/teardown';
 
-const files = hasSharedManuals ? fs.readdirSync(SHARED_MANUALS_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];
+const files = hasSharedManuals
+  ? fs
+      .readdirSync(SHARED_MANUALS_DIR)
+      .filter((f) => f.endsWith('.pdf'))
+      .sort()
+  : [];
 const results = new Map<string, { id: string; summary: IngestSummary | null }>();
 
 beforeAll(async () => {

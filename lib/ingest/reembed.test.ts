@@ -144,7 +144,10 @@ describe('re-embedding when the embedder changes', () => {
     expect((await getManual(manualId))?.reembedStage).toBe('embedding');
     // The dead worker's lease runs out.
     const db = await getDb();
-    await db.update(manuals).set({ leaseUntil: new Date(Date.now() - 1000) }).where(eq(manuals.id, manualId));
+    await db
+      .update(manuals)
+      .set({ leaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(manuals.id, manualId));
     expect(await claimNextReembed('worker-d', fingerprint)).toBe(manualId);
     expect(await reembedManual(manualId, fingerprint, next, 'worker-d')).toBe('done');
     expect((await getManual(manualId))?.indexFingerprint).toBe(fingerprint);

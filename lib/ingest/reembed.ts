@@ -17,15 +17,7 @@ import { getEmbedder, getMultiVectorEmbedder, getVectorStore, indexFingerprint }
 import type { Embedder, MultiVectorEmbedder, VectorStore } from '../providers/types';
 import { VectorDimensionError } from '../providers/vectorstore/errors';
 import { readCorpusRows } from '../store/corpus';
-import {
-  abandonReembed,
-  claimNextReembed,
-  countStaleManuals,
-  finishReembed,
-  forgetIndexFingerprints,
-  reembedProgress,
-  type ReembedStage,
-} from '../store/jobs';
+import { abandonReembed, claimNextReembed, countStaleManuals, finishReembed, forgetIndexFingerprints, reembedProgress, type ReembedStage } from '../store/jobs';
 import { getManual } from '../store/manuals';
 import { holdLease } from './lease';
 import { pageImagePath } from './paths';

@@ -114,7 +114,10 @@ export function pageRenderSize(wPt: number, hPt: number, scale = PAGE_SCALE): { 
 export async function encodePageImagesDownscaled(raw: RawImage, size: { width: number; height: number }): Promise<{ png: Buffer; thumb: Buffer }> {
   const rgb = await sharpOf(raw).resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   const small = () => sharp(rgb, { raw: { width: size.width, height: size.height, channels: 3 } });
-  const [png, thumb] = await Promise.all([small().png(PNG_OPTIONS).toBuffer(), small().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer()]);
+  const [png, thumb] = await Promise.all([
+    small().png(PNG_OPTIONS).toBuffer(),
+    small().resize({ width: THUMB_WIDTH, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer(),
+  ]);
   return { png, thumb };
 }
 
@@ -148,7 +151,8 @@ function pageGeometry(page: PDFPageProxy, opts: RenderOptions) {
 
 function regionGeometry(page: PDFPageProxy, bbox: BBox, opts: RenderOptions) {
   const base = page.getViewport({ scale: 1 });
-  const x = Math.max(0, bbox.x), y = Math.max(0, bbox.y);
+  const x = Math.max(0, bbox.x),
+    y = Math.max(0, bbox.y);
   const w = Math.min(base.width, bbox.x + bbox.w) - x;
   const h = Math.min(base.height, bbox.y + bbox.h) - y;
   if (!(w > 0 && h > 0)) throw new RangeError(`region ${JSON.stringify(bbox)} lies outside the page`);

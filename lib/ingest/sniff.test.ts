@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeNonPdf, findPdfHeader } from './sniff';
 
-const bytes = (...parts: Array<string | number[]>) =>
-  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)));
+const bytes = (...parts: Array<string | number[]>) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)));
 
 describe('findPdfHeader', () => {
   it('finds %PDF- at the start or after junk within 1024 bytes, not later', () => {

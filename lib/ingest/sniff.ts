@@ -42,7 +42,11 @@ export function describeNonPdf(bytes: Uint8Array): string | undefined {
   if (startsWith(b, [0x1f, 0x8b])) return 'a gzip-compressed file';
   if (ascii(b, 0, 4) === '%!PS') return 'a PostScript file';
   if (ascii(b, 0, 5) === '{\\rtf') return 'an RTF document';
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(b.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const text = new TextDecoder('utf-8', { fatal: false })
+    .decode(b.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (text.startsWith('<!doctype html') || text.startsWith('<html')) return 'a web page (HTML)';
   if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg'))) return 'an SVG image';
   if (text.startsWith('<?xml')) return 'an XML file';

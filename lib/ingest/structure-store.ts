@@ -26,6 +26,9 @@ function unitRow(manualId: string, u: StructureUnit, seq: number): UnitRow {
 /** Reads and stores the manual's units; returns how many. */
 export async function storeStructure(manualId: string, pages: StructurePage[]): Promise<number> {
   const units = readManualStructure(pages);
-  await replaceUnits(manualId, units.map((u, i) => unitRow(manualId, u, i)));
+  await replaceUnits(
+    manualId,
+    units.map((u, i) => unitRow(manualId, u, i)),
+  );
   return units.length;
 }

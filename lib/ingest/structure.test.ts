@@ -26,7 +26,13 @@ function cellAccuracy(units: StructureUnit[], truth: TruthTable): { found: numbe
   if (!t) return { found: 0, total: truth.cells.length };
   let found = 0;
   for (const cell of truth.cells) {
-    const hit = t.cells.some((c) => c.col > 0 && norm(t.rows[c.row].label) === norm(cell.row) && norm(t.columns[c.col].header.join(' ')) === norm(cell.column.join(' ')) && norm(c.text) === norm(cell.value));
+    const hit = t.cells.some(
+      (c) =>
+        c.col > 0 &&
+        norm(t.rows[c.row].label) === norm(cell.row) &&
+        norm(t.columns[c.col].header.join(' ')) === norm(cell.column.join(' ')) &&
+        norm(c.text) === norm(cell.value),
+    );
     if (hit) found++;
   }
   return { found, total: truth.cells.length };
@@ -58,7 +64,8 @@ beforeAll(async () => {
 describe('structure units from the text layer', () => {
   it('reads every table cell at its row label and column header path', () => {
     const report: string[] = [];
-    let found = 0, total = 0;
+    let found = 0,
+      total = 0;
     for (const t of manual.truth.tables) {
       const r = cellAccuracy(units, t);
       report.push(`${t.id} ${r.found}/${r.total}`);
@@ -73,7 +80,13 @@ describe('structure units from the text layer', () => {
     const rated = units.find((u) => u.kind === 'table' && u.table.rows[0].label === 'Voltage (V)');
     expect(rated?.kind).toBe('table');
     const t = tableOf(rated!)!;
-    expect(t.columns.map((c) => c.header)).toEqual([['Quantity'], ['Heater circuit', 'Min'], ['Heater circuit', 'Max'], ['Fan circuit', 'Min'], ['Fan circuit', 'Max']]);
+    expect(t.columns.map((c) => c.header)).toEqual([
+      ['Quantity'],
+      ['Heater circuit', 'Min'],
+      ['Heater circuit', 'Max'],
+      ['Fan circuit', 'Min'],
+      ['Fan circuit', 'Max'],
+    ]);
     expect(t.headerRows).toBe(2);
     const variants = units.find((u) => u.kind === 'table' && u.table.rows[0].label === 'CC-4 Basic');
     expect(tableOf(variants!)!.columns.map((c) => c.unit)).toEqual([null, 'V AC', 'A', 'W', 'kg', null]);
@@ -91,7 +104,12 @@ describe('structure units from the text layer', () => {
   });
 
   it('reads a narrow table in one column of a two-column page, and the labelled values beside it', () => {
-    expect(cellAccuracy(units, manual.truth.tables.find((t) => t.id === 'cables')!)).toEqual({ found: 8, total: 8 });
+    expect(
+      cellAccuracy(
+        units,
+        manual.truth.tables.find((t) => t.id === 'cables')!,
+      ),
+    ).toEqual({ found: 8, total: 8 });
     const values = units.filter((u) => u.kind === 'labelled_value');
     expect(values.map((u) => u.kind === 'labelled_value' && [u.key, u.value])).toEqual(manual.truth.labelledValues.map((v) => [v.key, v.value]));
     for (const v of values) expect(v.regions[0].bbox.x).toBeGreaterThan(297); // right column
@@ -133,22 +151,50 @@ describe('structure units from the text layer', () => {
 describe('readTable on plain lines', () => {
   const line = (y: number, cells: Array<[string, number]>, extra: Partial<TextLine> = {}): TextLine => {
     const cs = cells.map(([text, x]) => ({ text, bbox: { x, y, w: text.length * 5, h: 10 } }));
-    return { text: cells.map((c) => c[0]).join(' '), bbox: { x: cs[0].bbox.x, y, w: cs.at(-1)!.bbox.x + cs.at(-1)!.bbox.w - cs[0].bbox.x, h: 10 }, fontSize: 10, bold: false, cells: cs, ocr: true, column: 0, ...extra };
+    return {
+      text: cells.map((c) => c[0]).join(' '),
+      bbox: { x: cs[0].bbox.x, y, w: cs.at(-1)!.bbox.x + cs.at(-1)!.bbox.w - cs[0].bbox.x, h: 10 },
+      fontSize: 10,
+      bold: false,
+      cells: cs,
+      ocr: true,
+      column: 0,
+      ...extra,
+    };
   };
 
   it('gives a row under a row-spanning label that label, and joins a wrapped cell', () => {
     const t = readTable(
       [
-        line(0, [['Model', 0], ['Input', 100], ['Note', 200]]),
-        line(20, [['A1', 0], ['230 V', 100], ['standard', 200]]),
-        line(40, [['120 V', 100], ['export', 200]]),
-        line(60, [['B2', 0], ['24 V', 100], ['needs the external', 200]]),
+        line(0, [
+          ['Model', 0],
+          ['Input', 100],
+          ['Note', 200],
+        ]),
+        line(20, [
+          ['A1', 0],
+          ['230 V', 100],
+          ['standard', 200],
+        ]),
+        line(40, [
+          ['120 V', 100],
+          ['export', 200],
+        ]),
+        line(60, [
+          ['B2', 0],
+          ['24 V', 100],
+          ['needs the external', 200],
+        ]),
         line(72, [['supply unit', 200]]),
       ],
       1,
     )!;
     expect(t.headerRows).toBe(1);
-    expect(t.rows.map((r) => [r.label, !!r.inherited])).toEqual([['A1', false], ['A1', true], ['B2', false]]);
+    expect(t.rows.map((r) => [r.label, !!r.inherited])).toEqual([
+      ['A1', false],
+      ['A1', true],
+      ['B2', false],
+    ]);
     expect(t.cells.find((c) => c.row === 2 && c.col === 2)?.text).toBe('needs the external supply unit');
   });
 });
@@ -175,7 +221,8 @@ describe('structure units from a scanned copy (OCR word boxes)', () => {
     expect(pages.every((p) => !p.hasTextLayer)).toBe(true);
     const scanned = readManualStructure(pages);
     const report: string[] = [];
-    let found = 0, total = 0;
+    let found = 0,
+      total = 0;
     for (const t of manual.truth.tables) {
       const r = cellAccuracy(scanned, t);
       report.push(`${t.id} ${r.found}/${r.total}`);

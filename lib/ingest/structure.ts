@@ -83,7 +83,6 @@ export type StructureUnit =
   | (UnitBase & { kind: 'figure'; caption: string | null; labels: string[] })
   | (UnitBase & { kind: 'paragraph' });
 
-
 /** What the reader needs of a page: its layout and (text pages) the raster image regions. */
 export type StructurePage = PageLayout & { images?: ReadonlyArray<{ bbox: BBox }> };
 
@@ -106,7 +105,8 @@ const KEY_COLON = /^(\p{L}[^:]{1,40}?)\s*:\s+(\S.{0,60})$/u;
 /** "Key ....... value" (dot leaders). */
 const KEY_LEADER = /^(\p{L}.{1,60}?)\s*(?:\.{3,}|…{2,}|·{3,}|_{3,})\s*(\S.{0,40})$/u;
 /** A spec line: a label without digits, then a value that starts with a number. */
-const SPEC_LINE = /^(\p{L}[\p{L}\s\-/()&,]{2,40}?)\s+([-+±−]?\d[\d.,]*(?:\s*(?:…|\.\.\.|-|–|to|\/)\s*[-+−]?\d[\d.,]*)?\s*[\p{L}°%Ω/µ²³]{0,8}(?:\s+[\p{L}°%]{1,4})?)$/u;
+const SPEC_LINE =
+  /^(\p{L}[\p{L}\s\-/()&,]{2,40}?)\s+([-+±−]?\d[\d.,]*(?:\s*(?:…|\.\.\.|-|–|to|\/)\s*[-+−]?\d[\d.,]*)?\s*[\p{L}°%Ω/µ²³]{0,8}(?:\s+[\p{L}°%]{1,4})?)$/u;
 /** A code as printed in code tables: letters then digits ("E01", "F-11", "Err 3"), or hex. */
 const CODE = /^(?:[A-Z]{1,4}[-\s]?\d{1,4}[A-Z]?|0x[0-9A-F]{1,4})$/;
 /** "F-11 Heater open", "E3: Overheat", "E3 – Overheat". */
@@ -139,7 +139,9 @@ function splitTableBlock(block: TextBlock, pageWidth: number, bodySize: number):
  */
 function splitColumnZone(lines: TextLine[], pageWidth: number): [TextLine[], TextLine[]] | null {
   const cells = lines.flatMap((l) => l.cells);
-  let best = -1, bestRun = 0, runStart = -1;
+  let best = -1,
+    bestRun = 0,
+    runStart = -1;
   for (let x = Math.round(pageWidth * 0.3); x <= pageWidth * 0.7; x += 2) {
     const free = !cells.some((c) => c.bbox.x + 1 < x && right(c.bbox) - 1 > x);
     if (free && runStart < 0) runStart = x;
@@ -261,7 +263,10 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
   if (rows.length < 2) return null;
 
   // Header rows: leading rows in bold, or without digits over a body that has them, or under a spanning header.
-  const bodyDigits = rows.slice(1).flatMap((r) => r.cells.slice(1).flat()).filter((c) => hasDigit(c.text)).length;
+  const bodyDigits = rows
+    .slice(1)
+    .flatMap((r) => r.cells.slice(1).flat())
+    .filter((c) => hasDigit(c.text)).length;
   const bodyCells = rows.slice(1).flatMap((r) => r.cells.slice(1).flat()).length;
   const numericBody = bodyCells > 0 && bodyDigits / bodyCells >= 0.5;
   // A header cell covers the columns whose band centre it spans, else the column under its centre.
@@ -269,7 +274,8 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
     const over = bands.map((band, i) => ((band.x0 + band.x1) / 2 >= b.x && (band.x0 + band.x1) / 2 <= right(b) ? i : -1)).filter((i) => i >= 0);
     return over.length ? over : [columnOf(bounds, b)];
   };
-  const isSpanning = (r: RowAcc) => r.lines.some((l) => l.cells.some((c) => covered(c.bbox).length > 1)) || r.lines.some((l) => l.cells.length < ncol - 1 && l.cells.length > 1);
+  const isSpanning = (r: RowAcc) =>
+    r.lines.some((l) => l.cells.some((c) => covered(c.bbox).length > 1)) || r.lines.some((l) => l.cells.length < ncol - 1 && l.cells.length > 1);
   const headerLike = (r: RowAcc) => {
     const cells = r.cells.flat();
     const bold = r.lines.every((l) => l.bold && !l.ocr);
@@ -277,7 +283,13 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
   };
   // Models or variants side by side: a first row with an empty corner (no row label) over columns
   // of names that are not values ("CC4-B20S" holds digits, but no cell starts with one).
-  const cornerHeader = (r: RowAcc) => r.cells[0].length === 0 && r.cells.slice(1).filter((cs) => cs.length).length >= 2 && !r.cells.slice(1).flat().some((c) => /^[-+±~]?\d/.test(c.text));
+  const cornerHeader = (r: RowAcc) =>
+    r.cells[0].length === 0 &&
+    r.cells.slice(1).filter((cs) => cs.length).length >= 2 &&
+    !r.cells
+      .slice(1)
+      .flat()
+      .some((c) => /^[-+±~]?\d/.test(c.text));
   let headerRows = 0;
   while (headerRows < Math.min(3, rows.length - 1)) {
     const r = rows[headerRows];
@@ -287,7 +299,14 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
   }
   // A table whose first row is no header by these signs still has one when it has 3+ columns of
   // text over a first row without digits (a word table: "Symptom | Cause | Remedy").
-  if (headerRows === 0 && ncol >= 3 && !rows[0].cells.flat().some((c) => hasDigit(c.text)) && rows[0].cells.filter((cs) => cs.length).length >= ncol - 1 && rows.length >= 3) headerRows = 1;
+  if (
+    headerRows === 0 &&
+    ncol >= 3 &&
+    !rows[0].cells.flat().some((c) => hasDigit(c.text)) &&
+    rows[0].cells.filter((cs) => cs.length).length >= ncol - 1 &&
+    rows.length >= 3
+  )
+    headerRows = 1;
 
   const columns: TableColumn[] = Array.from({ length: ncol }, () => ({ header: [], unit: null }));
   for (const r of rows.slice(0, headerRows)) {
@@ -306,15 +325,19 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
     const cellsOfRow = r.lines.flatMap((l) => l.cells);
     const owner = new Map<number, (typeof cellsOfRow)[number]>();
     for (const c of cellsOfRow) for (const i of covered(c.bbox)) owner.set(i, c);
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (let i = 1; i < ncol; i++) {
         if (owner.has(i)) continue;
         for (const n of [i - 1, i + 1]) {
           const cell = n > 0 ? owner.get(n) : undefined;
           if (!cell) continue;
-          const span = [...owner.entries()].filter(([, c]) => c === cell).map(([k]) => k).concat(i);
-          const x0 = Math.min(...span.map((k) => bands[k].x0)), x1 = Math.max(...span.map((k) => bands[k].x1));
+          const span = [...owner.entries()]
+            .filter(([, c]) => c === cell)
+            .map(([k]) => k)
+            .concat(i);
+          const x0 = Math.min(...span.map((k) => bands[k].x0)),
+            x1 = Math.max(...span.map((k) => bands[k].x1));
           if (Math.abs(cell.bbox.x + cell.bbox.w / 2 - (x0 + x1) / 2) < 0.15 * (x1 - x0)) {
             owner.set(i, cell);
             columns[i].header.push(clean(cell.text));
@@ -353,12 +376,17 @@ export function readTable(lines: TextLine[], page: number): TableData | null {
 
 /** A table's text: one line per row, "label · header: value · header: value". */
 function tableText(t: TableData): string {
-  const head = t.columns.map((c) => c.header.join(' ')).filter(Boolean).join(' | ');
+  const head = t.columns
+    .map((c) => c.header.join(' '))
+    .filter(Boolean)
+    .join(' | ');
   const lines = t.rows.map((r, i) => {
-    const parts = t.cells.filter((c) => c.row === i && c.col > 0).map((c) => {
-      const h = t.columns[c.col].header.join(' ');
-      return h ? `${h}: ${c.text}` : c.text;
-    });
+    const parts = t.cells
+      .filter((c) => c.row === i && c.col > 0)
+      .map((c) => {
+        const h = t.columns[c.col].header.join(' ');
+        return h ? `${h}: ${c.text}` : c.text;
+      });
     return [r.label, ...parts].filter(Boolean).join(' · ');
   });
   return [head, ...lines].filter(Boolean).join('\n');
@@ -371,7 +399,8 @@ function continuesTable(prev: TableData, next: TableData, nextLines: TextLine[],
   if (sameHeader) return true;
   if (next.headerRows > 0) return false;
   const fs = median(nextLines.map((l) => l.fontSize)) || 10;
-  const a = columnBands(prevLines), b = columnBands(nextLines);
+  const a = columnBands(prevLines),
+    b = columnBands(nextLines);
   return a.length === b.length && a.every((band, i) => Math.abs(band.x0 - b[i].x0) <= fs || Math.abs(band.x1 - b[i].x1) <= fs);
 }
 
@@ -403,7 +432,8 @@ function labelledValue(text: string): { key: string; value: string } | null {
     return { key: clean(leader[1]), value: clean(leader[2]) };
   }
   const colon = KEY_COLON.exec(text);
-  if (colon && colon[1].split(/\s+/).length <= 6 && colon[2].split(/\s+/).length <= 8 && !/[.!?]$/.test(colon[2])) return { key: clean(colon[1]), value: clean(colon[2]) };
+  if (colon && colon[1].split(/\s+/).length <= 6 && colon[2].split(/\s+/).length <= 8 && !/[.!?]$/.test(colon[2]))
+    return { key: clean(colon[1]), value: clean(colon[2]) };
   const spec = SPEC_LINE.exec(text);
   if (spec && text.split(/\s+/).length <= 9) return { key: clean(spec[1]), value: clean(spec[2]) };
   return null;
@@ -472,7 +502,11 @@ export function readManualStructure(pages: StructurePage[]): StructureUnit[] {
 
 /** Top and bottom 8 % of a page: where running headers and footers sit (the generated and public manuals' margins). */
 const OCR_MARGIN = 0.08;
-const runningKey = (t: string) => t.toLowerCase().replace(/\d+/g, '#').replace(/[^\p{L}#]+/gu, '');
+const runningKey = (t: string) =>
+  t
+    .toLowerCase()
+    .replace(/\d+/g, '#')
+    .replace(/[^\p{L}#]+/gu, '');
 
 /**
  * RunningLines (layout.ts) leaves OCR lines alone; on scanned pages a header or footer is OCR
@@ -497,7 +531,14 @@ class RunningOcrLines {
     if (this.repeated.size === 0) return p;
     const keep = p.lines.filter((l) => !(l.ocr && !l.running && this.inMargin(l, p) && this.repeated.has(runningKey(l.text))));
     if (keep.length === p.lines.length) return p;
-    return { ...p, lines: keep, blocks: buildBlocks(keep.filter((l) => !l.running), p.bodyFontSize || undefined) };
+    return {
+      ...p,
+      lines: keep,
+      blocks: buildBlocks(
+        keep.filter((l) => !l.running),
+        p.bodyFontSize || undefined,
+      ),
+    };
   }
 }
 
@@ -526,14 +567,38 @@ class StructureReader {
     // labels, emitted where the image sits in the reading order (under the heading above it).
     const figures: Array<{ y: number; emit: () => void }> = [];
     (p.images ?? []).forEach((img, index) => {
-      const near = (b: TextBlock) => b.kind !== 'figure' && b.kind !== 'table' && Math.min(Math.abs(b.bbox.y - bottom(img.bbox)), Math.abs(bottom(b.bbox) - img.bbox.y)) <= 3 * (p.bodyFontSize || 10);
+      const near = (b: TextBlock) =>
+        b.kind !== 'figure' &&
+        b.kind !== 'table' &&
+        Math.min(Math.abs(b.bbox.y - bottom(img.bbox)), Math.abs(bottom(b.bbox) - img.bbox.y)) <= 3 * (p.bodyFontSize || 10);
       const caption = blocks.find((b) => near(b) && CAPTION.test(clean(b.text)));
       if (caption) captions.add(caption);
-      const inside = p.lines.filter((l) => !l.running && !l.ocr && l.bbox.x >= img.bbox.x - 1 && right(l.bbox) <= right(img.bbox) + 1 && l.bbox.y >= img.bbox.y - 1 && bottom(l.bbox) <= bottom(img.bbox) + 1);
+      const inside = p.lines.filter(
+        (l) =>
+          !l.running &&
+          !l.ocr &&
+          l.bbox.x >= img.bbox.x - 1 &&
+          right(l.bbox) <= right(img.bbox) + 1 &&
+          l.bbox.y >= img.bbox.y - 1 &&
+          bottom(l.bbox) <= bottom(img.bbox) + 1,
+      );
       const ocr = figureLines.get(index) ?? [];
       const labels = [...inside, ...ocr].map((l) => clean(l.text)).filter(Boolean);
       const box = caption ? union([img.bbox, caption.bbox]) : img.bbox;
-      figures.push({ y: img.bbox.y, emit: () => this.push({ kind: 'figure', page: p.page, regions: [{ page: p.page, bbox: box }], heading: this.heading, caption: caption ? clean(caption.text) : null, labels, text: [caption ? clean(caption.text) : '', ...labels].filter(Boolean).join('\n'), ocr: ocr.length > 0 }) });
+      figures.push({
+        y: img.bbox.y,
+        emit: () =>
+          this.push({
+            kind: 'figure',
+            page: p.page,
+            regions: [{ page: p.page, bbox: box }],
+            heading: this.heading,
+            caption: caption ? clean(caption.text) : null,
+            labels,
+            text: [caption ? clean(caption.text) : '', ...labels].filter(Boolean).join('\n'),
+            ocr: ocr.length > 0,
+          }),
+      });
     });
     const figuresAbove = (y: number) => {
       while (figures.length && figures[0].y <= y) figures.shift()!.emit();
@@ -557,7 +622,8 @@ class StructureReader {
         this.table(b, p.page);
         continue;
       }
-      if (imageBoxes.some((box) => b.bbox.x >= box.x - 1 && right(b.bbox) <= right(box) + 1 && b.bbox.y >= box.y - 1 && bottom(b.bbox) <= bottom(box) + 1)) continue;
+      if (imageBoxes.some((box) => b.bbox.x >= box.x - 1 && right(b.bbox) <= right(box) + 1 && b.bbox.y >= box.y - 1 && bottom(b.bbox) <= bottom(box) + 1))
+        continue;
       this.paragraph(b, p.page);
     }
     figuresAbove(Infinity);
@@ -598,7 +664,9 @@ class StructureReader {
     }
     const entries = codeEntries(table);
     const base = { page, regions: [{ page, bbox: b.bbox }], heading: this.heading, text: tableText(table), ocr: b.ocr };
-    const unit: Extract<StructureUnit, { kind: 'table' | 'code_list' }> = entries ? { kind: 'code_list', ...base, entries, table } : { kind: 'table', ...base, table };
+    const unit: Extract<StructureUnit, { kind: 'table' | 'code_list' }> = entries
+      ? { kind: 'code_list', ...base, entries, table }
+      : { kind: 'table', ...base, table };
     this.push(unit);
     this.openTable = { unit, table, lines: b.lines };
   }
@@ -628,13 +696,29 @@ class StructureReader {
       if (cur.kind === 'value') {
         this.closeProcedure();
         this.openTable = null;
-        this.push({ kind: 'labelled_value', page, regions: [{ page, bbox: cur.line.bbox }], heading: this.heading, key: cur.key, value: cur.value, text: `${cur.key}: ${cur.value}`, ocr: cur.line.ocr });
+        this.push({
+          kind: 'labelled_value',
+          page,
+          regions: [{ page, bbox: cur.line.bbox }],
+          heading: this.heading,
+          key: cur.key,
+          value: cur.value,
+          text: `${cur.key}: ${cur.value}`,
+          ocr: cur.line.ocr,
+        });
       } else if (cur.kind === 'prose') {
         const text = clean(cur.lines.map((l) => l.text).join(' '));
         // A note between two numbered steps stays inside the procedure; a bulleted list ends at prose.
         if (this.openProcedure?.bullet) this.closeProcedure();
         if (!CONTINUED.test(text)) this.openTable = null;
-        this.push({ kind: 'paragraph', page, regions: [{ page, bbox: union(cur.lines.map((l) => l.bbox)) }], heading: this.heading, text, ocr: cur.lines.some((l) => l.ocr) });
+        this.push({
+          kind: 'paragraph',
+          page,
+          regions: [{ page, bbox: union(cur.lines.map((l) => l.bbox)) }],
+          heading: this.heading,
+          text,
+          ocr: cur.lines.some((l) => l.ocr),
+        });
       }
     }
   }
@@ -657,7 +741,15 @@ class StructureReader {
       open.text = open.entries.map((e) => `${e.code}: ${e.meaning}`).join('\n');
       return;
     }
-    this.push({ kind: 'code_list', page, regions: [{ page, bbox: box }], heading: this.heading, entries, text: entries.map((e) => `${e.code}: ${e.meaning}`).join('\n'), ocr });
+    this.push({
+      kind: 'code_list',
+      page,
+      regions: [{ page, bbox: box }],
+      heading: this.heading,
+      entries,
+      text: entries.map((e) => `${e.code}: ${e.meaning}`).join('\n'),
+      ocr,
+    });
   }
 
   private step(it: Extract<LineItem, { kind: 'step' }>, page: number, ocr: boolean): void {
@@ -681,7 +773,15 @@ class StructureReader {
       this.push({ kind: 'paragraph', page, regions: [{ page, bbox: step.bbox }], heading: this.heading, text: stepText(it), ocr });
       return;
     }
-    const unit: Extract<StructureUnit, { kind: 'procedure' }> = { kind: 'procedure', page, regions: [{ page, bbox: step.bbox }], heading: this.heading, steps: [step], text: '', ocr };
+    const unit: Extract<StructureUnit, { kind: 'procedure' }> = {
+      kind: 'procedure',
+      page,
+      regions: [{ page, bbox: step.bbox }],
+      heading: this.heading,
+      steps: [step],
+      text: '',
+      ocr,
+    };
     this.openProcedure = { unit, bullet, lastNumber: it.number };
   }
 
@@ -699,7 +799,14 @@ class StructureReader {
       else this.units.splice(at, 0, u);
     } else {
       const s = u.steps[0];
-      this.units.push({ kind: 'paragraph', page: s.page, regions: [{ page: s.page, bbox: s.bbox }], heading: u.heading, text: `${s.marker} ${s.text}`, ocr: u.ocr });
+      this.units.push({
+        kind: 'paragraph',
+        page: s.page,
+        regions: [{ page: s.page, bbox: s.bbox }],
+        heading: u.heading,
+        text: `${s.marker} ${s.text}`,
+        ocr: u.ocr,
+      });
     }
   }
 }
@@ -710,7 +817,10 @@ function codeEntries(t: TableData): Array<{ code: string; meaning: string; page:
   const coded = t.rows.filter((r) => CODE.test(r.label.trim()));
   if (coded.length < 2 || coded.length < 0.6 * t.rows.length) return null;
   return t.rows.map((r, i) => {
-    const meaning = t.cells.filter((c) => c.row === i && c.col === 1).map((c) => c.text).join(' ');
+    const meaning = t.cells
+      .filter((c) => c.row === i && c.col === 1)
+      .map((c) => c.text)
+      .join(' ');
     return { code: r.label, meaning, page: r.page, bbox: r.bbox };
   });
 }

@@ -44,7 +44,11 @@ describe('an upload the disk cannot take is refused before it is read', () => {
   it('the route answers 507 with the reason when the reserve is not free', async () => {
     process.env.MC_MIN_FREE_MB = HUGE_MB;
     const res = await POST(
-      new Request('http://localhost/api/manuals', { method: 'POST', headers: { 'content-length': '2048', 'x-file-name': 'big.pdf' }, body: new Uint8Array(2048) }),
+      new Request('http://localhost/api/manuals', {
+        method: 'POST',
+        headers: { 'content-length': '2048', 'x-file-name': 'big.pdf' },
+        body: new Uint8Array(2048),
+      }),
     );
     expect(res.status).toBe(507);
     const json = (await res.json()) as { error: string; code: string };
@@ -94,7 +98,9 @@ describe('a chunked upload (no Content-Length) is held to the reserve as its byt
         controller.enqueue(new Uint8Array(MB).fill(0x25));
       },
     });
-    const res = await POST(new Request('http://localhost/api/manuals', { method: 'POST', headers: { 'x-file-name': 'chunked.pdf' }, body: stream, duplex: 'half' } as RequestInit));
+    const res = await POST(
+      new Request('http://localhost/api/manuals', { method: 'POST', headers: { 'x-file-name': 'chunked.pdf' }, body: stream, duplex: 'half' } as RequestInit),
+    );
     expect(res.status).toBe(507);
     expect(((await res.json()) as { code: string }).code).toBe('disk_full');
     expect(state.read).toBeGreaterThan(0); // the Content-Length check had nothing to go on: the stream was counted

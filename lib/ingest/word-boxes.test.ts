@@ -33,7 +33,11 @@ describe('locateValues (the sample manual drawn with pdf-lib, read back with pdf
         .map((word) => ({ line: l, word })),
     );
     expect(targets.length).toBeGreaterThan(40);
-    const boxes = await locateValues(pdf, 1, targets.map((t) => ({ value: t.word, near: lineBox(t.line) })));
+    const boxes = await locateValues(
+      pdf,
+      1,
+      targets.map((t) => ({ value: t.word, near: lineBox(t.line) })),
+    );
     let worstExact = 0;
     let worstShare = 0;
     targets.forEach((t, i) => {

@@ -33,7 +33,14 @@ interface PlacedChar {
 export async function locateValues(pdf: Uint8Array, page: number, targets: ValueTarget[], password?: string): Promise<Array<BBox | null>> {
   if (targets.length === 0) return [];
   const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument({ data: new Uint8Array(pdf), password, ...pdfjsAssets(), useSystemFonts: false, isEvalSupported: false, verbosity: pdfjs.VerbosityLevel.ERRORS });
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(pdf),
+    password,
+    ...pdfjsAssets(),
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
   try {
     const doc = await task.promise;
     const p = await doc.getPage(page);

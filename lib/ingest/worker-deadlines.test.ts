@@ -74,7 +74,9 @@ describe('the ingest worker given a CPU bomb', () => {
     expect(queue.workers.flatMap((w) => w.jobs.map((j) => j.id))).toContain(bomb);
     const failed = await reaches(bomb, ['ready', 'failed']);
     const { peakRssMb } = ingestWorkerStats();
-    console.log(`[test] normal manual ready ${readyMs} ms after its upload; bomb failed ${Date.now() - uploaded} ms after its own; worker peak ${peakRssMb} MB`);
+    console.log(
+      `[test] normal manual ready ${readyMs} ms after its upload; bomb failed ${Date.now() - uploaded} ms after its own; worker peak ${peakRssMb} MB`,
+    );
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(new RegExp(`^Page 1 takes too long to draw \\(more than ${budgetS} s\\)`));
     expect(failed.attempts).toBe(0);

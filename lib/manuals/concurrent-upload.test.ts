@@ -23,7 +23,9 @@ afterAll(async () => {
 describe('concurrent uploads of the same file', () => {
   it('make one manual; the others get it as a duplicate and leave no file behind', async () => {
     const { pdf } = await generateSampleManual();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => acceptUpload(bytesOf(pdf), SAMPLE_MANUAL_FILE, `concurrent-owner-${String(i).padStart(2, '0')}`)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => acceptUpload(bytesOf(pdf), SAMPLE_MANUAL_FILE, `concurrent-owner-${String(i).padStart(2, '0')}`)),
+    );
     const created = results.filter((r) => !r.duplicate);
     expect(created).toHaveLength(1);
     const id = created[0].manual.id;

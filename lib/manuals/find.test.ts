@@ -4,7 +4,16 @@ import { createManual, replacePagesAndChunks, updateManual } from '../store/manu
 import { findInManual } from './find';
 
 const ID = 'find-test-manual';
-const page = (number: number, text: string, ocrText: string | null = null) => ({ number, width: 600, height: 800, text, ocr: ocrText !== null, ocrText, imagePath: null, thumbPath: null });
+const page = (number: number, text: string, ocrText: string | null = null) => ({
+  number,
+  width: 600,
+  height: 800,
+  text,
+  ocr: ocrText !== null,
+  ocrText,
+  imagePath: null,
+  thumbPath: null,
+});
 const box = (y: number) => ({ x: 50, y, w: 500, h: 12 });
 
 beforeAll(async () => {
@@ -19,7 +28,15 @@ beforeAll(async () => {
     ],
     [
       // Two chunks that overlap by one line: that line counts once.
-      { id: `${ID}:p2:c0`, manualId: ID, page: 2, heading: 'Specs', text: 'Supply voltage | 24 V DC\nInput current | 2 A at 24V', ocr: false, bboxes: [box(100), box(120)] },
+      {
+        id: `${ID}:p2:c0`,
+        manualId: ID,
+        page: 2,
+        heading: 'Specs',
+        text: 'Supply voltage | 24 V DC\nInput current | 2 A at 24V',
+        ocr: false,
+        bboxes: [box(100), box(120)],
+      },
       { id: `${ID}:p2:c1`, manualId: ID, page: 2, heading: 'Specs', text: 'Input current | 2 A at 24V', ocr: false, bboxes: [box(120)] },
     ],
   );
@@ -62,7 +79,11 @@ describe('a paragraph whose lines were joined into one', () => {
     const lineText = ['Open valve V3 slowly', 'and wait until the gauge', 'reads zero before work.'];
     const text = lineText.join(' ');
     const boxes = lineText.map((l, i) => ({ x: 50, y: 100 + 14 * i, w: l.length * 5, h: 12 }));
-    await replacePagesAndChunks(id, [page(1, text)], [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: '', text: `Safety\n${text}`, ocr: false, bboxes: [{ x: 50, y: 80, w: 30, h: 12 }, ...boxes] }]);
+    await replacePagesAndChunks(
+      id,
+      [page(1, text)],
+      [{ id: `${id}:p1:c0`, manualId: id, page: 1, heading: '', text: `Safety\n${text}`, ocr: false, bboxes: [{ x: 50, y: 80, w: 30, h: 12 }, ...boxes] }],
+    );
     const [m] = (await findInManual(id, 'gauge'))!.matches;
     expect(m.line).toEqual(boxes[1]);
     expect(m.box!.x).toBeGreaterThan(50);

@@ -31,7 +31,11 @@ afterAll(async () => {
 describe('on-demand page images', () => {
   it('renders a missing page once for concurrent requests, in a worker', async () => {
     await addManual('good-manual', (await generateSampleManual()).pdf, 10);
-    const [a, b, c] = await Promise.all([pageImage('good-manual', 3, 'image'), pageImage('good-manual', 3, 'thumb'), ensurePageImage('good-manual', 3, 'image')]);
+    const [a, b, c] = await Promise.all([
+      pageImage('good-manual', 3, 'image'),
+      pageImage('good-manual', 3, 'thumb'),
+      ensurePageImage('good-manual', 3, 'image'),
+    ]);
     expect(a).toEqual({ file: pageImagePath('good-manual', 3) });
     expect(b).toEqual({ file: pageThumbPath('good-manual', 3) });
     expect(c).toBe(pageImagePath('good-manual', 3));

@@ -46,7 +46,14 @@ export async function pageImage(manualId: string, page: number, kind: 'image' | 
     if (!manual || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
     const source = manualSourcePath(manualId);
     if (!fs.existsSync(source)) return null;
-    return { kind: 'render', file: source, password: manual.password ?? undefined, page, imagePath: pageImagePath(manualId, page), thumbPath: pageThumbPath(manualId, page) };
+    return {
+      kind: 'render',
+      file: source,
+      password: manual.password ?? undefined,
+      page,
+      imagePath: pageImagePath(manualId, page),
+      thumbPath: pageThumbPath(manualId, page),
+    };
   });
 }
 

@@ -62,7 +62,9 @@ describe('page reads and the PDF workers', () => {
   it('answers busy when the read queue is full, and renders the page once it drains (nothing remembered)', async () => {
     const worker = holdReadWorker('busy');
     const missing = path.join(filesDir(), 'no-such.pdf');
-    const queued = Array.from({ length: 100 }, () => runPdfJob({ kind: 'zoom', file: missing, page: 1, scale: 3, imagePath: `${missing}.png` }).catch(() => undefined));
+    const queued = Array.from({ length: 100 }, () =>
+      runPdfJob({ kind: 'zoom', file: missing, page: 1, scale: 3, imagePath: `${missing}.png` }).catch(() => undefined),
+    );
     expect(pdfPoolStats().lanes.read.queued).toBe(100);
 
     expect(await pageImage('reads-manual', 2, 'image')).toEqual({ busy: true });

@@ -39,15 +39,18 @@ export function zoomScaleOf(param: string | null): ZoomScale | undefined {
 export function zoomImage(manualId: string, page: number, scale: ZoomScale, client?: string): Promise<PageImageState> {
   const file = path.join(manualDir(manualId), 'zoom', `${page}@${scale}.png`);
   const refuse = () => (freeBytes(filesDir()) - minFreeBytes() < ZOOM_RENDER_ROOM_BYTES ? { diskFull: ZOOM_DISK_FULL_MESSAGE } : null);
-  return renderOnce({ key: `${manualId}:${page}@${scale}`, target: file, waitMs: Infinity, client, refuse, afterRender: () => evictZoomRenders() }, async () => {
-    const manual = await getManual(manualId);
-    if (!manual || manual.status !== 'ready' || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
-    // A password-protected PDF keeps no password after ingest: its zoom stays at the stored image.
-    if (manual.password !== null || manual.errorCode !== null) return null;
-    const source = manualSourcePath(manualId);
-    if (!fs.existsSync(source)) return null;
-    return { kind: 'zoom', file: source, page, scale, imagePath: file };
-  });
+  return renderOnce(
+    { key: `${manualId}:${page}@${scale}`, target: file, waitMs: Infinity, client, refuse, afterRender: () => evictZoomRenders() },
+    async () => {
+      const manual = await getManual(manualId);
+      if (!manual || manual.status !== 'ready' || !manual.pageCount || page < 1 || page > manual.pageCount) return null;
+      // A password-protected PDF keeps no password after ingest: its zoom stays at the stored image.
+      if (manual.password !== null || manual.errorCode !== null) return null;
+      const source = manualSourcePath(manualId);
+      if (!fs.existsSync(source)) return null;
+      return { kind: 'zoom', file: source, page, scale, imagePath: file };
+    },
+  );
 }
 
 /** Removes the oldest zoom renders (of every manual) until they take at most `maxBytes`. Returns how many it removed. */

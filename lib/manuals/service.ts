@@ -55,8 +55,6 @@ export async function listManualViews(ownerId: string | null): Promise<ManualVie
   return manuals.map((m) => toManualView(m, actor, m.status === 'queued' ? queue.indexOf(m.id) + 1 || null : null));
 }
 
-;
-
 /**
  * Pages count and title, or the password problem, of a PDF on disk; other problems throw IngestError.
  * pdf.js runs in a bounded worker process (lib/pdf-worker), never on the web server's thread. The
@@ -116,7 +114,13 @@ export async function acceptUpload(
       }
     }
     if ('passwordError' in inspected) {
-      await updateManual(id, { status: 'failed', error: inspected.passwordError.message, errorCode: inspected.passwordError.code, progressDone: 0, progressTotal: 0 });
+      await updateManual(id, {
+        status: 'failed',
+        error: inspected.passwordError.message,
+        errorCode: inspected.passwordError.code,
+        progressDone: 0,
+        progressTotal: 0,
+      });
     } else {
       await updateManual(id, { status: 'queued', error: null, errorCode: null, pageCount: inspected.pages, progressDone: 0, progressTotal: 0, attempts: 0 });
       pokeIngestWorker();

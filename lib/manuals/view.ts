@@ -40,7 +40,8 @@ const STAGE_LABEL: Record<ManualView['status'], string> = {
   failed: 'Failed',
 };
 
-type Progress = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'> & Partial<Pick<ManualView, 'reembedStage'>>;
+type Progress = Pick<ManualView, 'status' | 'progressDone' | 'progressTotal' | 'pageCount' | 'ocrPages' | 'queuePosition'> &
+  Partial<Pick<ManualView, 'reembedStage'>>;
 
 /** Work under way: an ingest, or the re-embedding of a ready manual. */
 export function isBusy(m: Pick<ManualView, 'status'> & Partial<Pick<ManualView, 'reembedStage'>>): boolean {
@@ -57,13 +58,19 @@ export function isSearchable(m: { status: ManualView['status']; searchablePages:
  * "Searchable through page 40 of 120 · figure labels pending". Null when it is ready, failed or
  * has no searchable page yet.
  */
-export function searchableLabel(m: { status: ManualView['status']; searchablePages: number; pageCount: number | null; figureLabels: ManualView['figureLabels'] }): string | null {
+export function searchableLabel(m: {
+  status: ManualView['status'];
+  searchablePages: number;
+  pageCount: number | null;
+  figureLabels: ManualView['figureLabels'];
+}): string | null {
   if (m.status === 'ready' || m.status === 'failed' || m.searchablePages <= 0) return null;
   const through = m.pageCount ? `Searchable through page ${m.searchablePages} of ${m.pageCount}` : `${m.searchablePages} pages searchable`;
   return `${through} · figure labels ${m.figureLabels === 'done' ? 'done' : 'pending'}`;
 }
 
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 /** The stage in words, with what it is doing to which pages: "Reading pages (4 scanned: OCR)". */
 export function stageLabel(m: Progress): string {
@@ -71,7 +78,8 @@ export function stageLabel(m: Progress): string {
   if (m.status === 'queued') return m.queuePosition && m.queuePosition > 1 ? `Waiting: ${ordinal(m.queuePosition)} in line` : 'Waiting to start';
   if (m.status === 'parsing' && m.ocrPages > 0) return `Reading pages (${m.ocrPages} scanned, with OCR)`;
   // The wait for the last recognitions: of scanned pages, or only of labels in figures.
-  if (m.status === 'ocr' && m.progressTotal > 0) return `${m.ocrPages > 0 ? 'Reading scanned pages' : 'Reading figure labels'} (OCR): ${m.progressTotal - m.progressDone} left`;
+  if (m.status === 'ocr' && m.progressTotal > 0)
+    return `${m.ocrPages > 0 ? 'Reading scanned pages' : 'Reading figure labels'} (OCR): ${m.progressTotal - m.progressDone} left`;
   if (m.status === 'ocr' && m.ocrPages === 0) return 'Reading figure labels (OCR)';
   return STAGE_LABEL[m.status];
 }

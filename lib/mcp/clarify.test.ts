@@ -41,7 +41,11 @@ beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+    });
     const response = req.url === '/api/v1/ask' ? await handleAsk(request, baseUrlOf(request), OFFLINE) : await handleMcpRequest(request, OFFLINE);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
@@ -64,7 +68,11 @@ interface Reply {
 }
 
 const ask = async (body: object): Promise<Reply> => {
-  const res = await fetch(`${base}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/api/v1/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Reply;
 };

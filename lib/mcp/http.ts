@@ -20,7 +20,10 @@ export function baseUrlOf(request: Request): string {
 
 export async function handleMcpRequest(request: Request, deps?: LibraryDeps): Promise<Response> {
   if (request.method !== 'POST') {
-    return Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless (POST only).' }, id: null }, { status: 405, headers: { allow: 'POST' } });
+    return Response.json(
+      { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless (POST only).' }, id: null },
+      { status: 405, headers: { allow: 'POST' } },
+    );
   }
   // The key (401), its rate limit (429) and its requests in flight (429) before a byte of the body is read.
   const caller = await authenticateRequest(request);

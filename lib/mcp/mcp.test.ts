@@ -39,7 +39,11 @@ function serve(): Promise<http.Server> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
-    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+    });
     const response = req.url === '/api/v1/ask' ? await handleAsk(request, baseUrlOf(request), OFFLINE) : await handleMcpRequest(request, OFFLINE);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
@@ -86,14 +90,22 @@ describe('MCP over Streamable HTTP', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get_page', 'list_manuals', 'search_manuals']);
 
     const listed = await client.callTool({ name: 'list_manuals', arguments: {} });
-    expect(listed.structuredContent).toMatchObject({ manuals: [expect.objectContaining({ id: sampleId, status: 'ready', ready: true, pages: expect.any(Number) })] });
+    expect(listed.structuredContent).toMatchObject({
+      manuals: [expect.objectContaining({ id: sampleId, status: 'ready', ready: true, pages: expect.any(Number) })],
+    });
 
     // Ground truth (lib/sample/facts.ts): the supply voltage is on page 3.
     const found = await client.callTool({ name: 'search_manuals', arguments: { query: 'supply voltage', manual: sampleId, k: 3 } });
     const passages = (found.structuredContent as { passages: Array<Record<string, unknown>> }).passages;
     expect(passages.length).toBeGreaterThan(0);
     expect(passages.length).toBeLessThanOrEqual(3);
-    expect(passages[0]).toMatchObject({ manual: sampleId, page: expect.any(Number), text: expect.any(String), score: expect.any(Number), previewUrl: expect.stringContaining(`${base}/manuals/${sampleId}?page=`) });
+    expect(passages[0]).toMatchObject({
+      manual: sampleId,
+      page: expect.any(Number),
+      text: expect.any(String),
+      score: expect.any(Number),
+      previewUrl: expect.stringContaining(`${base}/manuals/${sampleId}?page=`),
+    });
     expect(passages.map((p) => p.page)).toContain(3);
 
     const page = await client.callTool({ name: 'get_page', arguments: { manual: sampleId, page: 3 } });
@@ -106,12 +118,20 @@ describe('MCP over Streamable HTTP', () => {
 
     const asked = await client.callTool({ name: 'ask', arguments: { question: 'What supply voltage does the HX-200 controller need?' } });
     expect(asked.isError).toBeFalsy();
-    const answer = asked.structuredContent as { answer: string; sources: Array<{ ref: number; manual: string; page: number; previewUrl: string }>; status: string };
+    const answer = asked.structuredContent as {
+      answer: string;
+      sources: Array<{ ref: number; manual: string; page: number; previewUrl: string }>;
+      status: string;
+    };
     expect(answer.status).toBe('done');
     expectNumbered(answer);
     expect(answer.answer).toMatch(/\[\d+\]/);
     expect(answer.answer).toMatch(/24\s*V/);
-    expect(answer.sources[0]).toMatchObject({ manual: sampleId, page: expect.any(Number), previewUrl: expect.stringContaining(`${base}/manuals/${sampleId}?page=`) });
+    expect(answer.sources[0]).toMatchObject({
+      manual: sampleId,
+      page: expect.any(Number),
+      previewUrl: expect.stringContaining(`${base}/manuals/${sampleId}?page=`),
+    });
     await client.close();
   });
 
@@ -148,7 +168,11 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('refuses a missing, wrong or revoked key; audits calls without the key', async () => {
-    const missing = await fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const missing = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
     await expect(connect('mc_not-a-real-key')).rejects.toThrow();
@@ -188,7 +212,11 @@ describe('MCP over Streamable HTTP', () => {
 
 describe('POST /api/v1/ask', () => {
   const ask = (body: unknown, key?: string) =>
-    fetch(`${base}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(`${base}/api/v1/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   it('answers with citations and sources', async () => {
     const res = await ask({ question: 'What supply voltage does the HX-200 controller need?', manuals: [sampleId] }, aliceKey);
@@ -247,7 +275,11 @@ describe('requests in flight per key and per owner (issue 34)', () => {
       const two = (await createApiKey('erin', 'two')).key;
       const ask = (key: string) =>
         handleAsk(
-          new Request('http://127.0.0.1/api/v1/ask', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'What supply voltage does the HX-200 controller need?', manuals: [sampleId] }) }),
+          new Request('http://127.0.0.1/api/v1/ask', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ question: 'What supply voltage does the HX-200 controller need?', manuals: [sampleId] }),
+          }),
           'http://127.0.0.1',
           deps,
         );
@@ -264,7 +296,11 @@ describe('requests in flight per key and per owner (issue 34)', () => {
       const statuses = (await Promise.all(all)).map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
       // Slots are given back: the key runs again.
-      const again = await handleAsk(new Request('http://127.0.0.1/api/v1/ask', { method: 'POST', headers: { authorization: `Bearer ${one}` }, body: '{}' }), 'http://127.0.0.1', deps);
+      const again = await handleAsk(
+        new Request('http://127.0.0.1/api/v1/ask', { method: 'POST', headers: { authorization: `Bearer ${one}` }, body: '{}' }),
+        'http://127.0.0.1',
+        deps,
+      );
       expect(again.status).toBe(400);
     } finally {
       delete process.env.API_MAX_IN_FLIGHT_PER_KEY;

@@ -30,7 +30,10 @@ const failure = (message: string): CallToolResult => ({ isError: true, content: 
 export function createMcpServer(ctx: McpContext): McpServer {
   const server = new McpServer(
     { name: 'manual-copilot', title: 'Manual Copilot', version: APP_VERSION },
-    { instructions: 'Equipment manuals (PDF) with cited answers. list_manuals names the manuals; search_manuals finds passages; get_page reads a page (text and image); ask runs the agent for a cited answer.' },
+    {
+      instructions:
+        'Equipment manuals (PDF) with cited answers. list_manuals names the manuals; search_manuals finds passages; get_page reads a page (text and image); ask runs the agent for a cited answer.',
+    },
   );
 
   /** Authorises, audits and turns library errors into readable tool errors. */
@@ -68,7 +71,8 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'search_manuals',
     {
       title: 'Search manuals',
-      description: 'Finds the passages of the manuals that best match a query (hybrid keyword + semantic search). Returns manual, page, text, score and a preview link per passage.',
+      description:
+        'Finds the passages of the manuals that best match a query (hybrid keyword + semantic search). Returns manual, page, text, score and a preview link per passage.',
       inputSchema: {
         query: z.string().trim().min(1).max(1000).describe("what to look for, in the manual's words"),
         manual: z.string().min(1).max(200).optional().describe('restrict to one manual (its id or exact title from list_manuals)'),
@@ -96,7 +100,10 @@ export function createMcpServer(ctx: McpContext): McpServer {
         const meta = { manual: p.manual, manualTitle: p.manualTitle, page: p.page, pageCount: p.pageCount, ocr: p.ocr, previewUrl: p.previewUrl };
         return {
           content: [
-            { type: 'text', text: `${p.manualTitle}, page ${p.page} of ${p.pageCount} (${p.previewUrl})\n\n${p.text || '(no text on this page: see the image)'}` },
+            {
+              type: 'text',
+              text: `${p.manualTitle}, page ${p.page} of ${p.pageCount} (${p.previewUrl})\n\n${p.text || '(no text on this page: see the image)'}`,
+            },
             { type: 'image', data: p.png.toString('base64'), mimeType: 'image/png' },
           ],
           structuredContent: { ...meta, text: p.text },
@@ -108,18 +115,25 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'ask',
     {
       title: 'Ask the manuals',
-      description: "Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). `mode` says the form: answer (quoted), pages (no stated value found; `pages` are the closest pages), not_covered (no ready manual covers the asked device), clarify (the question names no device and the closest pages are from several: `choices` lists them with their best page; ask again with `device` set to the chosen manual id to get the answer).",
+      description:
+        'Asks the Manual Copilot agent a question; it searches the manuals and answers with numbered citations [1] and their sources (manual, page, snippet, link). `mode` says the form: answer (quoted), pages (no stated value found; `pages` are the closest pages), not_covered (no ready manual covers the asked device), clarify (the question names no device and the closest pages are from several: `choices` lists them with their best page; ask again with `device` set to the chosen manual id to get the answer).',
       inputSchema: {
         question: z.string().trim().min(1).max(4000).describe('the question, as a technician would ask it'),
         manuals: z.array(z.string().min(1).max(200)).max(50).optional().describe('restrict to these manuals (ids or exact titles); default all ready manuals'),
-        device: z.string().min(1).max(200).optional().describe('the device the question is about: a manual id or exact title (from `choices` of a clarify reply, or list_manuals)'),
+        device: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('the device the question is about: a manual id or exact title (from `choices` of a clarify reply, or list_manuals)'),
       },
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
       call('ask', async () => {
         const answer = await askAgent(args, ctx.baseUrl, ctx.deps, extra.signal);
-        if (answer.status !== 'done' && !answer.answer) return failure(`The agent could not answer (${answer.status}${answer.errors.length ? `: ${answer.errors.join('; ')}` : ''}).`);
+        if (answer.status !== 'done' && !answer.answer)
+          return failure(`The agent could not answer (${answer.status}${answer.errors.length ? `: ${answer.errors.join('; ')}` : ''}).`);
         return json(answer);
       }),
   );
@@ -129,7 +143,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
     'manual',
     new ResourceTemplate('manual://{manualId}', {
       list: async () => ({
-        resources: (await listLibrary(ctx.baseUrl)).filter((m) => m.ready).map((m) => ({ uri: `manual://${m.id}`, name: m.title, mimeType: 'application/json', description: `${m.pages} pages` })),
+        resources: (await listLibrary(ctx.baseUrl))
+          .filter((m) => m.ready)
+          .map((m) => ({ uri: `manual://${m.id}`, name: m.title, mimeType: 'application/json', description: `${m.pages} pages` })),
       }),
     }),
     { title: 'Manual', description: 'A manual: title, status, page count and the URIs of its pages.', mimeType: 'application/json' },
@@ -137,7 +153,15 @@ export function createMcpServer(ctx: McpContext): McpServer {
       await ctx.authorize();
       const [m] = await resolveManuals([String(manualId)]);
       const pages = Array.from({ length: m.pageCount ?? 0 }, (_, i) => `manual://${m.id}/pages/${i + 1}`);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id: m.id, title: m.title, fileName: m.fileName, status: m.status, pages }, null, 2) }] };
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: JSON.stringify({ id: m.id, title: m.title, fileName: m.fileName, status: m.status, pages }, null, 2),
+          },
+        ],
+      };
     },
   );
 

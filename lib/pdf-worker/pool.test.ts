@@ -89,7 +89,10 @@ describe('PDF worker pool', () => {
   it('fails renders of chain and encrypted bombs with the reason, inside the 700 MB cap (issue 34)', async () => {
     // 400 MB of operators behind double Flate (a 1.5 KB file) and behind AES with an empty password.
     const crashes = pdfPoolStats().crashes;
-    for (const [name, bytes] of [['double.pdf', await chainBombPdf('double-flate', 400)], ['aes.pdf', await aesBombPdf(400)]] as const) {
+    for (const [name, bytes] of [
+      ['double.pdf', await chainBombPdf('double-flate', 400)],
+      ['aes.pdf', await aesBombPdf(400)],
+    ] as const) {
       const file = path.join(dir, name);
       fs.writeFileSync(file, bytes);
       const out = path.join(dir, `out-${name}`);

@@ -68,7 +68,13 @@ export function pdfPoolStats() {
     busy: [...p.workers].filter((w) => w.busy && laneOf(w.busy.task.job) === l).length,
     queued: p.queue.filter((t) => laneOf(t.job) === l).length,
   });
-  return { workers: p.workers.size, busy: [...p.workers].filter((w) => w.busy).length, queued: p.queue.length, crashes: p.crashes, lanes: { upload: lane('upload'), read: lane('read') } };
+  return {
+    workers: p.workers.size,
+    busy: [...p.workers].filter((w) => w.busy).length,
+    queued: p.queue.length,
+    crashes: p.crashes,
+    lanes: { upload: lane('upload'), read: lane('read') },
+  };
 }
 
 /**
@@ -118,7 +124,9 @@ function launch(): Worker {
 function limitError(job: PdfJob, reason: string): IngestError {
   return job.kind === 'render' || job.kind === 'zoom'
     ? new IngestError('render_failed', `Page ${job.page} could not be rendered: ${reason}.`, { detail: reason })
-    : new IngestError('corrupt', `This PDF could not be read within the server's limits: ${reason}. Re-export it from the original document.`, { detail: reason });
+    : new IngestError('corrupt', `This PDF could not be read within the server's limits: ${reason}. Re-export it from the original document.`, {
+        detail: reason,
+      });
 }
 
 function finish(w: Worker) {

@@ -6,7 +6,11 @@ import { assertInflatedSizeWithin } from './stream-scan';
 const MB = 1024 * 1024;
 const stream = (dict: string, inflatedMb: number) => {
   const data = zlib.deflateSync(Buffer.alloc(inflatedMb * MB, 0x20), { level: 9 });
-  return Buffer.concat([Buffer.from(`1 0 obj\n<< ${dict} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream\nendobj\n')]);
+  return Buffer.concat([
+    Buffer.from(`1 0 obj\n<< ${dict} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`),
+    data,
+    Buffer.from('\nendstream\nendobj\n'),
+  ]);
 };
 const caps = { perStream: 4 * MB, perImage: 16 * MB, total: 24 * MB };
 const refused = (pdf: Buffer) => {
@@ -20,7 +24,12 @@ const refused = (pdf: Buffer) => {
 
 describe('decompression-bomb scan', () => {
   it('counts inflated bytes of every Flate stream', () => {
-    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), stream('', 1), stream('/Subtype /Image', 2), Buffer.from('2 0 obj\n<< /Length 5 >>\nstream\nhello\nendstream\n')]);
+    const pdf = Buffer.concat([
+      Buffer.from('%PDF-1.7\n'),
+      stream('', 1),
+      stream('/Subtype /Image', 2),
+      Buffer.from('2 0 obj\n<< /Length 5 >>\nstream\nhello\nendstream\n'),
+    ]);
     expect(assertInflatedSizeWithin(pdf, caps)).toEqual({ streams: 2, inflatedBytes: 3 * MB });
   });
 

@@ -75,15 +75,19 @@ describe('the embedders answering 503', () => {
     server.respond(() => geminiUnavailable);
     const { delays, sleep } = recordedSleep();
     const embedder = new GeminiEmbedder({ apiKey: 'AIza-test-key', model: 'gemini-embedding-001', fetch: toServer, maxAttempts: 3, sleep });
-    await expect(embedder.embedQuery('which fuse?')).rejects.toThrow(/^Gemini embeddings \(gemini-embedding-001\) failed: .*overloaded.*\(gave up after 3 attempts\)$/);
+    await expect(embedder.embedQuery('which fuse?')).rejects.toThrow(
+      /^Gemini embeddings \(gemini-embedding-001\) failed: .*overloaded.*\(gave up after 3 attempts\)$/,
+    );
     expect(server.requests).toHaveLength(3);
     expect(delays).toHaveLength(2);
   });
 
   it('OpenAI-compatible: maxAttempts requests in total', async () => {
-    server.respond((req) => (req.body as { input: string[] }).input[0] === 'dimension probe'
-      ? { status: 200, body: { data: [{ embedding: [1, 0], index: 0 }] } }
-      : openaiErrorReply(503, 'overloaded'));
+    server.respond((req) =>
+      (req.body as { input: string[] }).input[0] === 'dimension probe'
+        ? { status: 200, body: { data: [{ embedding: [1, 0], index: 0 }] } }
+        : openaiErrorReply(503, 'overloaded'),
+    );
     const { delays, sleep } = recordedSleep();
     const embedder = await OpenAICompatibleEmbedder.create({ baseURL: `${server.url}/v1`, model: 'm', maxAttempts: 4, sleep });
     server.requests.length = 0;
@@ -131,7 +135,9 @@ describe('withRetry', () => {
 
   it("gives up with the caller's error, and an attempt that throws ends the loop at once", async () => {
     const policy = retryPolicy({ maxAttempts: 5, sleep: recordedSleep().sleep });
-    const giveUp = (await rejection(withRetry(policy, async () => ({ ok: false, cause: apiError(400) }), { giveUp: (_f, d, n) => new Error(`${d.why} after ${n}`) }))) as Error;
+    const giveUp = (await rejection(
+      withRetry(policy, async () => ({ ok: false, cause: apiError(400) }), { giveUp: (_f, d, n) => new Error(`${d.why} after ${n}`) }),
+    )) as Error;
     expect(giveUp.message).toBe('permanent after 1');
     let calls = 0;
     const thrown = (await rejection(withRetry(policy, async () => (calls++, Promise.reject(new Error('malformed')))))) as Error;
@@ -142,7 +148,10 @@ describe('withRetry', () => {
     const controller = new AbortController();
     const policy = retryPolicy({ maxAttempts: 3, sleep: async () => controller.abort(new Error('deadline')) });
     const cancelled = (await rejection(
-      withRetry(policy, async () => ({ ok: false, cause: apiError(503) }), { signal: controller.signal, onCancel: (e) => new Error(`mapped: ${(e as Error).message}`) }),
+      withRetry(policy, async () => ({ ok: false, cause: apiError(503) }), {
+        signal: controller.signal,
+        onCancel: (e) => new Error(`mapped: ${(e as Error).message}`),
+      }),
     )) as Error;
     expect(cancelled.message).toBe('mapped: deadline');
   });

@@ -119,7 +119,6 @@ export function backoffDelay(attempt: number, error: unknown, opts: BackoffOptio
   return Math.round(base / 2 + opts.random() * (base / 2));
 }
 
-
 export type RetryDecision =
   | { retry: true; delayMs: number; classified: Classified }
   /** why: 'permanent' (not transient), 'exhausted' (last attempt), 'retry-after' (server asked for too long). */

@@ -39,9 +39,11 @@ beforeAll(async () => {
         res.end(JSON.stringify(payload));
       };
       const model: string = body.model ?? req.url ?? '';
-      if (/echo-401|gemini-echo/.test(model)) return send(401, { error: { message: `Incorrect API key provided: ${credentials(req)}`, code: 401, status: 'UNAUTHENTICATED' } });
+      if (/echo-401|gemini-echo/.test(model))
+        return send(401, { error: { message: `Incorrect API key provided: ${credentials(req)}`, code: 401, status: 'UNAUTHENTICATED' } });
       if (/echo-503/.test(model)) return send(503, { error: { message: `Overloaded for ${credentials(req)}`, code: 503 } });
-      if (req.url?.endsWith('/embeddings')) return send(200, { data: [{ embedding: [0.1, 0.2, 0.3], index: 0 }], model, usage: { prompt_tokens: 1, total_tokens: 1 } });
+      if (req.url?.endsWith('/embeddings'))
+        return send(200, { data: [{ embedding: [0.1, 0.2, 0.3], index: 0 }], model, usage: { prompt_tokens: 1, total_tokens: 1 } });
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (delta: object, finish: string | null) =>
@@ -88,7 +90,12 @@ afterEach(() => {
 });
 
 function openaiClient(model: string, options: LlmClientOptions = {}) {
-  const config = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: `${base}/v1`, OPENAI_COMPATIBLE_API_KEY: OPENAI_KEY, OPENAI_COMPATIBLE_MODEL: model, DATA_DIR: os.tmpdir() });
+  const config = loadConfig({
+    OPENAI_COMPATIBLE_BASE_URL: `${base}/v1`,
+    OPENAI_COMPATIBLE_API_KEY: OPENAI_KEY,
+    OPENAI_COMPATIBLE_MODEL: model,
+    DATA_DIR: os.tmpdir(),
+  });
   return createClientFromConfig('llm', config, { maxAttempts: 2, initialBackoffMs: 1, ...options })!;
 }
 

@@ -219,4 +219,3 @@ export function candidateFeatures(index: LibraryIndex, input: RankingInput): Can
     return { page: p, features, chunks: bestChunks.get(p) ?? [], unanimous };
   });
 }
-

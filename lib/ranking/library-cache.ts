@@ -71,7 +71,10 @@ async function backfillProfiles(
     first.set(p.manualId, list);
   }
   for (const m of stale) {
-    m.profile = storedProfile(m, [...(first.get(m.id) ?? [])].map((t) => t ?? ''));
+    m.profile = storedProfile(
+      m,
+      [...(first.get(m.id) ?? [])].map((t) => t ?? ''),
+    );
     await saveDeviceProfile(m.id, m.profile);
   }
 }

@@ -90,9 +90,7 @@ export class LibraryIndex {
     this.pageTermSets = pageTerms.map((t) => new Set(t));
     this.pageIndex = new Bm25Index(pageTerms);
     this.chunkIndex = new Bm25Index(this.chunks.map((c) => tokenize(`${c.heading}\n${c.text}`)));
-    this.headingIndex = new Bm25Index(
-      this.chunksOfPage.map((list) => terms([...new Set(list.map((i) => this.chunks[i].heading).filter(Boolean))].join('\n'))),
-    );
+    this.headingIndex = new Bm25Index(this.chunksOfPage.map((list) => terms([...new Set(list.map((i) => this.chunks[i].heading).filter(Boolean))].join('\n'))));
 
     const manualTerms: string[][] = this.manuals.map(() => []);
     pageTerms.forEach((t, i) => {

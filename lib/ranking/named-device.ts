@@ -120,7 +120,10 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   }
   const top = Math.max(0, ...votes.values());
   const written = tokens.filter((t) => words(t).some((w) => naming.includes(w)));
-  const manualIds = [...votes].filter(([, v]) => v === top).map(([id]) => id).sort();
+  const manualIds = [...votes]
+    .filter(([, v]) => v === top)
+    .map(([id]) => id)
+    .sort();
   // Copies of one manual (the same title, another file) are one device's manuals, not an ambiguity.
   return { manualIds, ambiguous: new Set(manualIds.map(device)).size > 1, words: naming, written: [...new Set(written)] };
 }
@@ -141,7 +144,6 @@ export function deviceTermsOf(index: LibraryIndex, manualIds: readonly string[],
   }
   return out;
 }
-
 
 /**
  * The device a question refers to by its kind alone ("the analyzer", "my TV"): the manuals whose

@@ -4,7 +4,15 @@ import { LibraryIndex, type Corpus } from './library-index';
 import { train } from './model';
 import { rankPages } from './rank';
 
-const chunk = (manualId: string, page: number, heading: string, text: string) => ({ id: `${manualId}:${page}:${heading}`, manualId, page, heading, text, ocr: false, bboxes: [] });
+const chunk = (manualId: string, page: number, heading: string, text: string) => ({
+  id: `${manualId}:${page}:${heading}`,
+  manualId,
+  page,
+  heading,
+  text,
+  ocr: false,
+  bboxes: [],
+});
 
 // Two manuals that share vocabulary: which device the question names must pick the manual.
 const corpus: Corpus = {
@@ -64,7 +72,10 @@ describe('the page ranker', () => {
     ];
     const rows = questions.map(({ q, manual, page }) => {
       const cands = candidateFeatures(index, { question: q });
-      return { candidates: cands.map((c) => c.features), relevant: cands.map((c) => index.pages[c.page].manualId === manual && index.pages[c.page].number === page) };
+      return {
+        candidates: cands.map((c) => c.features),
+        relevant: cands.map((c) => index.pages[c.page].manualId === manual && index.pages[c.page].number === page),
+      };
     });
     const model = train(FEATURES, rows);
     for (const { q, manual, page } of questions) {
@@ -83,14 +94,30 @@ describe('the page ranker', () => {
   it('keeps a page every leg ranks first at the top, whatever the model prefers', () => {
     const question = 'HX-200 error E07 sensor fault';
     // The store's text and page legs agree with page and passage BM25 on page 3 of manual a.
-    const visual = [{ manualId: 'a', page: 3, score: 0.8 }, { manualId: 'a', page: 1, score: 0.2 }];
-    const agreeing = { question, visual, dense: [{ manualId: 'a', page: 3, score: 0.9 }, { manualId: 'a', page: 2, score: 0.4 }] };
+    const visual = [
+      { manualId: 'a', page: 3, score: 0.8 },
+      { manualId: 'a', page: 1, score: 0.2 },
+    ];
+    const agreeing = {
+      question,
+      visual,
+      dense: [
+        { manualId: 'a', page: 3, score: 0.9 },
+        { manualId: 'a', page: 2, score: 0.4 },
+      ],
+    };
     // A model that would rather have any other page: it weighs the lexical scores and ranks negatively.
     const contrary = { features: [...FEATURES], weights: FEATURES.map((f) => (/bm25|coverage|^rr_/.test(f) ? -5 : 0)) };
     const first = (input: Parameters<typeof rankPages>[1]) => rankPages(index, input, contrary)[0];
     expect(first(agreeing)).toMatchObject({ manualId: 'a', page: 3 });
     // When one leg puts another page first, the legs disagree and the model decides.
-    const disagreeing = { ...agreeing, dense: [{ manualId: 'a', page: 2, score: 0.9 }, { manualId: 'a', page: 3, score: 0.4 }] };
+    const disagreeing = {
+      ...agreeing,
+      dense: [
+        { manualId: 'a', page: 2, score: 0.9 },
+        { manualId: 'a', page: 3, score: 0.4 },
+      ],
+    };
     expect(first(disagreeing)).not.toMatchObject({ manualId: 'a', page: 3 });
   });
 
@@ -101,12 +128,17 @@ describe('the page ranker', () => {
       { manualId: 'a', page: 2, score: 0.79 },
       { manualId: 'a', page: 3, score: 0.41 },
     ];
-    const visual = [{ manualId: 'a', page: 1, score: 12.5 }, { manualId: 'b', page: 2, score: 11.0 }];
+    const visual = [
+      { manualId: 'a', page: 1, score: 12.5 },
+      { manualId: 'b', page: 2, score: 11.0 },
+    ];
     const order = (input: Parameters<typeof rankPages>[1]) => rankPages(index, input).map((p) => [p.manualId, p.page, p.score]);
     const before = order({ question, dense, visual });
     // Another embedder: scaled, shifted and bent, but each leg's order kept.
     const bend = (v: number) => 1000 * v ** 3 - 7;
-    expect(order({ question, dense: dense.map((h) => ({ ...h, score: bend(h.score) })), visual: visual.map((h) => ({ ...h, score: Math.log(h.score) })) })).toEqual(before);
+    expect(
+      order({ question, dense: dense.map((h) => ({ ...h, score: bend(h.score) })), visual: visual.map((h) => ({ ...h, score: Math.log(h.score) })) }),
+    ).toEqual(before);
     // The order is what counts: reversing the text leg changes the features (the test can fail).
     const reversed = candidateFeatures(index, { question, dense: dense.map((h, i) => ({ ...h, score: i })), visual });
     const original = candidateFeatures(index, { question, dense, visual });

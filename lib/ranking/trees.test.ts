@@ -13,7 +13,7 @@ import { boost, treeScore, type Tree } from './trees';
  */
 function interactionQueries(n: number, seed = 7): TrainingQuery[] {
   let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: n }, () => {
     const both = Float64Array.from([0.6 + 0.1 * rand(), 0.6 + 0.1 * rand()]);
     // A decoy's features sum to more than the right page's, one of them being low.

@@ -116,7 +116,8 @@ export function boost(queries: readonly TrainingQuery[], base: (x: Float64Array)
 function growTree(binned: Uint8Array[], cuts: number[][], grad: Float64Array, hess: Float64Array, n: number, o: typeof BOOSTING): Tree {
   const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] };
   const leafValue = (idx: number[]) => {
-    let g = 0, h = 0;
+    let g = 0,
+      h = 0;
     for (const i of idx) {
       g += grad[i];
       h += hess[i];
@@ -134,7 +135,8 @@ function growTree(binned: Uint8Array[], cuts: number[][], grad: Float64Array, he
   const split = (node: number, idx: number[], depth: number) => {
     tree.value[node] = leafValue(idx);
     if (depth >= o.depth || idx.length < 2 * o.minLeaf) return;
-    let G = 0, H = 0;
+    let G = 0,
+      H = 0;
     for (const i of idx) {
       G += grad[i];
       H += hess[i];
@@ -143,14 +145,18 @@ function growTree(binned: Uint8Array[], cuts: number[][], grad: Float64Array, he
     let best = { gain: 1e-12, f: -1, b: -1 };
     for (let f = 0; f < binned.length; f++) {
       const bins = cuts[f].length + 1;
-      const gs = new Float64Array(bins), hs = new Float64Array(bins), cs = new Uint32Array(bins);
+      const gs = new Float64Array(bins),
+        hs = new Float64Array(bins),
+        cs = new Uint32Array(bins);
       for (const i of idx) {
         const b = binned[f][i];
         gs[b] += grad[i];
         hs[b] += hess[i];
         cs[b]++;
       }
-      let gl = 0, hl = 0, cl = 0;
+      let gl = 0,
+        hl = 0,
+        cl = 0;
       for (let b = 0; b < bins - 1; b++) {
         gl += gs[b];
         hl += hs[b];
@@ -161,17 +167,33 @@ function growTree(binned: Uint8Array[], cuts: number[][], grad: Float64Array, he
       }
     }
     if (best.f < 0) return;
-    const l = add(), r = add();
+    const l = add(),
+      r = add();
     tree.feature[node] = best.f;
     tree.threshold[node] = cuts[best.f][best.b];
     tree.left[node] = l;
     tree.right[node] = r;
-    split(l, idx.filter((i) => binned[best.f][i] <= best.b), depth + 1);
-    split(r, idx.filter((i) => binned[best.f][i] > best.b), depth + 1);
+    split(
+      l,
+      idx.filter((i) => binned[best.f][i] <= best.b),
+      depth + 1,
+    );
+    split(
+      r,
+      idx.filter((i) => binned[best.f][i] > best.b),
+      depth + 1,
+    );
   };
-  split(add(), Array.from({ length: n }, (_, i) => i), 0);
+  split(
+    add(),
+    Array.from({ length: n }, (_, i) => i),
+    0,
+  );
   return tree;
 }
 
-const rounded = (t: Tree): Tree => ({ ...t, threshold: t.threshold.map((v) => Math.round(v * 1e6) / 1e6), value: t.value.map((v) => Math.round(v * 1e6) / 1e6) });
-
+const rounded = (t: Tree): Tree => ({
+  ...t,
+  threshold: t.threshold.map((v) => Math.round(v * 1e6) / 1e6),
+  value: t.value.map((v) => Math.round(v * 1e6) / 1e6),
+});

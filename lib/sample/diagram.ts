@@ -131,13 +131,37 @@ export function drawWiringDiagram(page: PDFPage, fonts: Fonts, top: number): num
   const g1 = [x1[0], x1[1], x1[2]];
   ['+', '-', 'PE'].forEach((t, i) => text(96 - 4 - fonts.regular.widthOfTextAtSize(t, 6.4), g1[i] - 2.3, t, 6.4));
   // F2 sits in the +24 V wire: drawn as the IEC fuse symbol (box with a through line).
-  wire('BN', [[96, x1[0]], [116, x1[0]]]);
-  wire('BN', [[140, x1[0]], [cx0, x1[0]]], { at: [155, x1[0]] });
+  wire('BN', [
+    [96, x1[0]],
+    [116, x1[0]],
+  ]);
+  wire(
+    'BN',
+    [
+      [140, x1[0]],
+      [cx0, x1[0]],
+    ],
+    { at: [155, x1[0]] },
+  );
   box(116, x1[0] - 4, 24, 8, { fill: WHITE, width: 0.9 });
   line(116, x1[0], 140, x1[0], 0.7);
   text(113, x1[0] + 7, 'F2  4 A', 6.4, true);
-  wire('BU', [[96, x1[1]], [cx0, x1[1]]], { at: [133, x1[1]] });
-  wire('GNYE', [[96, x1[2]], [cx0, x1[2]]], { at: [133, x1[2]] });
+  wire(
+    'BU',
+    [
+      [96, x1[1]],
+      [cx0, x1[1]],
+    ],
+    { at: [133, x1[1]] },
+  );
+  wire(
+    'GNYE',
+    [
+      [96, x1[2]],
+      [cx0, x1[2]],
+    ],
+    { at: [133, x1[2]] },
+  );
 
   // --- B1 pressure transducer on J3 ----------------------------------------------------------
   box(18, 190, 78, 58, { fill: rgb(0.96, 0.96, 0.96) });
@@ -147,8 +171,22 @@ export function drawWiringDiagram(page: PDFPage, fonts: Fonts, top: number): num
   text(24, 209, '0-400 bar', 6.2);
   text(24, 200, '4-20 mA, 2-wire', 6.2);
   ['1', '2', '3'].forEach((t, i) => text(89, j3[i] - 2.3, t, 6.4, true));
-  wire('BN', [[96, j3[0]], [cx0, j3[0]]], { at: [133, j3[0]] });
-  wire('WH', [[96, j3[1]], [cx0, j3[1]]], { at: [133, j3[1]], text: 'WH  SIG' });
+  wire(
+    'BN',
+    [
+      [96, j3[0]],
+      [cx0, j3[0]],
+    ],
+    { at: [133, j3[0]] },
+  );
+  wire(
+    'WH',
+    [
+      [96, j3[1]],
+      [cx0, j3[1]],
+    ],
+    { at: [133, j3[1]], text: 'WH  SIG' },
+  );
   line(96, j3[2], cx0, j3[2], 0.9, MUTED, [2.5, 2]);
   text(118, j3[2] - 8.5, 'SH (shield)', 6.2, false, MUTED);
 
@@ -162,8 +200,26 @@ export function drawWiringDiagram(page: PDFPage, fonts: Fonts, top: number): num
     line(110, y, 110, y - 7, 0.9);
     line(82, y, 112, y - 5.5, 0.9);
   };
-  wire('RD', [[cx0, j6[0]], [50, j6[0]], [50, j6[1]], [cx0, j6[1]]], { at: [140, j6[0]], text: 'RD' });
-  wire('RD', [[cx0, j6[2]], [40, j6[2]], [40, j6[3]], [cx0, j6[3]]], { at: [140, j6[2]], text: 'RD' });
+  wire(
+    'RD',
+    [
+      [cx0, j6[0]],
+      [50, j6[0]],
+      [50, j6[1]],
+      [cx0, j6[1]],
+    ],
+    { at: [140, j6[0]], text: 'RD' },
+  );
+  wire(
+    'RD',
+    [
+      [cx0, j6[2]],
+      [40, j6[2]],
+      [40, j6[3]],
+      [cx0, j6[3]],
+    ],
+    { at: [140, j6[2]], text: 'RD' },
+  );
   ncContact(j6[0]);
   ncContact(j6[2]);
   text(113, j6[0] - 7.5, 'S0.1', 6, true);
@@ -185,19 +241,72 @@ export function drawWiringDiagram(page: PDFPage, fonts: Fonts, top: number): num
   };
   coil(395, 343, 80, 38, 'Y1', 'ADVANCE');
   coil(395, 274, 80, 38, 'Y2', 'RETRACT');
-  wire('BK', [[cx1, j5[0]], [350, j5[0]], [350, 372], [395, 372]], { at: [373, 372] });
-  wire('GY', [[cx1, j5[1]], [362, j5[1]], [362, 352], [395, 352]], { at: [378, 352] });
-  wire('BK', [[cx1, j5[2]], [395, j5[2]]], { at: [373, j5[2]] });
-  wire('GY', [[cx1, j5[3]], [395, j5[3]]], { at: [373, j5[3]] });
+  wire(
+    'BK',
+    [
+      [cx1, j5[0]],
+      [350, j5[0]],
+      [350, 372],
+      [395, 372],
+    ],
+    { at: [373, 372] },
+  );
+  wire(
+    'GY',
+    [
+      [cx1, j5[1]],
+      [362, j5[1]],
+      [362, 352],
+      [395, 352],
+    ],
+    { at: [378, 352] },
+  );
+  wire(
+    'BK',
+    [
+      [cx1, j5[2]],
+      [395, j5[2]],
+    ],
+    { at: [373, j5[2]] },
+  );
+  wire(
+    'GY',
+    [
+      [cx1, j5[3]],
+      [395, j5[3]],
+    ],
+    { at: [373, j5[3]] },
+  );
 
   // --- PLC / HMI on the RS-485 bus ------------------------------------------------------------
   box(395, 150, 80, 62, { fill: rgb(0.96, 0.96, 0.96) });
   text(401, 200, 'PLC / HMI', 8, true);
   text(401, 190, 'Modbus RTU master', 6.2);
   text(401, 156, 'RS-485, 2-wire', 6.2);
-  wire('YE', [[cx1, j7[0]], [395, j7[0]]], { at: [365, j7[0]], text: 'YE  A' });
-  wire('GN', [[cx1, j7[1]], [395, j7[1]]], { at: [365, j7[1]], text: 'GN  B' });
-  wire('GY', [[cx1, j7[2]], [395, j7[2]]], { at: [365, j7[2]], text: 'GY  GND' });
+  wire(
+    'YE',
+    [
+      [cx1, j7[0]],
+      [395, j7[0]],
+    ],
+    { at: [365, j7[0]], text: 'YE  A' },
+  );
+  wire(
+    'GN',
+    [
+      [cx1, j7[1]],
+      [395, j7[1]],
+    ],
+    { at: [365, j7[1]], text: 'GN  B' },
+  );
+  wire(
+    'GY',
+    [
+      [cx1, j7[2]],
+      [395, j7[2]],
+    ],
+    { at: [365, j7[2]], text: 'GY  GND' },
+  );
 
   return oy;
 }

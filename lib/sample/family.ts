@@ -27,7 +27,15 @@ export interface FamilyManual {
   pdf: Uint8Array;
 }
 
-const FAULTS = ['sensor open circuit', 'sensor short circuit', 'heater relay stuck', 'internal memory checksum error', 'overtemperature cut-off', 'supply voltage too low', 'fan stalled'];
+const FAULTS = [
+  'sensor open circuit',
+  'sensor short circuit',
+  'heater relay stuck',
+  'internal memory checksum error',
+  'overtemperature cut-off',
+  'supply voltage too low',
+  'fan stalled',
+];
 
 /** The variants: n ≥ 6, each with its own values and codes (deterministic). */
 function familyVariants(n = 6): FamilyVariant[] {
@@ -89,7 +97,11 @@ async function generateFamilyManual(v: FamilyVariant): Promise<Uint8Array> {
   const errors = page(3);
   errors.h2('Error codes');
   errors.paragraph(`The ${v.model} shows an error code on its display and opens the output relay until the fault is cleared.`);
-  errors.table([{ header: 'Code', width: 80, mono: true }, { header: 'Meaning' }], v.errors.map(([c, m]) => [c, m]), { caption: `Table 2: ${v.model} error codes` });
+  errors.table(
+    [{ header: 'Code', width: 80, mono: true }, { header: 'Meaning' }],
+    v.errors.map(([c, m]) => [c, m]),
+    { caption: `Table 2: ${v.model} error codes` },
+  );
   return doc.save();
 }
 
@@ -118,10 +130,38 @@ export function familyQuestions(variants: readonly FamilyVariant[]): FamilyQuest
     const tag = v.model.toLowerCase().replace('-', '');
     const [code, meaning] = v.errors[0];
     return [
-      { id: `fam-${tag}-relay-named`, manual: v.fileName, question: `What is the output relay rating of the ${FAMILY_MAKER} ${v.model}?`, answer_keywords: [v.relayRating.split(' at ')[0]], pages: [2], kind: 'fact' },
-      { id: `fam-${tag}-code-named`, manual: v.fileName, question: `What does error ${code} mean on the ${v.model}?`, answer_keywords: [meaning], pages: [3], kind: 'table' },
-      { id: `fam-${tag}-relay-unnamed`, manual: v.fileName, question: 'What is the output relay rating?', answer_keywords: [v.relayRating.split(' at ')[0]], pages: [2], kind: 'fact' },
-      { id: `fam-${tag}-supply-unnamed`, manual: v.fileName, question: 'What supply voltage does the regulator need?', answer_keywords: [v.supplyVoltage.split(' DC')[0]], pages: [2], kind: 'fact' },
+      {
+        id: `fam-${tag}-relay-named`,
+        manual: v.fileName,
+        question: `What is the output relay rating of the ${FAMILY_MAKER} ${v.model}?`,
+        answer_keywords: [v.relayRating.split(' at ')[0]],
+        pages: [2],
+        kind: 'fact',
+      },
+      {
+        id: `fam-${tag}-code-named`,
+        manual: v.fileName,
+        question: `What does error ${code} mean on the ${v.model}?`,
+        answer_keywords: [meaning],
+        pages: [3],
+        kind: 'table',
+      },
+      {
+        id: `fam-${tag}-relay-unnamed`,
+        manual: v.fileName,
+        question: 'What is the output relay rating?',
+        answer_keywords: [v.relayRating.split(' at ')[0]],
+        pages: [2],
+        kind: 'fact',
+      },
+      {
+        id: `fam-${tag}-supply-unnamed`,
+        manual: v.fileName,
+        question: 'What supply voltage does the regulator need?',
+        answer_keywords: [v.supplyVoltage.split(' DC')[0]],
+        pages: [2],
+        kind: 'fact',
+      },
     ];
   });
 }

@@ -32,7 +32,11 @@ const UNANSWERABLE_ABSENT: Record<string, string[]> = {
 };
 
 // The eval's matching rule for the negative checks: ignore case and all whitespace, U+2212 = '-'.
-const squash = (s: string) => s.toLowerCase().replace(/\s+/g, '').replace(/\u2212/g, '-');
+const squash = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\s+/g, '')
+    .replace(/\u2212/g, '-');
 // Stricter rule for the positive checks: the keyword must appear as written, modulo spacing runs.
 const collapse = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
 
@@ -189,7 +193,11 @@ describe('ensureSampleManual', () => {
     expect(gt.manual).toBe(SAMPLE_MANUAL_FILE);
     expect(gt.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(first.pdfPath)).digest('hex'));
     expect(gt.questions).toEqual(SAMPLE_QUESTIONS);
-    const lines = fs.readFileSync(first.questionsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SampleQuestion);
+    const lines = fs
+      .readFileSync(first.questionsPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SampleQuestion);
     expect(lines).toEqual(SAMPLE_QUESTIONS);
 
     // Marker bytes prove the second call did not rewrite the file.

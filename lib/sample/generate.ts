@@ -7,15 +7,7 @@
 import crypto from 'node:crypto';
 import { PDFDocument, PDFPage, rgb } from 'pdf-lib';
 import { drawWiringDiagram, WIRE, WIRE_LEGEND } from './diagram';
-import {
-  SAMPLE_MACHINE,
-  SAMPLE_MANUAL_FILE,
-  SAMPLE_PAGE_COUNT,
-  SAMPLE_PAGES,
-  SAMPLE_QUESTIONS,
-  IMAGE_ONLY_QUESTION_IDS,
-  type SampleQuestion,
-} from './facts';
+import { SAMPLE_MACHINE, SAMPLE_MANUAL_FILE, SAMPLE_PAGE_COUNT, SAMPLE_PAGES, SAMPLE_QUESTIONS, IMAGE_ONLY_QUESTION_IDS, type SampleQuestion } from './facts';
 import { BRAND, CONTENT_WIDTH, drawPageFrame, embedFonts, INK, MARGIN, MUTED, PAGE, PageWriter, SIZE, WHITE, type Fonts } from './layout';
 import { PLATE_PX, renderRatingPlatePng } from './raster';
 
@@ -120,10 +112,12 @@ function coverPage(page: PDFPage, fonts: Fonts): void {
   page.drawText('P   250.0 bar', { x: bx + 38, y: by + 145, size: 11, font: fonts.mono, color: rgb(0.45, 0.95, 0.6) });
   page.drawText('SET 250.0 AUTO', { x: bx + 38, y: by + 127, size: 9, font: fonts.mono, color: rgb(0.45, 0.95, 0.6) });
   page.drawText('HX-200', { x: bx + 178, y: by + 154, size: 10, font: fonts.bold, color: BRAND });
-  for (const [i, [label, color]] of ([
-    ['RUN', rgb(0.1, 0.75, 0.25)],
-    ['FAULT', rgb(0.85, 0.12, 0.1)],
-  ] as const).entries()) {
+  for (const [i, [label, color]] of (
+    [
+      ['RUN', rgb(0.1, 0.75, 0.25)],
+      ['FAULT', rgb(0.85, 0.12, 0.1)],
+    ] as const
+  ).entries()) {
     page.drawCircle({ x: bx + 186, y: by + 132 - i * 18, size: 4.5, color, borderColor: INK, borderWidth: 0.6 });
     page.drawText(label, { x: bx + 195, y: by + 129 - i * 18, size: 6.5, font: fonts.bold, color: INK });
   }
@@ -187,10 +181,7 @@ function safetyPage(w: PageWriter): void {
     'DANGER',
     'The press ram can move under stored hydraulic pressure even when the controller is switched off. Before working on the press, lock out the main disconnect Q1 and open the accumulator bleed valve V9 until the system gauge reads 0 bar.',
   );
-  w.notice(
-    'WARNING',
-    'The valve driver stage stores energy in capacitors. Wait at least 5 minutes after switching off before opening the enclosure cover.',
-  );
+  w.notice('WARNING', 'The valve driver stage stores energy in capacitors. Wait at least 5 minutes after switching off before opening the enclosure cover.');
   w.notice(
     'WARNING',
     'The dual-channel emergency-stop input (J6) and safety relay K1 reach Category 3, PL d to EN ISO 13849-1 only when both channels are wired. Never bridge J6. Test the emergency stop daily.',
@@ -325,16 +316,32 @@ function errorCodesPage(w: PageWriter): void {
     [
       ['E01', 'Supply voltage low (below 20.4 V)', 'Measure the voltage between X1 pin 1 and pin 2 under load. Check power supply G1 and fuse F2.'],
       ['E02', 'Supply voltage high (above 28.8 V)', 'Check the output voltage setting of power supply G1.'],
-      ['E03', 'Pressure signal below 3.6 mA (wire break)', 'Check the transducer cable and connector J3; measure the loop current at J3 pin 2. Replace transducer B1 if the error persists.'],
+      [
+        'E03',
+        'Pressure signal below 3.6 mA (wire break)',
+        'Check the transducer cable and connector J3; measure the loop current at J3 pin 2. Replace transducer B1 if the error persists.',
+      ],
       ['E04', 'Pressure signal above 21 mA (short circuit)', 'Check the transducer cable for crushed insulation. Unplug J3: the error must change to E03.'],
-      ['E05', 'Overpressure: above 360 bar for more than 200 ms (latching)', 'Check the relief valve setting and reduce the set point. Check the transducer calibration (section 7).'],
+      [
+        'E05',
+        'Overpressure: above 360 bar for more than 200 ms (latching)',
+        'Check the relief valve setting and reduce the set point. Check the transducer calibration (section 7).',
+      ],
       ['E06', 'Valve Y1 (ADVANCE) coil open circuit', 'Measure the coil resistance at J5 pins 1-2; expect 11 to 13 ohm. Check the valve plug.'],
       ['E07', 'Valve Y2 (RETRACT) coil open circuit', 'Measure the coil resistance at J5 pins 3-4; expect 11 to 13 ohm. Check the valve plug.'],
       ['E08', 'Valve output overcurrent (above 2.5 A)', 'Check the valve cables for a short circuit and the coil type (24 V DC, 2.0 A).'],
-      ['E09', 'Emergency-stop circuit open or channel mismatch (latching)', 'Release S0, check both loops at J6, then press RESET. A mismatch longer than 0.5 s needs a power cycle.'],
+      [
+        'E09',
+        'Emergency-stop circuit open or channel mismatch (latching)',
+        'Release S0, check both loops at J6, then press RESET. A mismatch longer than 0.5 s needs a power cycle.',
+      ],
       ['E10', 'Parameter memory checksum error', 'Restore the parameter backup (P-98) or the factory settings. Contact service if the error returns.'],
       ['E11', 'Internal over-temperature (above 75 °C)', 'Clean or replace the fan filter mat (section 6). Keep the ambient temperature at or below 50 °C.'],
-      ['E12', 'Modbus communication timeout (no request from the master for 1 s)', 'Check the RS-485 cable and the polling cycle of the master; see section 8.'],
+      [
+        'E12',
+        'Modbus communication timeout (no request from the master for 1 s)',
+        'Check the RS-485 cable and the polling cycle of the master; see section 8.',
+      ],
     ],
     { caption: 'Table 5-1  Error codes' },
   );
@@ -344,7 +351,9 @@ function errorCodesPage(w: PageWriter): void {
 
 function maintenancePage(w: PageWriter): void {
   w.h1('6 Maintenance');
-  w.paragraph('Maintenance may only be carried out by qualified personnel (section 1.1). Always isolate the press and the controller as described in section 1 first.');
+  w.paragraph(
+    'Maintenance may only be carried out by qualified personnel (section 1.1). Always isolate the press and the controller as described in section 1 first.',
+  );
   w.table(
     [{ header: 'Interval', width: 95, bold: true }, { header: 'Task', width: 330 }, { header: 'Section' }],
     [
@@ -433,12 +442,36 @@ function troubleshootingPage(w: PageWriter): void {
   w.table(
     [{ header: 'Symptom', width: 125, bold: true }, { header: 'Possible cause', width: 150 }, { header: 'Remedy' }],
     [
-      ['Display dark, green RUN LED off', 'No supply at X1; external fuse F2 or internal fuse F1 blown', 'Measure 24 V DC between X1 pin 1 and pin 2. Replace F2. Replace F1 only with the type given on the service label.'],
-      ['Pressure oscillates around the set point', 'Pressure loop gain too high, or air in the hydraulic system', 'Reduce P-12 in steps of 20 % until the pressure is stable. Bleed the cylinder.'],
-      ['Set point is reached only slowly or not at all', 'Relief valve set too low, worn pump, or valve Y1 not fully open', 'Check the relief valve setting. Check in the service display that Y1 draws 2.0 A.'],
-      ['Ram creeps down while stopped', 'Leaking pilot check valve or worn Y2 spool', 'Inspect the check valve. The controller cannot compensate for internal leakage.'],
-      ['E03 appears now and then during press cycles', 'Transducer cable damaged in the cable chain', 'Replace it with shielded cable rated for cable chains; ground the shield at J3 pin 3 only.'],
-      ['Modbus master gets no reply', 'Wrong address or baud rate, A and B swapped, or bus not terminated', 'Check P-20 and P-21 against the master. Swap A and B at J7. Fit a 120 ohm termination resistor at both ends of the bus.'],
+      [
+        'Display dark, green RUN LED off',
+        'No supply at X1; external fuse F2 or internal fuse F1 blown',
+        'Measure 24 V DC between X1 pin 1 and pin 2. Replace F2. Replace F1 only with the type given on the service label.',
+      ],
+      [
+        'Pressure oscillates around the set point',
+        'Pressure loop gain too high, or air in the hydraulic system',
+        'Reduce P-12 in steps of 20 % until the pressure is stable. Bleed the cylinder.',
+      ],
+      [
+        'Set point is reached only slowly or not at all',
+        'Relief valve set too low, worn pump, or valve Y1 not fully open',
+        'Check the relief valve setting. Check in the service display that Y1 draws 2.0 A.',
+      ],
+      [
+        'Ram creeps down while stopped',
+        'Leaking pilot check valve or worn Y2 spool',
+        'Inspect the check valve. The controller cannot compensate for internal leakage.',
+      ],
+      [
+        'E03 appears now and then during press cycles',
+        'Transducer cable damaged in the cable chain',
+        'Replace it with shielded cable rated for cable chains; ground the shield at J3 pin 3 only.',
+      ],
+      [
+        'Modbus master gets no reply',
+        'Wrong address or baud rate, A and B swapped, or bus not terminated',
+        'Check P-20 and P-21 against the master. Swap A and B at J7. Fit a 120 ohm termination resistor at both ends of the bus.',
+      ],
       ['Press does not start, E09 shown', 'Emergency stop pressed, or one loop at J6 open', 'Release S0, check both channels at J6 and press RESET.'],
       ['Keys do not respond', 'Keypad locked by the operator', 'Hold RESET for 5 s to unlock the keypad.'],
     ],

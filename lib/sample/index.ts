@@ -32,7 +32,10 @@ function sampleManualPaths(dir: string): Omit<SampleManualFiles, 'created'> {
 /** One question per line with ", " / ": " separators, exactly as dev-qa.jsonl is written, so files diff cleanly. */
 function questionsJsonl(groundTruth: SampleGroundTruth): string {
   const value = (x: unknown): string => (Array.isArray(x) ? `[${x.map(value).join(', ')}]` : JSON.stringify(x));
-  const line = (q: SampleQuestion) => `{${Object.entries(q).map(([k, v]) => `${JSON.stringify(k)}: ${value(v)}`).join(', ')}}`;
+  const line = (q: SampleQuestion) =>
+    `{${Object.entries(q)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${value(v)}`)
+      .join(', ')}}`;
   return groundTruth.questions.map(line).join('\n') + '\n';
 }
 

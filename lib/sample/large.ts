@@ -19,11 +19,31 @@ export interface LargeManualOptions {
   seed?: number;
 }
 
-const NOUNS = ['pump', 'valve', 'relay', 'encoder', 'spindle', 'controller', 'sensor', 'actuator', 'bearing', 'manifold', 'contactor', 'filter', 'solenoid', 'gearbox', 'coupling', 'inverter', 'thermistor', 'harness', 'fuse', 'terminal'];
+const NOUNS = [
+  'pump',
+  'valve',
+  'relay',
+  'encoder',
+  'spindle',
+  'controller',
+  'sensor',
+  'actuator',
+  'bearing',
+  'manifold',
+  'contactor',
+  'filter',
+  'solenoid',
+  'gearbox',
+  'coupling',
+  'inverter',
+  'thermistor',
+  'harness',
+  'fuse',
+  'terminal',
+];
 const VERBS = ['check', 'replace', 'tighten', 'calibrate', 'inspect', 'clean', 'lubricate', 'measure', 'adjust', 'reset', 'verify', 'disconnect'];
 const ADJ = ['primary', 'auxiliary', 'upper', 'lower', 'left', 'right', 'hydraulic', 'pneumatic', 'thermal', 'redundant', 'main', 'backup'];
 const UNITS = ['V', 'A', 'bar', 'Nm', 'mm', 'rpm', '°C', 'ms', 'kPa', 'Hz'];
-
 
 export async function generateLargeManual(opts: LargeManualOptions = {}): Promise<Uint8Array> {
   const total = opts.pages ?? 2000;
@@ -49,7 +69,12 @@ export async function generateLargeManual(opts: LargeManualOptions = {}): Promis
     const page = doc.addPage([PAGE.width, PAGE.height]);
     const chapter = Math.ceil(n / 20);
     if (n % scannedEvery === 0) {
-      page.drawImage(await scannedPage(doc, [`${chapter}.${n} Scanned service note ${n}`, ...Array.from({ length: 18 }, sentence)]), { x: 0, y: 0, width: PAGE.width, height: PAGE.height });
+      page.drawImage(await scannedPage(doc, [`${chapter}.${n} Scanned service note ${n}`, ...Array.from({ length: 18 }, sentence)]), {
+        x: 0,
+        y: 0,
+        width: PAGE.width,
+        height: PAGE.height,
+      });
       continue;
     }
     drawPageFrame(page, fonts, n, total, header, 'Generated for benchmarks');
@@ -75,7 +100,11 @@ export async function generateLargeManual(opts: LargeManualOptions = {}): Promis
       fit(() => w.paragraph(paragraph(num(4, 7)), { after: 6 }));
       if (n % 3 === 0) {
         const rows = Array.from({ length: num(5, 9) }, () => [`E${num(100, 999)}`, `${pick(ADJ)} ${pick(NOUNS)} fault`, sentence()]);
-        fit(() => w.table([{ header: 'Code', width: 60, mono: true }, { header: 'Meaning', width: 150 }, { header: 'Action' }], rows, { caption: `Table ${chapter}-${n}: fault codes` }));
+        fit(() =>
+          w.table([{ header: 'Code', width: 60, mono: true }, { header: 'Meaning', width: 150 }, { header: 'Action' }], rows, {
+            caption: `Table ${chapter}-${n}: fault codes`,
+          }),
+        );
       } else {
         fit(() => w.paragraph(paragraph(num(4, 6)), { after: 6 }));
       }

@@ -208,7 +208,17 @@ export class PageWriter {
       return { wrapped, height: Math.max(...wrapped.map((l) => l.length)) * leading + 2 * padY };
     };
     const withHeader = opts.header ?? true;
-    const laid = [...(withHeader ? [layoutRow(columns.map((c) => c.header), true)] : []), ...rows.map((r) => layoutRow(r, false))];
+    const laid = [
+      ...(withHeader
+        ? [
+            layoutRow(
+              columns.map((c) => c.header),
+              true,
+            ),
+          ]
+        : []),
+      ...rows.map((r) => layoutRow(r, false)),
+    ];
     const total = laid.reduce((s, r) => s + r.height, 0);
     const captionH = opts.caption ? 16 : 0;
     this.need(total + captionH + 10, opts.caption ?? columns[0].header);

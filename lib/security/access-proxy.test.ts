@@ -69,7 +69,12 @@ describe('server actions (POSTs to pages) from another site', () => {
     accessStep(new NextRequest('http://app.test/signin', { method: 'POST', headers: { host: 'app.test', 'next-action': 'abc', ...headers } }));
 
   it('refuses Sec-Fetch-Site: cross-site without an Origin, and a foreign Origin', async () => {
-    const cases: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    const cases: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
     for (const headers of cases) {
       const step = await post(headers);
       expect('refuse' in step, JSON.stringify(headers)).toBe(true);
@@ -100,7 +105,10 @@ describe('local mode: the owner cookie', () => {
         expect(step, path).toHaveProperty('mintedCookie');
       }
       for (const path of ['/share/AAAAAAAAAAAAAAAAAAAAAA', '/share']) expect(await accessStep(new NextRequest(`http://app.test${path}`)), path).toEqual({});
-      const action = new NextRequest('http://app.test/share/AAAAAAAAAAAAAAAAAAAAAA', { method: 'POST', headers: { host: 'app.test', origin: 'http://app.test', 'next-action': 'abc' } });
+      const action = new NextRequest('http://app.test/share/AAAAAAAAAAAAAAAAAAAAAA', {
+        method: 'POST',
+        headers: { host: 'app.test', origin: 'http://app.test', 'next-action': 'abc' },
+      });
       expect(await accessStep(action)).toEqual({});
       // Not a prefix match on the word: a path that only begins with "share" is an app page.
       expect(await accessStep(new NextRequest('http://app.test/shared-things'))).toHaveProperty('mintedCookie');

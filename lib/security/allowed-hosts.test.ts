@@ -10,11 +10,13 @@ const none: HostPolicy = { allowedHosts: [] };
 
 describe('isAllowedHost', () => {
   it('accepts loopback names and addresses on any port', () => {
-    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:3000', '127.1.2.3', '[::1]:3000', 'app.localhost:3000', 'LOCALHOST']) expect(isAllowedHost(host, none), host).toBe(true);
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:3000', '127.1.2.3', '[::1]:3000', 'app.localhost:3000', 'LOCALHOST'])
+      expect(isAllowedHost(host, none), host).toBe(true);
   });
 
   it('refuses other names, malformed values and names that only contain a loopback name', () => {
-    for (const host of ['rebind.attacker.example:3000', 'localhost.attacker.example', '127.0.0.1.nip.io', 'a b', 'evil.example/x', 'user@localhost', '']) expect(isAllowedHost(host, none), host).toBe(false);
+    for (const host of ['rebind.attacker.example:3000', 'localhost.attacker.example', '127.0.0.1.nip.io', 'a b', 'evil.example/x', 'user@localhost', ''])
+      expect(isAllowedHost(host, none), host).toBe(false);
   });
 
   it('accepts PUBLIC_URL host and configured names', () => {
@@ -42,7 +44,9 @@ describe('isAllowedHost', () => {
 describe('hostRefusal', () => {
   it('checks X-Forwarded-Host too, every entry of it', () => {
     expect(hostRefusal({ host: '127.0.0.1:3000' }, none)).toBeNull();
-    expect(hostRefusal({ host: '127.0.0.1:3000', forwardedHost: 'rebind.attacker.example' }, none)).toMatch(/does not answer for the host "rebind.attacker.example"/);
+    expect(hostRefusal({ host: '127.0.0.1:3000', forwardedHost: 'rebind.attacker.example' }, none)).toMatch(
+      /does not answer for the host "rebind.attacker.example"/,
+    );
     expect(hostRefusal({ host: '127.0.0.1:3000', forwardedHost: 'localhost, rebind.attacker.example' }, none)).not.toBeNull();
     expect(hostRefusal({}, none)).toMatch(/names no host/);
   });

@@ -23,18 +23,26 @@ const MB = 1024 * 1024;
 /** A body of `totalMb` MB that counts how many bytes were pulled from it. */
 function countedBody(totalMb: number) {
   const state = { bytes: 0 };
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.bytes >= totalMb * MB) return controller.close();
-      state.bytes += 64 * 1024;
-      controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (state.bytes >= totalMb * MB) return controller.close();
+        state.bytes += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
     },
-  }, { highWaterMark: 0 }); // nothing is pulled until someone reads
+    { highWaterMark: 0 },
+  ); // nothing is pulled until someone reads
   return { stream, state };
 }
 
 function request(url: string, method: string, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) {
-  return new Request(`http://127.0.0.1:3000${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+  return new Request(`http://127.0.0.1:3000${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 }
 
 const params = { params: Promise.resolve({ id: 'no-such-manual' }) };

@@ -10,7 +10,14 @@ describe('content security policy', () => {
     expect(directive(csp, 'script-src')).toBe("script-src 'self' 'nonce-abc123' 'strict-dynamic'");
     expect(directive(csp, 'style-src')).toBe("style-src 'self' 'nonce-abc123'");
     expect(directive(csp, 'style-src-attr')).toBe("style-src-attr 'unsafe-inline'");
-    for (const d of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "img-src 'self' data: blob:"]) {
+    for (const d of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "img-src 'self' data: blob:",
+    ]) {
       expect(csp.split('; ')).toContain(d);
     }
   });

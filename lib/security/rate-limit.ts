@@ -121,7 +121,8 @@ export class RateLimiter {
   private async takeShared(store: LimitStore, key: string): Promise<Counted> {
     const t = this.now();
     const windowStart = Math.floor(t / this.rule.windowMs) * this.rule.windowMs;
-    if (++this.takes % SWEEP_EVERY === 0) void store.forgetWindows(t - MAX_WINDOW_MS).catch((err) => console.error('[rate-limit] could not forget old windows', err));
+    if (++this.takes % SWEEP_EVERY === 0)
+      void store.forgetWindows(t - MAX_WINDOW_MS).catch((err) => console.error('[rate-limit] could not forget old windows', err));
     const counted = await store.takeInWindow(`${this.name}:${key}`, windowStart, this.rule.limit);
     if (counted === null) return { ok: false, retryAfterS: Math.max(1, Math.ceil((windowStart + this.rule.windowMs - t) / 1000)) };
     return { ok: true, remaining: this.rule.limit - counted, at: windowStart };

@@ -49,7 +49,9 @@ async function limitByAddress(request: Request, kind: 'ask' | 'upload' | 'write'
   const allowed = await rateLimit(kind === 'write' ? 'write' : kind, `addr:${address}`, 'address');
   if (!allowed.ok) {
     const what = kind === 'ask' ? 'questions' : kind === 'upload' ? 'uploads' : 'requests';
-    throw new GuardError(429, `Too many ${what} from this address. Please wait ${allowed.retryAfterS} s and try again.`, { 'retry-after': String(allowed.retryAfterS) });
+    throw new GuardError(429, `Too many ${what} from this address. Please wait ${allowed.retryAfterS} s and try again.`, {
+      'retry-after': String(allowed.retryAfterS),
+    });
   }
 }
 
@@ -63,7 +65,11 @@ const MAX_JSON_BODY_BYTES = 64 * 1024;
  * readJsonCapped), after it has checked who is asking: eslint forbids `request.json()` and friends.
  */
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<Buffer> {
-  const tooBig = () => new GuardError(413, `The request body is larger than ${maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${Math.round(maxBytes / 1024)} KB`}.`);
+  const tooBig = () =>
+    new GuardError(
+      413,
+      `The request body is larger than ${maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${Math.round(maxBytes / 1024)} KB`}.`,
+    );
   const declared = Number(request.headers.get('content-length') ?? '');
   if (Number.isFinite(declared) && declared > maxBytes) throw tooBig();
   if (!request.body) return Buffer.alloc(0);

@@ -16,7 +16,8 @@ const header = (req: http.IncomingMessage, name: string) => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-const refusalOf = (req: http.IncomingMessage, policy: HostPolicy) => hostRefusal({ host: header(req, 'host'), forwardedHost: header(req, 'x-forwarded-host') }, policy);
+const refusalOf = (req: http.IncomingMessage, policy: HostPolicy) =>
+  hostRefusal({ host: header(req, 'host'), forwardedHost: header(req, 'x-forwarded-host') }, policy);
 
 /** 421 Misdirected Request: this server is not the one for that name (400 when no name was sent). */
 function refuse(res: http.ServerResponse, reason: string, hasHost: boolean): void {

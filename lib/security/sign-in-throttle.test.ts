@@ -29,12 +29,22 @@ afterAll(async () => {
 /** Auth.js's CSRF token and cookie, as its client gets them before posting. */
 async function csrf(): Promise<{ token: string; cookie: string }> {
   const res = await handlers.GET(new NextRequest(`${BASE}/api/auth/csrf`));
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { token: ((await res.json()) as { csrfToken: string }).csrfToken, cookie };
 }
 
 async function attempt(email: string, password: string, forwardedFor: string, path = '/api/auth/callback/credentials'): Promise<Response> {
-  return post([['email', email], ['password', password]], forwardedFor, path);
+  return post(
+    [
+      ['email', email],
+      ['password', password],
+    ],
+    forwardedFor,
+    path,
+  );
 }
 
 /** A credentials post with these fields, in this order (repeats allowed), as form or JSON text. */
@@ -116,24 +126,61 @@ describe('the account counted is the account checked', () => {
     try {
       // The decoy first, the real name last (Auth.js reads the last): 45 of them, from 45 addresses.
       for (let i = 0; i < 45; i++) {
-        const res = await post([['email', `decoy-${i}`], ['email', 'victim@example.com'], ['password', `wrong-${i}`]], `198.18.0.${i}`);
+        const res = await post(
+          [
+            ['email', `decoy-${i}`],
+            ['email', 'victim@example.com'],
+            ['password', `wrong-${i}`],
+          ],
+          `198.18.0.${i}`,
+        );
         expect(res.status, `try ${i + 1}`).toBe(400);
       }
       // The right password in a repeated field is not checked either.
-      const right = await post([['email', 'zz'], ['email', 'victim@example.com'], ['password', 'victim-password-1']], '198.18.1.1');
+      const right = await post(
+        [
+          ['email', 'zz'],
+          ['email', 'victim@example.com'],
+          ['password', 'victim-password-1'],
+        ],
+        '198.18.1.1',
+      );
       expect(right.status).toBe(400);
       expect(signedIn(right)).toBe(false);
-      expect((await post([['email', 'victim@example.com'], ['password', 'x'], ['password', 'victim-password-1']], '198.18.1.2')).status).toBe(400);
+      expect(
+        (
+          await post(
+            [
+              ['email', 'victim@example.com'],
+              ['password', 'x'],
+              ['password', 'victim-password-1'],
+            ],
+            '198.18.1.2',
+          )
+        ).status,
+      ).toBe(400);
       // None of it was a password check, so nothing was counted: one name, one password signs in.
       expect(warn.mock.calls).toHaveLength(0);
       expect(signedIn(await attempt('victim@example.com', 'victim-password-1', '198.18.1.3'))).toBe(true);
 
       await lockOut('victim@example.com', '198.18.2');
-      const locked = await post([['email', 'zz'], ['email', 'victim@example.com'], ['password', 'victim-password-1']], '198.18.3.1');
+      const locked = await post(
+        [
+          ['email', 'zz'],
+          ['email', 'victim@example.com'],
+          ['password', 'victim-password-1'],
+        ],
+        '198.18.3.1',
+      );
       expect(locked.status).toBe(400);
       expect(signedIn(locked)).toBe(false);
       // JSON keeps the last of repeated keys for the throttle as for Auth.js: the locked account.
-      const json = await post([], '198.18.3.2', undefined, (token) => `{"csrfToken":"${token}","email":"zz","email":"victim@example.com","password":"victim-password-1"}`);
+      const json = await post(
+        [],
+        '198.18.3.2',
+        undefined,
+        (token) => `{"csrfToken":"${token}","email":"zz","email":"victim@example.com","password":"victim-password-1"}`,
+      );
       expect(json.status).toBe(429);
       expect(signedIn(json)).toBe(false);
     } finally {
@@ -177,7 +224,6 @@ describe('FailureThrottle', () => {
     expect(await t.retryAfterS(['k'])).toBe(60);
     expect(await t.begin(['k'])).toEqual({ retryAfterS: 60 });
   });
-
 
   it('locks a key out at its limit for the window, then twice as long at the next lockout', async () => {
     let now = 0;

@@ -39,27 +39,30 @@ describe('/api/health and a corrupt database', () => {
   });
 
   // manuals: what the check reads (and every page of the app); workers: where it writes its rolled-back row.
-  it.each(['manuals', 'workers'])('a table whose pages are garbage (%s): the database still opens and answers `select 1`, but health says why it is not ok (503)', async (table) => {
-    await closeDb();
-    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    const db = await getDb(); // a fresh database, migrated
-    const [{ rootpage }] = (await db.all(sql`select rootpage from sqlite_schema where name = ${table}`)) as Array<{ rootpage: number }>;
-    expect(await db.get(sql`PRAGMA page_size`)).toEqual({ page_size: PAGE });
-    await flushAndClose();
-    const bytes = fs.readFileSync(file);
-    for (let i = 0; i < PAGE; i++) bytes[(rootpage - 1) * PAGE + i] = (i * 7919 + 13) & 0xff;
-    fs.writeFileSync(file, bytes);
+  it.each(['manuals', 'workers'])(
+    'a table whose pages are garbage (%s): the database still opens and answers `select 1`, but health says why it is not ok (503)',
+    async (table) => {
+      await closeDb();
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+      const db = await getDb(); // a fresh database, migrated
+      const [{ rootpage }] = (await db.all(sql`select rootpage from sqlite_schema where name = ${table}`)) as Array<{ rootpage: number }>;
+      expect(await db.get(sql`PRAGMA page_size`)).toEqual({ page_size: PAGE });
+      await flushAndClose();
+      const bytes = fs.readFileSync(file);
+      for (let i = 0; i < PAGE; i++) bytes[(rootpage - 1) * PAGE + i] = (i * 7919 + 13) & 0xff;
+      fs.writeFileSync(file, bytes);
 
-    // What the old check ran still passes: the file opens (migrations read their own table) and `select 1` answers.
-    await expect((await getDb()).run(sql`select 1`)).resolves.toBeDefined();
-    const check = await checkDb();
-    expect(check).toMatchObject({ ok: false, target: file });
-    expect(check.error).toMatch(/malformed|SQLITE_CORRUPT/i);
-    const { status, body } = await health();
-    expect(status).toBe(503);
-    expect(body.ok).toBe(false);
-    expect(body.db.error).toMatch(/malformed|SQLITE_CORRUPT/i);
-  });
+      // What the old check ran still passes: the file opens (migrations read their own table) and `select 1` answers.
+      await expect((await getDb()).run(sql`select 1`)).resolves.toBeDefined();
+      const check = await checkDb();
+      expect(check).toMatchObject({ ok: false, target: file });
+      expect(check.error).toMatch(/malformed|SQLITE_CORRUPT/i);
+      const { status, body } = await health();
+      expect(status).toBe(503);
+      expect(body.ok).toBe(false);
+      expect(body.db.error).toMatch(/malformed|SQLITE_CORRUPT/i);
+    },
+  );
 
   it('a file that is not a database at all: 503 with the reason', async () => {
     await closeDb();

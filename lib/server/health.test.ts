@@ -100,6 +100,10 @@ describe('healthReport().memory', () => {
 describe('healthReport().index', () => {
   it('shows the active embedders’ fingerprint and how many manuals wait for a re-embed', async () => {
     const { index } = await healthReport();
-    expect(index).toMatchObject({ fingerprint: expect.stringMatching(/^offline:hashed-ngrams@2:768:.+ \+ local:offline:hashed-ngrams@2:tokens:/), stale: 0, manuals: [] });
+    expect(index).toMatchObject({
+      fingerprint: expect.stringMatching(/^offline:hashed-ngrams@2:768:.+ \+ local:offline:hashed-ngrams@2:tokens:/),
+      stale: 0,
+      manuals: [],
+    });
   });
 });

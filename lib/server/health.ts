@@ -57,7 +57,9 @@ export async function healthReport() {
   const dataDir = isDataDirWritable();
   const db = await checkDb();
   const files = isFilesDirWritable();
-  const queue = db.ok ? await queueReport().catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) })) : { error: 'database unavailable' };
+  const queue = db.ok
+    ? await queueReport().catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }))
+    : { error: 'database unavailable' };
   const index = db.ok ? await indexReport() : { error: 'database unavailable' };
   return {
     ok: dataDir.ok && db.ok && files.ok,

@@ -137,7 +137,10 @@ function exportedBody(file: string, name: string): string {
 
 /** Server actions: the exports of every 'use server' file. */
 function serverActions(): string[] {
-  const files = [...walk('actions', (n) => n.endsWith('.ts') && !n.includes('.test.')), ...walk('app', (n) => n.endsWith('.ts') && !n.includes('.test.') && n !== 'route.ts')];
+  const files = [
+    ...walk('actions', (n) => n.endsWith('.ts') && !n.includes('.test.')),
+    ...walk('app', (n) => n.endsWith('.ts') && !n.includes('.test.') && n !== 'route.ts'),
+  ];
   return files
     .filter((f) => /^['"]use server['"]/m.test(source(f)))
     .flatMap((f) => [...source(f).matchAll(/^export (?:async function|function|const) (\w+)/gm)].map((m) => `${f}#${m[1]}`));
@@ -306,7 +309,11 @@ describe('page-derived bytes: image, thumb and zoom share one access rule', () =
         doNotFollow: { path: 'node_modules' },
         tsPreCompilationDeps: false,
         tsConfig: { fileName: 'tsconfig.json' },
-        enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+        enhancedResolveOptions: {
+          exportsFields: ['exports'],
+          conditionNames: ['import', 'require', 'node', 'default'],
+          extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+        },
       },
       undefined,
       { tsConfig: extractTSConfig(path.join(ROOT, 'tsconfig.json')) },

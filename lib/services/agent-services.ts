@@ -55,7 +55,9 @@ export function agentServices(deps: AgentDeps = {}): AgentServices {
     llm: lazy(async () => (deps.llm !== undefined ? deps.llm : ((await (await factories()).getLLM()) ?? null))),
     vlm: lazy(async () => (deps.vlm !== undefined ? deps.vlm : ((await (await factories()).getVLM()) ?? null))),
     reranker: lazy(async () =>
-      deps.reranker !== undefined ? { reranker: deps.reranker, ...(deps.reranker ? {} : { reason: 'not configured for this turn' }) } : (await factories()).getReranker(),
+      deps.reranker !== undefined
+        ? { reranker: deps.reranker, ...(deps.reranker ? {} : { reason: 'not configured for this turn' }) }
+        : (await factories()).getReranker(),
     ),
     pageImage: deps.pageImage !== undefined ? deps.pageImage : defaultPageImage,
     manualTitle: (id) => {
@@ -112,7 +114,18 @@ async function defaultPageUnits(pages: ReadonlyArray<{ manualId: string; page: n
   const { listUnitsOfPage } = await import('@/lib/store/units');
   const rows = await Promise.all(pages.map((p) => listUnitsOfPage(p.manualId, p.page)));
   // A unit read for one page carries that page (a table continued from the page before included).
-  return rows.flatMap((list, i) => list.map((u) => ({ manualId: u.manualId, page: pages[i].page, kind: u.kind, heading: u.heading, text: u.text, ocr: u.ocr, regions: u.regions, data: u.data })));
+  return rows.flatMap((list, i) =>
+    list.map((u) => ({
+      manualId: u.manualId,
+      page: pages[i].page,
+      kind: u.kind,
+      heading: u.heading,
+      text: u.text,
+      ocr: u.ocr,
+      regions: u.regions,
+      data: u.data,
+    })),
+  );
 }
 
 async function defaultManualTitle(manualId: string): Promise<string | undefined> {

@@ -14,7 +14,9 @@ import type { StoredDeviceProfile } from './schema';
  * when it last changed; a processing one's is how many pages are searchable (its progress ticks
  * touch updatedAt many times a second and must not rebuild the index).
  */
-export async function searchableManualVersions(): Promise<Array<{ id: string; title: string; fileName: string; version: number; profile: StoredDeviceProfile | null }>> {
+export async function searchableManualVersions(): Promise<
+  Array<{ id: string; title: string; fileName: string; version: number; profile: StoredDeviceProfile | null }>
+> {
   const db = await getDb();
   const rows = await db
     .select({
@@ -52,7 +54,15 @@ export async function readCorpusRows(manualIds: string[]) {
   const [pageRows, chunkRows] = await Promise.all([
     db.select({ manualId: pages.manualId, number: pages.number, text: pages.text }).from(pages).where(inArray(pages.manualId, manualIds)),
     db
-      .select({ id: chunks.id, manualId: chunks.manualId, page: chunks.page, heading: chunks.heading, text: chunks.text, ocr: chunks.ocr, bboxes: chunks.bboxes })
+      .select({
+        id: chunks.id,
+        manualId: chunks.manualId,
+        page: chunks.page,
+        heading: chunks.heading,
+        text: chunks.text,
+        ocr: chunks.ocr,
+        bboxes: chunks.bboxes,
+      })
       .from(chunks)
       .where(inArray(chunks.manualId, manualIds))
       .orderBy(asc(chunks.manualId), asc(chunks.page), asc(chunks.id)),

@@ -51,7 +51,12 @@ const state = globalThis as unknown as { __mcDb?: { key: string; ready: Promise<
 function makePrivate(dir: string, file: string) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.closeSync(fs.openSync(file, 'a', 0o600));
-  for (const [f, mode] of [[dir, 0o700], [file, 0o600], [`${file}-wal`, 0o600], [`${file}-shm`, 0o600]] as const) {
+  for (const [f, mode] of [
+    [dir, 0o700],
+    [file, 0o600],
+    [`${file}-wal`, 0o600],
+    [`${file}-shm`, 0o600],
+  ] as const) {
     try {
       if (fs.existsSync(f)) fs.chmodSync(f, mode);
     } catch (err) {
@@ -133,7 +138,10 @@ async function openPostgres(url: string): Promise<Opened> {
       await conn.query(`set local lock_timeout = ${HEALTH_LOCK_WAIT_MS}`);
       await conn.query('select * from manuals limit 1');
       await conn.query('select count(*) from manuals');
-      await conn.query('insert into workers (id, host, pid, started_at, last_seen_at) values ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0))', probeRow());
+      await conn.query(
+        'insert into workers (id, host, pid, started_at, last_seen_at) values ($1, $2, $3, to_timestamp($4 / 1000.0), to_timestamp($5 / 1000.0))',
+        probeRow(),
+      );
       return 'ok';
     } catch (err) {
       if ((err as { code?: string }).code === '55P03') return 'busy'; // lock_not_available

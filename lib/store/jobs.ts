@@ -73,7 +73,14 @@ export async function queuedManualIds(): Promise<string[]> {
 /** Claims the next queued manual (smallest first) for `workerId`; undefined when the queue is empty. */
 export async function claimNextManual(workerId: string): Promise<string | undefined> {
   const db = await getDb();
-  const oldestQueued = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(eq(manuals.status, 'queued')).orderBy(...QUEUE_ORDER).limit(1));
+  const oldestQueued = lockForClaim(
+    db
+      .select({ id: manuals.id })
+      .from(manuals)
+      .where(eq(manuals.status, 'queued'))
+      .orderBy(...QUEUE_ORDER)
+      .limit(1),
+  );
   const [row] = await db
     .update(manuals)
     .set(claimSet(workerId))
@@ -135,11 +142,21 @@ export async function runningWorkerIds(): Promise<string[]> {
  */
 export async function claimInterrupted(workerId: string, deadWorkerIds: string[] = []): Promise<Array<{ id: string; attempts: number }>> {
   const db = await getDb();
-  const expired = or(isNull(manuals.leaseUntil), lt(manuals.leaseUntil, sqlNow() as unknown as Date), deadWorkerIds.length ? inArray(manuals.workerId, deadWorkerIds) : undefined);
+  const expired = or(
+    isNull(manuals.leaseUntil),
+    lt(manuals.leaseUntil, sqlNow() as unknown as Date),
+    deadWorkerIds.length ? inArray(manuals.workerId, deadWorkerIds) : undefined,
+  );
   // Never a job the reclaimer holds itself: it is still running it (a stall past the lease), and
   // taking it back would clean its output under it and queue it a second time.
   const gone = and(expired, or(isNull(manuals.workerId), ne(manuals.workerId, workerId)));
-  const candidates = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(and(inArray(manuals.status, RUNNING_STATUSES), gone)).limit(50));
+  const candidates = lockForClaim(
+    db
+      .select({ id: manuals.id })
+      .from(manuals)
+      .where(and(inArray(manuals.status, RUNNING_STATUSES), gone))
+      .limit(50),
+  );
   return db
     .update(manuals)
     .set({ workerId, leaseUntil: sqlNowPlus(jobLeaseMs()) as unknown as Date })
@@ -214,7 +231,14 @@ export async function countStaleManuals(fingerprint: string): Promise<number> {
 export async function claimNextReembed(workerId: string, fingerprint: string): Promise<string | undefined> {
   const db = await getDb();
   const free = or(isNull(manuals.leaseUntil), lt(manuals.leaseUntil, sqlNow() as unknown as Date));
-  const next = lockForClaim(db.select({ id: manuals.id }).from(manuals).where(and(staleFor(fingerprint), free)).orderBy(...QUEUE_ORDER).limit(1));
+  const next = lockForClaim(
+    db
+      .select({ id: manuals.id })
+      .from(manuals)
+      .where(and(staleFor(fingerprint), free))
+      .orderBy(...QUEUE_ORDER)
+      .limit(1),
+  );
   const [row] = await db
     .update(manuals)
     .set({ reembedStage: 'embedding', progressDone: 0, progressTotal: 0, workerId, leaseUntil: sqlNowPlus(jobLeaseMs()) as unknown as Date })
@@ -264,7 +288,11 @@ export async function forgetIndexFingerprints(ids?: string[]): Promise<void> {
 /** The fingerprints the library's ready manuals were embedded with, and how many each (/api/health). */
 export async function indexFingerprints(): Promise<Array<{ fingerprint: string | null; manuals: number }>> {
   const db = await getDb();
-  const rows = await db.select({ fingerprint: manuals.indexFingerprint, n: count() }).from(manuals).where(eq(manuals.status, 'ready')).groupBy(manuals.indexFingerprint);
+  const rows = await db
+    .select({ fingerprint: manuals.indexFingerprint, n: count() })
+    .from(manuals)
+    .where(eq(manuals.status, 'ready'))
+    .groupBy(manuals.indexFingerprint);
   return rows.map((r) => ({ fingerprint: r.fingerprint, manuals: Number(r.n) }));
 }
 
@@ -314,7 +342,13 @@ export async function queueReport(): Promise<QueueReport> {
       .where(gt(workers.lastSeenAt, new Date(Date.now() - WORKER_STALE_MS)))
       .orderBy(desc(workers.startedAt)),
     db
-      .select({ id: manuals.id, status: manuals.status, workerId: manuals.workerId, leaseUntil: manuals.leaseUntil, expired: sql<unknown>`${manuals.leaseUntil} < ${sqlNow()}` })
+      .select({
+        id: manuals.id,
+        status: manuals.status,
+        workerId: manuals.workerId,
+        leaseUntil: manuals.leaseUntil,
+        expired: sql<unknown>`${manuals.leaseUntil} < ${sqlNow()}`,
+      })
       .from(manuals)
       .where(inArray(manuals.status, RUNNING_STATUSES)),
   ]);

@@ -11,7 +11,6 @@ export type Manual = typeof manuals.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;
 export type ChunkRow = typeof chunks.$inferSelect;
 
-
 export async function listManuals(): Promise<Manual[]> {
   const db = await getDb();
   return db.select().from(manuals).orderBy(desc(manuals.createdAt));
@@ -100,7 +99,11 @@ export async function searchableManualIds(): Promise<string[]> {
 /** Manuals not ready and not failed: queued or in a processing stage. */
 export async function listPendingManuals(): Promise<Manual[]> {
   const db = await getDb();
-  return db.select().from(manuals).where(notInArray(manuals.status, ['ready', 'failed'])).orderBy(desc(manuals.createdAt));
+  return db
+    .select()
+    .from(manuals)
+    .where(notInArray(manuals.status, ['ready', 'failed']))
+    .orderBy(desc(manuals.createdAt));
 }
 
 /**
@@ -109,16 +112,18 @@ export async function listPendingManuals(): Promise<Manual[]> {
  */
 export async function replacePagesAndChunks(manualId: string, pageRows: Array<Omit<PageRow, 'manualId'>>, chunkRows: ChunkRow[]) {
   const db = await getDb();
-  await inWriteTurn(() => db.transaction(async (tx) => {
-    await tx.delete(chunks).where(eq(chunks.manualId, manualId));
-    await tx.delete(pages).where(eq(pages.manualId, manualId));
-    for (let i = 0; i < pageRows.length; i += 100) {
-      await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
-    }
-    for (let i = 0; i < chunkRows.length; i += 100) {
-      await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
-    }
-  }));
+  await inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      await tx.delete(chunks).where(eq(chunks.manualId, manualId));
+      await tx.delete(pages).where(eq(pages.manualId, manualId));
+      for (let i = 0; i < pageRows.length; i += 100) {
+        await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
+      }
+      for (let i = 0; i < chunkRows.length; i += 100) {
+        await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
+      }
+    }),
+  );
 }
 
 /**
@@ -131,27 +136,31 @@ export async function indexTextPages(manualId: string, pageRows: Array<Omit<Page
   if (pageRows.length === 0) return;
   const db = await getDb();
   const numbers = pageRows.map((p) => p.number);
-  await inWriteTurn(() => db.transaction(async (tx) => {
-    await tx.delete(chunks).where(and(eq(chunks.manualId, manualId), inArray(chunks.page, numbers)));
-    await tx.delete(pages).where(and(eq(pages.manualId, manualId), inArray(pages.number, numbers)));
-    for (let i = 0; i < pageRows.length; i += 100) {
-      await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
-    }
-    for (let i = 0; i < chunkRows.length; i += 100) {
-      await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
-    }
-    await tx.update(manuals).set({ searchablePages: searchableThrough }).where(eq(manuals.id, manualId));
-  }));
+  await inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      await tx.delete(chunks).where(and(eq(chunks.manualId, manualId), inArray(chunks.page, numbers)));
+      await tx.delete(pages).where(and(eq(pages.manualId, manualId), inArray(pages.number, numbers)));
+      for (let i = 0; i < pageRows.length; i += 100) {
+        await tx.insert(pages).values(pageRows.slice(i, i + 100).map((r) => ({ ...r, manualId })));
+      }
+      for (let i = 0; i < chunkRows.length; i += 100) {
+        await tx.insert(chunks).values(chunkRows.slice(i, i + 100));
+      }
+      await tx.update(manuals).set({ searchablePages: searchableThrough }).where(eq(manuals.id, manualId));
+    }),
+  );
 }
 
 /** Removes a manual's rows; it is searchable through no page until a job writes them again. */
 export async function clearPagesAndChunks(manualId: string) {
   const db = await getDb();
-  await inWriteTurn(() => db.transaction(async (tx) => {
-    await tx.update(manuals).set({ searchablePages: 0 }).where(eq(manuals.id, manualId));
-    await tx.delete(chunks).where(eq(chunks.manualId, manualId));
-    await tx.delete(pages).where(eq(pages.manualId, manualId));
-  }));
+  await inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      await tx.update(manuals).set({ searchablePages: 0 }).where(eq(manuals.id, manualId));
+      await tx.delete(chunks).where(eq(chunks.manualId, manualId));
+      await tx.delete(pages).where(eq(pages.manualId, manualId));
+    }),
+  );
 }
 
 export async function getChunk(id: string): Promise<ChunkRow | undefined> {
@@ -168,7 +177,6 @@ export async function getPage(manualId: string, number: number): Promise<PageRow
   const db = await getDb();
   return db.query.pages.findFirst({ where: and(eq(pages.manualId, manualId), eq(pages.number, number)) });
 }
-
 
 /** The chunks of some pages of a manual (their lines and line boxes), for finding words on those pages. */
 export async function listChunksOfPages(manualId: string, pageNumbers: number[]): Promise<Array<Pick<ChunkRow, 'id' | 'page' | 'text' | 'bboxes'>>> {

@@ -8,7 +8,10 @@ const tablesOf = (mod: Record<string, unknown>) => Object.fromEntries(Object.ent
 /** name, SQL name, not null, has default, primary key, and the JS type the column maps to. */
 function shape(table: Table) {
   return Object.fromEntries(
-    Object.entries(getTableColumns(table)).map(([key, c]) => [key, { name: c.name, notNull: c.notNull, hasDefault: c.hasDefault, primary: c.primary, dataType: c.dataType, enumValues: c.enumValues ?? null }]),
+    Object.entries(getTableColumns(table)).map(([key, c]) => [
+      key,
+      { name: c.name, notNull: c.notNull, hasDefault: c.hasDefault, primary: c.primary, dataType: c.dataType, enumValues: c.enumValues ?? null },
+    ]),
   );
 }
 

@@ -5,12 +5,28 @@
  * files together and run `npm run db:generate`; schema-pg.test.ts checks they agree.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import type { BBox } from '../providers/types';
 import { AUDIT_OUTCOMES, FIGURE_LABEL_STATES, MANUAL_STATUSES, MESSAGE_STATUSES, REEMBED_STAGES, USER_ROLES, type StoredDeviceProfile } from './schema';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
-const createdAt = () => ts('created_at').notNull().default(sql`now()`);
+const createdAt = () =>
+  ts('created_at')
+    .notNull()
+    .default(sql`now()`);
 /** A required link to the parent row, deleted with it (ON DELETE CASCADE). */
 const cascadeTo = (name: string, parent: () => AnyPgColumn) => text(name).notNull().references(parent, { onDelete: 'cascade' });
 

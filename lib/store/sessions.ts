@@ -110,18 +110,20 @@ export async function getMessageWithOwner(id: string): Promise<{ message: Messag
 /** Appends a running message at the end of the session (position = last + 1). */
 export async function insertMessage(row: { id: string; sessionId: string; question: string }): Promise<MessageRow> {
   const db = await getDb();
-  return inWriteTurn(() => db.transaction(async (tx) => {
-    const [last] = await tx
-      .select({ position: max(messages.position) })
-      .from(messages)
-      .where(eq(messages.sessionId, row.sessionId));
-    const position = (last?.position ?? -1) + 1;
-    const [created] = await tx
-      .insert(messages)
-      .values({ ...row, position, status: 'running', events: [], createdAt: new Date() })
-      .returning();
-    return created;
-  }));
+  return inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      const [last] = await tx
+        .select({ position: max(messages.position) })
+        .from(messages)
+        .where(eq(messages.sessionId, row.sessionId));
+      const position = (last?.position ?? -1) + 1;
+      const [created] = await tx
+        .insert(messages)
+        .values({ ...row, position, status: 'running', events: [], createdAt: new Date() })
+        .returning();
+      return created;
+    }),
+  );
 }
 
 export type MessagePatch = Partial<Pick<MessageRow, 'answer' | 'events' | 'sources' | 'metrics' | 'audit' | 'status'>>;
@@ -231,17 +233,19 @@ export async function createSessionWithMessages(
   rows: Array<Omit<MessageRow, 'sessionId' | 'position'>>,
 ): Promise<SessionRow> {
   const db = await getDb();
-  return inWriteTurn(() => db.transaction(async (tx) => {
-    const now = new Date();
-    const [created] = await tx
-      .insert(sessions)
-      .values({ ...session, createdAt: now, updatedAt: now })
-      .returning();
-    for (const [position, row] of rows.entries()) {
-      await tx.insert(messages).values({ ...row, sessionId: session.id, position });
-    }
-    return created;
-  }));
+  return inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      const now = new Date();
+      const [created] = await tx
+        .insert(sessions)
+        .values({ ...session, createdAt: now, updatedAt: now })
+        .returning();
+      for (const [position, row] of rows.entries()) {
+        await tx.insert(messages).values({ ...row, sessionId: session.id, position });
+      }
+      return created;
+    }),
+  );
 }
 
 // ───────────────────────────── suggestions ─────────────────────────────

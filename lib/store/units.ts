@@ -18,14 +18,18 @@ const BATCH = 200;
  */
 export async function replaceUnits(manualId: string, rows: UnitRow[]): Promise<void> {
   const db = await getDb();
-  await inWriteTurn(() => db.transaction(async (tx) => {
-    await tx.delete(units).where(eq(units.manualId, manualId));
-    if (rows.length) await tx.insert(units).values(rows.slice(0, BATCH));
-  }));
+  await inWriteTurn(() =>
+    db.transaction(async (tx) => {
+      await tx.delete(units).where(eq(units.manualId, manualId));
+      if (rows.length) await tx.insert(units).values(rows.slice(0, BATCH));
+    }),
+  );
   for (let i = BATCH; i < rows.length; i += BATCH) {
-    await inWriteTurn(() => db.transaction(async (tx) => {
-      await tx.insert(units).values(rows.slice(i, i + BATCH));
-    }));
+    await inWriteTurn(() =>
+      db.transaction(async (tx) => {
+        await tx.insert(units).values(rows.slice(i, i + BATCH));
+      }),
+    );
   }
 }
 

@@ -40,7 +40,12 @@ export async function auditVectorIndex(store?: VectorStore): Promise<VectorAudit
     indexed = await index.vectorsPerManual();
   } catch (err) {
     const stored = await storedChunkCounts();
-    return { ok: false, error: `the vector index cannot be read: ${err instanceof Error ? err.message : String(err)}`, missing: [...stored.keys()], unreadable: true };
+    return {
+      ok: false,
+      error: `the vector index cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+      missing: [...stored.keys()],
+      unreadable: true,
+    };
   }
   // Read after the index: a manual turns ready only once its vectors are written.
   const stored = await storedChunkCounts();
@@ -97,7 +102,10 @@ export function lastVectorAudit(): VectorAudit & { ageMs?: number } {
         last.missing = new Set(audit.ok === false ? audit.missing : []);
         const confirmed = audit.ok === false ? audit.missing.filter((id) => seenBefore.has(id)) : [];
         if (audit.ok === false && !audit.unreadable && confirmed.length === 0) return 'confirm';
-        last.audit = audit.ok === false && !audit.unreadable ? { ...audit, error: `the vector index lacks the vectors of ${confirmed.length} ready manual(s)`, missing: confirmed } : audit;
+        last.audit =
+          audit.ok === false && !audit.unreadable
+            ? { ...audit, error: `the vector index lacks the vectors of ${confirmed.length} ready manual(s)`, missing: confirmed }
+            : audit;
         return 'done';
       })
       .catch((err: unknown) => {

@@ -24,7 +24,12 @@ describe("one process's write transactions on SQLite", () => {
       }),
     );
     // The second (another manual's text pass in the same worker) starts meanwhile.
-    const second = indexTextPages('hx', [{ number: 1, width: 612, height: 792, text: 'Supply voltage 24 V DC', ocr: false, ocrText: null, imagePath: null, thumbPath: null }], [], 1).then(() => order.push('second writes'));
+    const second = indexTextPages(
+      'hx',
+      [{ number: 1, width: 612, height: 792, text: 'Supply voltage 24 V DC', ocr: false, ocrText: null, imagePath: null, thumbPath: null }],
+      [],
+      1,
+    ).then(() => order.push('second writes'));
     await expect.poll(() => order.length).toBe(1);
     release();
     await Promise.all([first, second]);

@@ -4,7 +4,18 @@ import { Bm25Index } from './bm25';
 
 describe('text analysis', () => {
   it('keeps part numbers, decimals and compounds whole, and lower-cases', () => {
-    expect(words('The ESP32-POE runs at 3.3 V; STM32F072 ‒ see “Fig. 2”')).toEqual(['the', 'esp32-poe', 'runs', 'at', '3.3', 'v', 'stm32f072', 'see', 'fig', '2']);
+    expect(words('The ESP32-POE runs at 3.3 V; STM32F072 ‒ see “Fig. 2”')).toEqual([
+      'the',
+      'esp32-poe',
+      'runs',
+      'at',
+      '3.3',
+      'v',
+      'stm32f072',
+      'see',
+      'fig',
+      '2',
+    ]);
   });
 
   it('stems words with the Porter stemmer and leaves codes as written', () => {

@@ -45,7 +45,10 @@ export function unitKind(unit: string): string | null {
   if (cached !== undefined) return cached;
   let kind: string | null = LOG_UNITS[unit] ?? null;
   // Symbols js-quantities spells differently: "°C" is degC, "Nm" N*m, "Ω" ohm (it misreads "MΩ").
-  const spelled = unit.replace(/^°([CFK])$/, 'deg$1').replace(/^([kMm]?)Nm$/, '$1N*m').replace(/[Ωω]$/, 'ohm');
+  const spelled = unit
+    .replace(/^°([CFK])$/, 'deg$1')
+    .replace(/^([kMm]?)Nm$/, '$1N*m')
+    .replace(/[Ωω]$/, 'ohm');
   // It is case-sensitive ("mA" ≠ "MA") and knows singular names: try as written first.
   // A plural is tried singular only for names ("volts"), not symbols: "pins" is not pico-inches.
   const singular = unit.length > 4 ? [unit.replace(/s$/, ''), unit.toLowerCase().replace(/s$/, '')] : [];

@@ -6,7 +6,48 @@
  */
 const PREFIXES = ['', 'p', 'n', 'u', 'μ', 'm', 'c', 'k', 'g', 't'];
 const PREFIXABLE = ['v', 'a', 'w', 'va', 'hz', 'ω', 'ohm', 'ohms', 'f', 'h', 's', 'm', 'g', 'pa', 'b', 'bit', 'bits', 'bps', 'wh', 'ah', 'j', 'n', 'l', 'sps'];
-const PLAIN = ['vdc', 'vac', 'vrms', 'vpp', 'db', 'dbm', 'dbi', 'dbc', 'c', '°c', 'f', '°f', 'k', '%', 'rpm', 'baud', 'bar', 'psi', 'nm', 'mm2', 'awg', 'ppm', 'lux', 'v/div', 's/div', 'ms/s', 'gs/s', 'ks/s', 'byte', 'bytes', 'min', 'h', 'hr', 'hrs', 'in', 'ft', 'lb', 'lbs', 'oz', 'deg'];
+const PLAIN = [
+  'vdc',
+  'vac',
+  'vrms',
+  'vpp',
+  'db',
+  'dbm',
+  'dbi',
+  'dbc',
+  'c',
+  '°c',
+  'f',
+  '°f',
+  'k',
+  '%',
+  'rpm',
+  'baud',
+  'bar',
+  'psi',
+  'nm',
+  'mm2',
+  'awg',
+  'ppm',
+  'lux',
+  'v/div',
+  's/div',
+  'ms/s',
+  'gs/s',
+  'ks/s',
+  'byte',
+  'bytes',
+  'min',
+  'h',
+  'hr',
+  'hrs',
+  'in',
+  'ft',
+  'lb',
+  'lbs',
+  'oz',
+  'deg',
+];
 
 const UNITS: ReadonlySet<string> = new Set([...PREFIXES.flatMap((p) => PREFIXABLE.map((u) => p + u)), ...PLAIN]);
 

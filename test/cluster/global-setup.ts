@@ -85,7 +85,11 @@ export default async function globalSetup() {
       });
       fs.closeSync(out);
       workers.push(child);
-      await waitFor(`worker ${n}`, async () => (/\[ingest\] worker \S+ ready/.test(tail(logFile, 50)) ? true : undefined), { timeoutMs: 120_000, child, logFile });
+      await waitFor(`worker ${n}`, async () => (/\[ingest\] worker \S+ ready/.test(tail(logFile, 50)) ? true : undefined), {
+        timeoutMs: 120_000,
+        child,
+        logFile,
+      });
     }
   } catch (err) {
     await teardown();

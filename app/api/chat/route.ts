@@ -52,7 +52,10 @@ export async function POST(request: Request) {
     const q = (body as { question?: unknown } | null)?.question;
     const chars = typeof q === 'string' ? q.trim().length : 0;
     return errorJson(
-      new ChatError('bad_request:chat', chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined),
+      new ChatError(
+        'bad_request:chat',
+        chars > MAX_QUESTION_CHARS ? `The question is too long (${chars} characters; the limit is ${MAX_QUESTION_CHARS}). Please shorten it.` : undefined,
+      ),
     );
   }
   try {

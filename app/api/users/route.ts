@@ -18,7 +18,8 @@ export async function POST(request: Request) {
   return guardedWrite(request, async () => {
     await requireAdmin();
     const parsed = newUserSchema.safeParse(await readJsonCapped(request, 8 * 1024));
-    if (!parsed.success) return Response.json({ error: `Invalid user: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` }, { status: 400 });
+    if (!parsed.success)
+      return Response.json({ error: `Invalid user: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` }, { status: 400 });
     return Response.json({ user: await addUser(parsed.data) }, { status: 201 });
   });
 }

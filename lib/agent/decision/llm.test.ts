@@ -9,12 +9,20 @@ import type { ToolOption } from './types';
 
 const search = (name: string) =>
   scriptedTool({ name, inputs: z.object({ query: z.string().min(1), limit: z.number().int().max(20).default(5) }), run: () => [] });
-const tools: AnyTool[] = [search('fast_vector_search'), search('colqwen_search'), search('hybrid_search'), scriptedTool({ name: 'text_response', end: true, run: () => [] })];
+const tools: AnyTool[] = [
+  search('fast_vector_search'),
+  search('colqwen_search'),
+  search('hybrid_search'),
+  scriptedTool({ name: 'text_response', end: true, run: () => [] }),
+];
 
 // An open question the rules are unsure about (confidence 0.6), so the LLM is asked.
 const QUESTION = 'The printer keeps stopping halfway through long jobs since the update, any idea why?';
 
-function setup(generate: ReturnType<typeof jsonResult>[], unavailable: Record<string, string> = { ['colqwen_search']: 'no multi-vector index', ['text_response']: 'search first' }) {
+function setup(
+  generate: ReturnType<typeof jsonResult>[],
+  unavailable: Record<string, string> = { ['colqwen_search']: 'no multi-vector index', ['text_response']: 'search first' },
+) {
   const { client, model } = mockLlm({ generate });
   const tree: TreeData = {
     question: QUESTION,
@@ -95,10 +103,17 @@ describe('LLM decider', () => {
     expect(d.reason).toContain('fast path');
   });
 
-  it('adds a matched skill\'s steps to the decision prompt', async () => {
+  it("adds a matched skill's steps to the decision prompt", async () => {
     const { ctx, model } = setup([jsonResult({ tool: 'hybrid_search', reason: 'skill step 1', inputs: { query: 'E07' } })]);
-    ctx.tree.skill = { name: 'troubleshoot-error-code', tools: ['hybrid_search'], description: 'Diagnose an error code', steps: '1. Search the error code table.' };
+    ctx.tree.skill = {
+      name: 'troubleshoot-error-code',
+      tools: ['hybrid_search'],
+      description: 'Diagnose an error code',
+      steps: '1. Search the error code table.',
+    };
     await createLlmDecider().decide(ctx);
-    expect(promptText(model.doGenerateCalls[0])).toContain('Workflow to follow (skill "troubleshoot-error-code": Diagnose an error code):\n1. Search the error code table.');
+    expect(promptText(model.doGenerateCalls[0])).toContain(
+      'Workflow to follow (skill "troubleshoot-error-code": Diagnose an error code):\n1. Search the error code table.',
+    );
   });
 });

@@ -112,7 +112,10 @@ export function decideByRules(ctx: DecisionContext): Decision {
   const textHits = env.textHits();
 
   if (!env.isEmpty) {
-    const coverage = passageCoverage(tree.question, textHits.map((h) => `${h.kind === 'chunk' ? h.heading : ''} ${h.text ?? ''}`)).coverage;
+    const coverage = passageCoverage(
+      tree.question,
+      textHits.map((h) => `${h.kind === 'chunk' ? h.heading : ''} ${h.text ?? ''}`),
+    ).coverage;
     const searchesTried = order.filter((t) => tried(tree, t)).length;
     const covered = coverage >= ANSWER_COVERAGE;
     if ((covered || searchesTried >= 2 || !nextSearch) && available.has(answer)) {

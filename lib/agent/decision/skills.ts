@@ -50,7 +50,10 @@ export function loadSkills(dir = path.join(/*turbopackIgnore: true*/ process.cwd
   if (cached) return cached;
   let files: string[] = [];
   try {
-    files = fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
+    files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort();
   } catch {
     // No skills folder (e.g. a trimmed deployment): the loop works without skills.
   }

@@ -89,9 +89,7 @@ export async function openFixtureStore(): Promise<FixtureStore> {
   const multiVectorEmbedder = new LocalMultiVectorEmbedder(embedder, { maxVectorsPerPage: OFFLINE_MAX_VECTORS_PER_PAGE });
   const store = await openLanceStore(dir);
   const vectors = await embedder.embedDocuments(FIXTURE_CHUNKS.map((c) => `${c.heading}\n${c.text}`));
-  await store.upsertChunks(
-    FIXTURE_CHUNKS.map((c, i) => ({ ...c, ocr: false, bboxes: [bboxFor(c.id)], vector: vectors[i] })),
-  );
+  await store.upsertChunks(FIXTURE_CHUNKS.map((c, i) => ({ ...c, ocr: false, bboxes: [bboxFor(c.id)], vector: vectors[i] })));
   const pages = FIXTURE_CHUNKS.map((c) => ({ manualId: c.manualId, page: c.page, text: `${c.heading}\n${c.text}` }));
   const bags = await multiVectorEmbedder.embedPages(pages);
   await store.upsertPages(pages.map((p, i) => ({ ...p, vectors: bags[i] })));

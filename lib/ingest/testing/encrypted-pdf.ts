@@ -54,8 +54,7 @@ export function makeEncryptedPdf(opts: EncryptedPdfOptions): Uint8Array {
   const fileKey = md5(padded(user), O, p, id).subarray(0, 5);
   const U = rc4(fileKey, PAD);
   // Algorithm 1: per-object key for object `num`, generation 0.
-  const objectKey = (num: number) =>
-    md5(fileKey, Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0])).subarray(0, 10);
+  const objectKey = (num: number) => md5(fileKey, Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0])).subarray(0, 10);
 
   const content = Buffer.from(`BT /F1 18 Tf 40 120 Td (${text}) Tj ET`, 'latin1');
   const encrypted = rc4(objectKey(5), content);

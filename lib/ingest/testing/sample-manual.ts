@@ -52,8 +52,7 @@ function sentences(tag: string, count: number, seed = 1): string {
  * Drawn width: pdf-lib's widthOfTextAtSize subtracts kerning, but drawText does not kern, so
  * sum the glyphs one by one.
  */
-export const drawnWidth = (font: PDFFont, text: string, size: number) =>
-  [...text].reduce((w, ch) => w + font.widthOfTextAtSize(ch, size), 0);
+export const drawnWidth = (font: PDFFont, text: string, size: number) => [...text].reduce((w, ch) => w + font.widthOfTextAtSize(ch, size), 0);
 
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
@@ -84,7 +83,16 @@ export async function buildSampleManual(): Promise<{ bytes: Uint8Array; truth: S
     const x = o.x ?? 50;
     const baseline = o.baseline ?? top;
     page.drawText(text, { x, y: PAGE_H - baseline, size: o.size, font: o.font, color: rgb(0, 0, 0) });
-    lines.push({ page: pageNo, text, x, baseline, width: drawnWidth(o.font, text, o.size), size: o.size, path: o.kind === 'running' ? '' : path.join(' > '), kind: o.kind });
+    lines.push({
+      page: pageNo,
+      text,
+      x,
+      baseline,
+      width: drawnWidth(o.font, text, o.size),
+      size: o.size,
+      path: o.kind === 'running' ? '' : path.join(' > '),
+      kind: o.kind,
+    });
   };
   const newPage = () => {
     page = doc.addPage([PAGE_W, PAGE_H]);
@@ -146,13 +154,17 @@ export async function buildSampleManual(): Promise<{ bytes: Uint8Array; truth: S
     draw(`Right column line ${i + 1} lists connector pins`, { x: 315, size: 10, font: regular, kind: 'column-right', baseline: colTop + i * 14 });
   }
   const figure: BBox = { x: 150, y: 500, w: 240, h: 144 };
-  const png = await sharp({ create: { width: 200, height: 120, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 200, height: 120, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .png()
+    .toBuffer();
   page.drawImage(await doc.embedPng(png), { x: figure.x, y: PAGE_H - figure.y - figure.h, width: figure.w, height: figure.h });
 
   // Page 4: a "scan": one full-page image and no text at all
   page = doc.addPage([PAGE_W, PAGE_H]);
   pageNo++;
-  const scan = await sharp({ create: { width: 300, height: 424, channels: 3, background: { r: 235, g: 235, b: 228 } } }).png().toBuffer();
+  const scan = await sharp({ create: { width: 300, height: 424, channels: 3, background: { r: 235, g: 235, b: 228 } } })
+    .png()
+    .toBuffer();
   page.drawImage(await doc.embedPng(scan), { x: 0, y: 0, width: PAGE_W, height: PAGE_H });
 
   const bytes = await doc.save();

@@ -194,8 +194,7 @@ export class CachingEmbedder implements Embedder {
     for (const batch of chunk([...missing.keys()], this.options.batchSize)) {
       throwIfAborted(opts);
       this.stats.innerCalls++;
-      const vectors =
-        kind === 'query' ? await Promise.all(batch.map((t) => this.inner.embedQuery(t, opts))) : await this.inner.embedDocuments(batch, opts);
+      const vectors = kind === 'query' ? await Promise.all(batch.map((t) => this.inner.embedQuery(t, opts))) : await this.inner.embedDocuments(batch, opts);
       if (vectors.length !== batch.length) {
         throw new Error(`embedder ${this.id} returned ${vectors.length} vectors for ${batch.length} texts`);
       }

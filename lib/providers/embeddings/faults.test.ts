@@ -127,7 +127,13 @@ describe('a failing query embedder during a chat turn', () => {
   /** The embedder the turn uses: same vector size as the fixture index, then the fault. */
   async function faultyQueryEmbedder(fault: () => FaultReply) {
     server.respond((req) => embeddingsReply(req, vectorOf(fx.embedder.dimensions)));
-    const embedder = await OpenAICompatibleEmbedder.create({ baseURL: `${server.url}/v1`, model: 'fake-embedder', timeoutMs: 300, initialBackoffMs: 10, maxBackoffMs: 20 });
+    const embedder = await OpenAICompatibleEmbedder.create({
+      baseURL: `${server.url}/v1`,
+      model: 'fake-embedder',
+      timeoutMs: 300,
+      initialBackoffMs: 10,
+      maxBackoffMs: 20,
+    });
     server.respond(fault);
     return embedder;
   }
@@ -137,13 +143,19 @@ describe('a failing query embedder during a chat turn', () => {
     ['never answering', () => 'hang' as const],
   ])('%s: the hybrid search falls back to keywords and says so; the turn ends with a cited answer', async (_label, fault) => {
     const embedder = await faultyQueryEmbedder(fault);
-    const events = await collectTurn({ tools: defaultTools, question: 'What is the full-load current of the PX-200 motor?', services: agentServices({ ...fx.deps, embedder }) });
+    const events = await collectTurn({
+      tools: defaultTools,
+      question: 'What is the full-load current of the PX-200 motor?',
+      services: agentServices({ ...fx.deps, embedder }),
+    });
 
     expect(events.at(-1)).toMatchObject({ type: 'done', status: 'done' });
     const hybrid = eventsOf(events, 'result').find((r) => r.tool === 'hybrid_search')!;
     expect(hybrid.metadata?.degraded).toMatch(/^the query could not be embedded \(.*embedding server .*\): keyword search only$/);
     expect(hybrid.hits.some((h) => h.manualId === 'px-200' && h.page === 1)).toBe(true);
-    expect(eventsOf(events, 'status').some((s) => s.tool === 'hybrid_search' && /embedding model failed; searching by keyword only/.test(s.message))).toBe(true);
+    expect(eventsOf(events, 'status').some((s) => s.tool === 'hybrid_search' && /embedding model failed; searching by keyword only/.test(s.message))).toBe(
+      true,
+    );
     const answer = eventsOf(events, 'response').at(-1)!;
     expect(answer.text).toContain('6.8 A');
     expect(answer.sources.map((s) => `${s.manualId}:${s.page}`)).toContain('px-200:1');

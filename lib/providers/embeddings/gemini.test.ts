@@ -43,7 +43,12 @@ describe('GeminiEmbedder', () => {
     expect(call.body).toEqual({
       requests: [
         { model: 'models/gemini-embedding-001', content: { role: 'user', parts: [{ text: 'a' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 768 },
-        { model: 'models/gemini-embedding-001', content: { role: 'user', parts: [{ text: 'bbbb' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 768 },
+        {
+          model: 'models/gemini-embedding-001',
+          content: { role: 'user', parts: [{ text: 'bbbb' }] },
+          taskType: 'RETRIEVAL_DOCUMENT',
+          outputDimensionality: 768,
+        },
       ],
     });
     // Truncated Matryoshka vectors are re-normalised; the first component carries the text length.

@@ -52,7 +52,7 @@ describe('HashedNgramEmbedder', () => {
     expect(norm(await e.embedQuery('can'))).toBe(0);
   });
 
-  it("drops a question's scaffolding words (the ISO list's \"want\", \"use\") from queries but not from documents", async () => {
+  it('drops a question\'s scaffolding words (the ISO list\'s "want", "use") from queries but not from documents', async () => {
     const asked = await e.embedQuery('I want to use the spindle relay');
     const bare = await e.embedQuery('spindle relay');
     expect(dot(asked, bare)).toBeCloseTo(1, 5);

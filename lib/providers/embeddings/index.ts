@@ -18,7 +18,6 @@ import { OpenAICompatibleEmbedder } from './openai-compatible';
 import { loadTransformersEmbedder } from './transformers';
 import { envInt, errorMessage, sha256Hex } from './util';
 
-
 type Factory = (config: AppConfig) => Promise<Embedder>;
 
 const FACTORIES: Record<EmbeddingsProvider, Factory> = {

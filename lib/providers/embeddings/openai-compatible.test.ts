@@ -30,7 +30,13 @@ function fakeServer(dims = 3) {
 describe('OpenAICompatibleEmbedder', () => {
   it('learns the vector size from one probe request, then posts batches to /embeddings', async () => {
     const { calls, fetchFn } = fakeServer(3);
-    const e = await OpenAICompatibleEmbedder.create({ baseURL: 'http://localhost:11434/v1', apiKey: 'sk-local', model: 'all-minilm', fetch: fetchFn, maxAttempts: 1 });
+    const e = await OpenAICompatibleEmbedder.create({
+      baseURL: 'http://localhost:11434/v1',
+      apiKey: 'sk-local',
+      model: 'all-minilm',
+      fetch: fetchFn,
+      maxAttempts: 1,
+    });
     expect(e).toMatchObject({ provider: 'openai-compatible', dimensions: 3, id: 'openai-compatible:localhost:11434:all-minilm:3' });
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('http://localhost:11434/v1/embeddings');

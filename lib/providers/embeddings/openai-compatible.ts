@@ -71,7 +71,11 @@ export class OpenAICompatibleEmbedder implements Embedder {
 
   async embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const embeddings = await request(this.transport, texts.map((t) => this.prefixes.document + t), opts?.signal);
+    const embeddings = await request(
+      this.transport,
+      texts.map((t) => this.prefixes.document + t),
+      opts?.signal,
+    );
     return embeddings.map((e) => this.check(e));
   }
 

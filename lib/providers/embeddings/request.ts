@@ -37,7 +37,12 @@ export async function embedRequest(t: EmbedTransport, values: string[], signal?:
           : (await embedMany({ ...common, values, maxParallelCalls: t.maxParallelCalls ?? 2 })).embeddings;
       if (embeddings.length === values.length) return { ok: true, value: embeddings };
       // A server that drops inputs would shift every later vector onto the wrong text; asking again will not help.
-      return { ok: false, cause: undefined, transient: false, error: new Error(`${t.label} returned ${embeddings.length} embeddings for ${values.length} texts`) };
+      return {
+        ok: false,
+        cause: undefined,
+        transient: false,
+        error: new Error(`${t.label} returned ${embeddings.length} embeddings for ${values.length} texts`),
+      };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       const what = timeout.aborted ? `did not answer within ${t.timeoutMs} ms` : `failed: ${errorMessage(err)}`;

@@ -98,9 +98,9 @@ describe('transformers embedder on a generated tiny model', () => {
   it('returns contextual token vectors without special tokens and punctuation', async () => {
     const e = await loadTransformersEmbedder({ model: tiny.dir, cacheDir: path.join(tmp, 'cache'), log: quiet });
     const [bag] = await e.embedTokens(['Press the reset button, then the red LED.'], { kind: 'document' });
-    expect(bag.tokens).toEqual(['press', 'the', 'reset', 'button', 'then', 'the', 'red', 'led']
-      .map((w) => (tiny.vocab.includes(w) ? w : '[UNK]'))
-      .filter((t) => t !== '[UNK]'));
+    expect(bag.tokens).toEqual(
+      ['press', 'the', 'reset', 'button', 'then', 'the', 'red', 'led'].map((w) => (tiny.vocab.includes(w) ? w : '[UNK]')).filter((t) => t !== '[UNK]'),
+    );
     expect(bag.vectors).toHaveLength(bag.tokens.length);
     expectClose(bag.vectors[0], l2normalize(hidden(tiny.vocab.indexOf('press'))));
   });
@@ -182,7 +182,9 @@ describe('first-use download into DATA_DIR/models', () => {
   });
 
   it('reports a model the hub does not have', async () => {
-    const err = await loadTransformersEmbedder({ model: 'Org/missing', cacheDir: path.join(tmp, 'x'), allowRemote: true, remoteHost: host, log: quiet }).catch((e) => e);
+    const err = await loadTransformersEmbedder({ model: 'Org/missing', cacheDir: path.join(tmp, 'x'), allowRemote: true, remoteHost: host, log: quiet }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(ModelUnavailableError);
     expect(String(err.message)).toMatch(/hub answered 404/);
   });

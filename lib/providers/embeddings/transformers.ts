@@ -75,7 +75,6 @@ function looksLikePath(p: string): boolean {
   return path.isAbsolute(p) || p.startsWith('./') || p.startsWith('../') || p.startsWith('~');
 }
 
-
 /** Where the model will be loaded from, without touching the network. */
 export function resolveLocalModel(opts: Pick<TransformersEmbedderOptions, 'model' | 'modelDir' | 'cacheDir'>): string | undefined {
   const candidates: string[] = [];

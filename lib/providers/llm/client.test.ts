@@ -172,7 +172,9 @@ describe('timeouts and aborts', () => {
   });
 
   it('an already aborted signal makes no call', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }) });
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+    });
     const client = createLlmClient(model, fast);
     const ctrl = new AbortController();
     ctrl.abort();
@@ -205,7 +207,12 @@ describe('streaming', () => {
 
   it('retries when the error arrives as an error part before any content', async () => {
     const model = streamModel([
-      async () => ({ stream: streamOf([{ type: 'stream-start', warnings: [] }, { type: 'error', error: apiError(502) }]) }),
+      async () => ({
+        stream: streamOf([
+          { type: 'stream-start', warnings: [] },
+          { type: 'error', error: apiError(502) },
+        ]),
+      }),
       async () => ({ stream: streamOf(textParts(['ok'])) }),
     ]);
     const client = createLlmClient(model, fast);
@@ -308,7 +315,9 @@ describe('logging', () => {
 
 describe('vision and structured output', () => {
   it('a text-only client rejects image input without calling the model', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }) });
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ content: [], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+    });
     const client = createLlmClient(model, fast);
     const err = await rejection(generateText({ model: client.model, messages: visionPrompt('what is this?', [PNG]) }));
     expect(err).toMatchObject({ code: 'llm:vision_unsupported' });
@@ -317,7 +326,12 @@ describe('vision and structured output', () => {
 
   it('a vision client passes the page image to the model as an image/png file part', async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: async () => ({ content: [{ type: 'text', text: 'a pinout' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: 'a pinout' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: usage(1, 1),
+        warnings: [],
+      }),
     });
     const client = createLlmClient(model, { ...fast, vision: true });
     const res = await generateText({ model: client.model, messages: visionPrompt('what is this?', [PNG]) });

@@ -151,7 +151,6 @@ class Deadline {
   }
 }
 
-
 type Outcome = 'ok' | 'replayed' | 'error' | 'timeout' | 'aborted' | 'cancelled';
 
 /** Bookkeeping for one call; writes exactly one log line. */
@@ -194,11 +193,7 @@ class CallLog {
   }
 
   fail(error: unknown): void {
-    const outcome: Outcome = isAbortError(error)
-      ? 'aborted'
-      : LlmCallError.isInstance(error) && error.code === 'llm:timeout'
-        ? 'timeout'
-        : 'error';
+    const outcome: Outcome = isAbortError(error) ? 'aborted' : LlmCallError.isInstance(error) && error.code === 'llm:timeout' ? 'timeout' : 'error';
     this.done(outcome, undefined, undefined, {
       errorCode: LlmCallError.isInstance(error) ? error.code : undefined,
       statusCode: LlmCallError.isInstance(error) ? error.statusCode : undefined,
@@ -264,7 +259,8 @@ async function withRetries<T>(ctx: Ctx, call: CallLog, deadline: Deadline, model
   };
   return withRetry(ctx.retry, attempt, {
     signal: deadline.signal,
-    giveUp: ({ cause }, decision) => finalError(cause, call, ctx, modelId, decision.why === 'retry-after' ? `Retry-After exceeds ${ctx.retry.maxRetryAfterMs} ms` : undefined),
+    giveUp: ({ cause }, decision) =>
+      finalError(cause, call, ctx, modelId, decision.why === 'retry-after' ? `Retry-After exceeds ${ctx.retry.maxRetryAfterMs} ms` : undefined),
     onRetry: (next, n) =>
       ctx.logger.debug('llm.retry', {
         role: ctx.role,
@@ -288,10 +284,7 @@ function asError(value: unknown): Error {
 function llmClientMiddleware(ctx: Ctx): Middleware {
   const guard = (params: CallOptions, modelId: string) => {
     if (!ctx.vision && hasImage(params.prompt)) {
-      throw new LlmCallError(
-        'llm:vision_unsupported',
-        `${modelId} is configured as a text-only ${ctx.role.toUpperCase()}: send page images through getVLM()`,
-      );
+      throw new LlmCallError('llm:vision_unsupported', `${modelId} is configured as a text-only ${ctx.role.toUpperCase()}: send page images through getVLM()`);
     }
   };
 

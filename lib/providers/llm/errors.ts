@@ -26,11 +26,7 @@ export class LlmCallError extends Error {
   /** True when the failure was transient (rate limit, outage, timeout): trying later may work. */
   readonly transient: boolean;
 
-  constructor(
-    code: LlmErrorCode,
-    message: string,
-    opts: { attempts?: number; statusCode?: number; transient?: boolean; cause?: unknown } = {},
-  ) {
+  constructor(code: LlmErrorCode, message: string, opts: { attempts?: number; statusCode?: number; transient?: boolean; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.code = code;
     this.attempts = opts.attempts ?? 0;

@@ -44,14 +44,28 @@ const promptOf = (req: CapturedRequest) => JSON.stringify((req.body as { message
 function healthy(req: CapturedRequest): Response {
   const body = req.body as { stream?: boolean };
   if (body.stream) {
-    const chunk = (delta: object, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null = null) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'fake-model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     return sse([chunk({ role: 'assistant', content: 'The full-load current is ' }), chunk({ content: '6.8 A [1].' }, 'stop'), '[DONE]']);
   }
   const prompt = promptOf(req);
   if (/Answer sentences/.test(prompt)) return json(openaiAnswer(JSON.stringify({ verdicts: [{ index: 0, supported: true }] })));
   // A decision: answer once something was found, search otherwise.
   const found = /\[1\]/.test(prompt);
-  return json(openaiAnswer(JSON.stringify(found ? { tool: 'text_response', reason: 'evidence found' } : { tool: 'hybrid_search', reason: 'search', inputs: { query: 'PX-200 full-load current' } })));
+  return json(
+    openaiAnswer(
+      JSON.stringify(
+        found
+          ? { tool: 'text_response', reason: 'evidence found' }
+          : { tool: 'hybrid_search', reason: 'search', inputs: { query: 'PX-200 full-load current' } },
+      ),
+    ),
+  );
 }
 
 async function turn(llm: LlmClient): Promise<{ events: AgentEvent[] }> {

@@ -132,7 +132,14 @@ describe('openai-compatible backend', () => {
       sse([
         chunk({ role: 'assistant', content: 'Open ' }),
         chunk({ content: 'valve V2.' }, 'stop'),
-        { id: 'c1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'llama3.2', choices: [], usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } },
+        {
+          id: 'c1',
+          object: 'chat.completion.chunk',
+          created: 1_700_000_000,
+          model: 'llama3.2',
+          choices: [],
+          usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+        },
         '[DONE]',
       ]),
     );

@@ -128,7 +128,12 @@ describe('record then replay', () => {
   it('replays a generate recording under streamText', async () => {
     const live = createLlmClient(
       new MockLanguageModelV3({
-        doGenerate: async () => ({ content: [{ type: 'text', text: 'Done.' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(3, 1), warnings: [] }),
+        doGenerate: async () => ({
+          content: [{ type: 'text', text: 'Done.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: usage(3, 1),
+          warnings: [],
+        }),
       }),
       { record: file },
     );
@@ -141,7 +146,12 @@ describe('record then replay', () => {
     let n = 0;
     const live = createLlmClient(
       new MockLanguageModelV3({
-        doGenerate: async () => ({ content: [{ type: 'text', text: `answer ${++n}` }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+        doGenerate: async () => ({
+          content: [{ type: 'text', text: `answer ${++n}` }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: usage(1, 1),
+          warnings: [],
+        }),
       }),
       { record: file },
     );
@@ -156,7 +166,12 @@ describe('record then replay', () => {
   it('records vision calls with the image as a hash, not the bytes', async () => {
     const live = createLlmClient(
       new MockLanguageModelV3({
-        doGenerate: async () => ({ content: [{ type: 'text', text: 'a relay' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+        doGenerate: async () => ({
+          content: [{ type: 'text', text: 'a relay' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: usage(1, 1),
+          warnings: [],
+        }),
       }),
       { record: file, vision: true },
     );
@@ -183,7 +198,12 @@ describe('record then replay', () => {
     const live = createLlmClient(
       new MockLanguageModelV3({
         modelId: 'gemini-2.5-flash',
-        doGenerate: async () => ({ content: [{ type: 'text', text: 'cached' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1), warnings: [] }),
+        doGenerate: async () => ({
+          content: [{ type: 'text', text: 'cached' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: usage(1, 1),
+          warnings: [],
+        }),
       }),
       { provider: 'gemini', record: file },
     );
@@ -203,7 +223,13 @@ describe('request keys', () => {
   const params = (over: Partial<CallOptions> = {}): CallOptions => ({
     prompt: [
       { role: 'system', content: 'sys' },
-      { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'file', data: PNG, mediaType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'file', data: PNG, mediaType: 'image/png' },
+        ],
+      },
     ],
     temperature: 0,
     ...over,
@@ -219,7 +245,18 @@ describe('request keys', () => {
   it('hashes image bytes the same whether passed as bytes, base64 or a data: URL', () => {
     const b64 = Buffer.from(PNG).toString('base64');
     const withData = (data: string) =>
-      key({ prompt: [{ role: 'system', content: 'sys' }, { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'file', data, mediaType: 'image/png' }] }] });
+      key({
+        prompt: [
+          { role: 'system', content: 'sys' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'hello' },
+              { type: 'file', data, mediaType: 'image/png' },
+            ],
+          },
+        ],
+      });
     expect(withData(b64)).toBe(key());
     expect(withData(`data:image/png;base64,${b64}`)).toBe(key());
   });

@@ -236,8 +236,7 @@ describe('ColQwenMultiVectorEmbedder', () => {
 
   it('rejects vectors whose size disagrees with /health', async () => {
     const mv = await ColQwenMultiVectorEmbedder.create({ url, ...fast });
-    handler = (_req, _body, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embeddings: [[[1, 2, 3]]] }));
+    handler = (_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ embeddings: [[[1, 2, 3]]] }));
     await expect(mv.embedQuery('x')).rejects.toThrow(/3-dim vectors, \/health said 4/);
   });
 });

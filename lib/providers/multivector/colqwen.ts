@@ -47,7 +47,6 @@ export class ColQwenError extends Error {
   }
 }
 
-
 export class ColQwenClient {
   readonly url: string;
   private readonly timeoutMs: number;
@@ -107,13 +106,22 @@ export class ColQwenClient {
         // An HTTP answer is classified by its status and headers.
         const detail = (await res.text().catch(() => '')).slice(0, 300);
         const message = `ColQwen worker ${method} ${path} answered ${res.status}${detail ? `: ${detail}` : ''}`;
-        const cause = new APICallError({ message, url, requestBodyValues: body ?? {}, statusCode: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: detail });
+        const cause = new APICallError({
+          message,
+          url,
+          requestBodyValues: body ?? {},
+          statusCode: res.status,
+          responseHeaders: Object.fromEntries(res.headers),
+          responseBody: detail,
+        });
         return { ok: false, cause, error: { message, status: res.status } };
       } catch (err) {
         if (err instanceof ColQwenError) throw err;
         if (opts?.signal?.aborted) throw opts.signal.reason;
         // No HTTP answer: a timeout or an unreachable worker is transient.
-        const message = timeout.aborted ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms` : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`;
+        const message = timeout.aborted
+          ? `ColQwen worker ${method} ${path} timed out after ${this.timeoutMs} ms`
+          : `ColQwen worker ${method} ${path} unreachable: ${describe(err)}`;
         return { ok: false, cause: err, transient: true, error: { message } };
       }
     };

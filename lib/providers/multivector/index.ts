@@ -18,7 +18,6 @@ import type { MultiVectorEmbedder } from '../types';
 import { ColQwenMultiVectorEmbedder } from './colqwen';
 import { DEFAULT_MAX_VECTORS_PER_PAGE, LocalMultiVectorEmbedder, OFFLINE_MAX_VECTORS_PER_PAGE } from './local';
 
-
 type Factory = (config: AppConfig) => Promise<MultiVectorEmbedder>;
 
 async function sharedCache(config: AppConfig): Promise<VectorCache | null> {

@@ -18,4 +18,3 @@ export function maxSim(query: Float32Array[], doc: Float32Array[]): number {
   }
   return total;
 }
-

@@ -10,7 +10,6 @@ import { envInt, errorMessage } from '../embeddings/util';
 import type { Reranker } from '../types';
 import { loadTransformersReranker } from './transformers';
 
-
 export type RerankerStatus = { reranker: Reranker; reason?: undefined } | { reranker: null; reason: string };
 
 /** Builds the configured reranker (no memoisation; getReranker memoises). Never throws. */

@@ -99,7 +99,10 @@ export class TransformersReranker implements Reranker {
     const order = passages.map((_, i) => i).sort((a, b) => passages[a].length - passages[b].length);
     for (const batch of chunk(order, RERANK_BATCH_SIZE)) {
       throwIfAborted(opts);
-      const logits = await this.scoreBatch(query, batch.map((i) => passages[i]));
+      const logits = await this.scoreBatch(
+        query,
+        batch.map((i) => passages[i]),
+      );
       batch.forEach((i, k) => (scores[i] = logits[k]));
     }
     throwIfAborted(opts);

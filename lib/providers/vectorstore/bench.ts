@@ -72,7 +72,16 @@ async function main() {
     for (let b = 0; b < N_CHUNKS; b += BATCH) {
       const chunks: ChunkRecord[] = [];
       for (let i = b; i < Math.min(N_CHUNKS, b + BATCH); i++) {
-        chunks.push({ id: `c${i}`, manualId: `m${i % MANUALS}`, page: 1 + ((i / MANUALS) | 0) % 500, heading: 'Section', text: sentence(60 + Math.floor(rand() * 80)), ocr: false, bboxes: [{ x: 0, y: 0, w: 1, h: 1 }], vector: unit(DIMS) });
+        chunks.push({
+          id: `c${i}`,
+          manualId: `m${i % MANUALS}`,
+          page: 1 + (((i / MANUALS) | 0) % 500),
+          heading: 'Section',
+          text: sentence(60 + Math.floor(rand() * 80)),
+          ocr: false,
+          bboxes: [{ x: 0, y: 0, w: 1, h: 1 }],
+          vector: unit(DIMS),
+        });
       }
       const t0 = performance.now();
       await store.upsertChunks(chunks);
@@ -129,7 +138,9 @@ async function main() {
 }
 
 function dirSize(d: string): number {
-  return fs.readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? dirSize(path.join(d, e.name)) : fs.statSync(path.join(d, e.name)).size), 0);
+  return fs
+    .readdirSync(d, { withFileTypes: true })
+    .reduce((n, e) => n + (e.isDirectory() ? dirSize(path.join(d, e.name)) : fs.statSync(path.join(d, e.name)).size), 0);
 }
 
 void main();

@@ -39,14 +39,9 @@ export function lanceWhere(filter?: SearchFilter): string | undefined {
   const f = normaliseFilter(filter);
   const parts: string[] = [];
   if (f.manualIds) {
-    parts.push(
-      f.manualIds.length === 1
-        ? `manual_id = ${sqlString(f.manualIds[0])}`
-        : `manual_id IN (${f.manualIds.map(sqlString).join(', ')})`,
-    );
+    parts.push(f.manualIds.length === 1 ? `manual_id = ${sqlString(f.manualIds[0])}` : `manual_id IN (${f.manualIds.map(sqlString).join(', ')})`);
   }
   if (f.from !== undefined) parts.push(`page >= ${sqlInt(f.from)}`);
   if (f.to !== undefined) parts.push(`page <= ${sqlInt(f.to)}`);
   return parts.length ? parts.join(' AND ') : undefined;
 }
-

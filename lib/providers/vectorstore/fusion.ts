@@ -72,13 +72,7 @@ export function rrfFusion(dense: ChunkHit[], bm25: ChunkHit[], alpha: number, li
   return merge(dense, bm25, (id) => term(alpha, d.get(id)) + term(1 - alpha, b.get(id)), limit);
 }
 
-export function fuse(
-  dense: ChunkHit[],
-  bm25: ChunkHit[],
-  opts: { alpha?: number; fusion?: HybridFusion; limit: number },
-): ChunkHit[] {
+export function fuse(dense: ChunkHit[], bm25: ChunkHit[], opts: { alpha?: number; fusion?: HybridFusion; limit: number }): ChunkHit[] {
   const alpha = clampAlpha(opts.alpha);
-  return (opts.fusion ?? DEFAULT_FUSION) === 'rrf'
-    ? rrfFusion(dense, bm25, alpha, opts.limit)
-    : relativeScoreFusion(dense, bm25, alpha, opts.limit);
+  return (opts.fusion ?? DEFAULT_FUSION) === 'rrf' ? rrfFusion(dense, bm25, alpha, opts.limit) : relativeScoreFusion(dense, bm25, alpha, opts.limit);
 }

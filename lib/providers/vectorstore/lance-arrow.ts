@@ -114,7 +114,10 @@ export function chunkBatch(dims: number, rows: ChunkRow[]): arrow.Table {
     utf8(rows.map((r) => r.text)),
     bool(rows.map((r) => r.ocr)),
     utf8(rows.map((r) => r.bboxesJson)),
-    vectors(dims, rows.map((r) => r.vector)),
+    vectors(
+      dims,
+      rows.map((r) => r.vector),
+    ),
   ]);
 }
 
@@ -130,7 +133,13 @@ export function pageBatch(dims: number, rows: PageRow[]): arrow.Table {
     int32(rows.map((r) => r.page)),
     utf8(rows.map((r) => r.text)),
     int32(rows.map((r) => r.bag.length)),
-    vectors(dims, rows.map((r) => r.centroid)),
-    bags(dims, rows.map((r) => r.bag)),
+    vectors(
+      dims,
+      rows.map((r) => r.centroid),
+    ),
+    bags(
+      dims,
+      rows.map((r) => r.bag),
+    ),
   ]);
 }

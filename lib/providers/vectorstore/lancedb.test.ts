@@ -114,7 +114,9 @@ describe('LanceStore specifics', () => {
     const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
     const scoped = () => store.hybridSearch('ACX7210', axis(0), { limit: 5, filter: { manualIds: everyManual } });
     expect(ids(await scoped())).toEqual(ids(await store.hybridSearch('ACX7210', axis(0), { limit: 5 })));
-    expect(ids(await store.denseSearch(axis(0), { limit: 3, filter: { manualIds: everyManual } }))).toEqual(ids(await store.denseSearch(axis(0), { limit: 3 })));
+    expect(ids(await store.denseSearch(axis(0), { limit: 3, filter: { manualIds: everyManual } }))).toEqual(
+      ids(await store.denseSearch(axis(0), { limit: 3 })),
+    );
     // A manual being ingested (not in the scope yet) has the best match; the scope must keep it out.
     await store.upsertChunks([{ ...suiteChunks()[0], id: 'new-1', manualId: 'm-new', text: 'ACX7210 ACX7210 pinout' }]);
     expect(ids(await store.denseSearch(axis(0), { limit: 10, filter: { manualIds: everyManual } }))).not.toContain('new-1');
@@ -205,7 +207,11 @@ describe('LanceStore specifics', () => {
       // A broad filter (half the manuals) goes through the index, probing twice the partitions.
       const half = Array.from({ length: 30 }, (_, i) => `m${i * 2}`);
       const broad = await store.denseSearch(q, { limit: 10, filter: { manualIds: half } });
-      const want = exact(all.slice(0, 3000).filter((c) => half.includes(c.manualId)), q, 10);
+      const want = exact(
+        all.slice(0, 3000).filter((c) => half.includes(c.manualId)),
+        q,
+        10,
+      );
       expect(broad.filter((h) => want.includes(h.id)).length).toBeGreaterThanOrEqual(9);
       await store.close();
     }, 120_000);
@@ -277,9 +283,7 @@ describe('LanceStore specifics', () => {
     const store = await openLanceStore(tempDir());
     const base = suiteChunks()[0];
     await Promise.all(
-      Array.from({ length: 6 }, (_, b) =>
-        store.upsertChunks(Array.from({ length: 20 }, (_, i) => ({ ...base, id: `b${b}-${i}`, manualId: `m${b}` }))),
-      ),
+      Array.from({ length: 6 }, (_, b) => store.upsertChunks(Array.from({ length: 20 }, (_, i) => ({ ...base, id: `b${b}-${i}`, manualId: `m${b}` })))),
     );
     await Promise.all([store.deleteManual('m0'), store.upsertPages(suitePages()), store.deleteManual('m1')]);
     expect(await store.count()).toEqual({ chunks: 80, pages: 6 });

@@ -33,16 +33,7 @@ import type { ChunkHit, ChunkRecord, HybridOptions, PageHit, PageRecord, SearchF
 import { VectorDimensionError, assertDimensions } from './errors';
 import { lanceWhere, sqlString } from './filter';
 import { fuse, hybridCandidates } from './fusion';
-import {
-  CHUNK_VECTOR_COLUMN,
-  PAGE_BAG_COLUMN,
-  PAGE_CENTROID_COLUMN,
-  chunkBatch,
-  chunksSchema,
-  pageBatch,
-  pagesSchema,
-  vectorDimsOf,
-} from './lance-arrow';
+import { CHUNK_VECTOR_COLUMN, PAGE_BAG_COLUMN, PAGE_CENTROID_COLUMN, chunkBatch, chunksSchema, pageBatch, pagesSchema, vectorDimsOf } from './lance-arrow';
 import { VectorStoreAdapter } from './adapter';
 import { byScore, checkLimit, checkManualId, l2normalize, meanVector, prepareChunks, preparePages, storedChunkHit } from './records';
 
@@ -165,11 +156,7 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
 
   static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
     await fs.promises.mkdir(dir, { recursive: true });
-    const db = await lancedb.connect(
-      dir,
-      { readConsistencyInterval: opts.readConsistencySeconds ?? LANCE_READ_CONSISTENCY_SECONDS },
-      lanceSession(),
-    );
+    const db = await lancedb.connect(dir, { readConsistencyInterval: opts.readConsistencySeconds ?? LANCE_READ_CONSISTENCY_SECONDS }, lanceSession());
     const store = new LanceStore(db, dir, opts);
     try {
       // Fail at open, not at the first search, when the embedder no longer matches the index.
@@ -197,7 +184,11 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
     const rows = prepareChunks(chunks);
     if (rows.length === 0) return;
     const dims = this.dims.chunks ?? this.opts.dimensions ?? rows[0].vector.length;
-    assertDimensions(this.describe('chunks'), dims, rows.map((r) => r.vector));
+    assertDimensions(
+      this.describe('chunks'),
+      dims,
+      rows.map((r) => r.vector),
+    );
     await this.queue.run('chunks', async () => {
       const table = await this.ensureTable('chunks', dims);
       for (let i = 0; i < rows.length; i += UPSERT_BATCH_ROWS) {
@@ -229,7 +220,11 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
     // Only blank pages (empty bags) and no table yet: nothing says what size the table should
     // have, and a page without vectors can never be found by MaxSim anyway.
     if (dims === undefined || prepared.length === 0) return;
-    assertDimensions(this.describe('pages'), dims, prepared.flatMap((p) => p.vectors));
+    assertDimensions(
+      this.describe('pages'),
+      dims,
+      prepared.flatMap((p) => p.vectors),
+    );
     await this.queue.run('pages', async () => {
       const table = await this.ensureTable('pages', dims);
       for (let i = 0; i < prepared.length; i += UPSERT_BATCH_ROWS) {
@@ -339,9 +334,7 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
       if (!pagesByManual.has(m)) pagesByManual.set(m, []);
       pagesByManual.get(m)!.push(Number(c.page));
     }
-    const candidateWhere = [...pagesByManual]
-      .map(([m, pages]) => `(manual_id = ${sqlString(m)} AND page IN (${pages.join(', ')}))`)
-      .join(' OR ');
+    const candidateWhere = [...pagesByManual].map(([m, pages]) => `(manual_id = ${sqlString(m)} AND page IN (${pages.join(', ')}))`).join(' OR ');
     const rows = (await table
       .vectorSearch(qs)
       .column(PAGE_BAG_COLUMN)
@@ -489,10 +482,20 @@ export class LanceStore extends VectorStoreAdapter implements VectorStore {
    * scans), and every partition when no more rows match than asked for: exact, so a filter on one
    * manual or one page returns all of its rows (hybrid_search reads whole manuals this way).
    */
-  private async vectorQuery(name: TableName, table: lancedb.Table, vector: Float32Array, limit: number, where: string | undefined): Promise<lancedb.VectorQuery | null> {
+  private async vectorQuery(
+    name: TableName,
+    table: lancedb.Table,
+    vector: Float32Array,
+    limit: number,
+    where: string | undefined,
+  ): Promise<lancedb.VectorQuery | null> {
     const column = ANN_COLUMN[name];
     const index = await this.searchIndex(name, table);
-    let q = table.vectorSearch(vector).column(column).distanceType(index?.metric ?? 'dot').limit(limit);
+    let q = table
+      .vectorSearch(vector)
+      .column(column)
+      .distanceType(index?.metric ?? 'dot')
+      .limit(limit);
     if (where) q = q.where(where);
     if (!index) return q;
     const probes = this.opts.ivfProbes ?? LANCE_IVF_NPROBES;

@@ -28,4 +28,3 @@ runVectorStoreSuite(
     timeoutMs: 60_000,
   },
 );
-

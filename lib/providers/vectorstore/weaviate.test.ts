@@ -155,7 +155,15 @@ describe('Weaviate connection plan', () => {
   it('any other host → connectToCustom from the URL (TLS follows the scheme)', () => {
     expect(planWeaviateConnection('https://vectors.example.com/weaviate/', 'k')).toMatchObject({
       kind: 'custom',
-      options: { httpHost: 'vectors.example.com', httpPort: 443, httpSecure: true, httpPath: '/weaviate', grpcHost: 'vectors.example.com', grpcPort: 50051, grpcSecure: true },
+      options: {
+        httpHost: 'vectors.example.com',
+        httpPort: 443,
+        httpSecure: true,
+        httpPath: '/weaviate',
+        grpcHost: 'vectors.example.com',
+        grpcPort: 50051,
+        grpcSecure: true,
+      },
     });
     expect(planWeaviateConnection('http://10.0.0.5:8081', undefined, 50052)).toMatchObject({
       kind: 'custom',
@@ -175,7 +183,12 @@ describe('Weaviate collection schema (through the real client, REST captured)', 
     await client.collections.create(collectionConfig('chunks', 'ManualChunk', 768));
     await client.close();
     expect(posts).toHaveLength(1);
-    const body = posts[0].body as { class: string; description: string; properties: Array<Record<string, unknown>>; vectorConfig: Record<string, Record<string, unknown>> };
+    const body = posts[0].body as {
+      class: string;
+      description: string;
+      properties: Array<Record<string, unknown>>;
+      vectorConfig: Record<string, Record<string, unknown>>;
+    };
     expect(body.class).toBe('ManualChunk');
     expect(body.description).toMatch(/768 dimensions/);
     const props = Object.fromEntries(body.properties.map((p) => [p.name, p]));
@@ -296,7 +309,10 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     const col = client.existing('ManualChunk', 8);
     col.results.bm25 = [chunkObject('b', {}, undefined, 1.5), chunkObject('a', {}, undefined, 3.2)];
     const hits = await open(client).bm25Search(`it's "ACX7210"; DROP`, { limit: 5 });
-    expect(col.named('bm25')[0].args).toEqual([`it's "ACX7210"; DROP`, expect.objectContaining({ queryProperties: ['text'], limit: 5, returnMetadata: ['score'] })]);
+    expect(col.named('bm25')[0].args).toEqual([
+      `it's "ACX7210"; DROP`,
+      expect.objectContaining({ queryProperties: ['text'], limit: 5, returnMetadata: ['score'] }),
+    ]);
     expect(hits.map((h) => [h.id, h.score])).toEqual([
       ['a', 3.2],
       ['b', 1.5],
@@ -356,7 +372,13 @@ describe('WeaviateStore requests (recording fake of the collection API)', () => 
     expect(call.args[1]).toMatchObject({ targetVector: 'colbert', limit: 4, includeVector: ['colbert'], filters: { operator: 'ContainsAny', value: ['m'] } });
     const qn = query.map(l2normalize);
     const expected = ['p1', 'p2', 'p3']
-      .map((k) => ({ page: Number(k.slice(1)), score: maxSim(qn, bags[k].map((v) => Float32Array.from(v))) }))
+      .map((k) => ({
+        page: Number(k.slice(1)),
+        score: maxSim(
+          qn,
+          bags[k].map((v) => Float32Array.from(v)),
+        ),
+      }))
       .sort((a, b) => b.score - a.score)
       .slice(0, 2);
     expect(hits.map((h) => h.page)).toEqual(expected.map((e) => e.page));

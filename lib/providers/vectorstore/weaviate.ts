@@ -264,7 +264,11 @@ export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
     if (rows.length === 0) return;
     await this.queue.run('chunks', async () => {
       const dims = (await this.known('chunks')).dims ?? this.opts.dimensions ?? rows[0].vector.length;
-      assertDimensions(this.describe('chunks'), dims, rows.map((r) => r.vector));
+      assertDimensions(
+        this.describe('chunks'),
+        dims,
+        rows.map((r) => r.vector),
+      );
       const col = await this.ensureCollection('chunks', dims);
       await this.insertAll(
         col,
@@ -291,10 +295,13 @@ export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
     const prepared = preparePages(pages);
     if (prepared.length === 0) return;
     await this.queue.run('pages', async () => {
-      const dims =
-        (await this.known('pages')).dims ?? this.opts.multiVectorDimensions ?? prepared.find((p) => p.vectors.length)?.vectors[0].length;
+      const dims = (await this.known('pages')).dims ?? this.opts.multiVectorDimensions ?? prepared.find((p) => p.vectors.length)?.vectors[0].length;
       if (dims === undefined) return; // only blank pages and no collection yet: nothing searchable to store
-      assertDimensions(this.describe('pages'), dims, prepared.flatMap((p) => p.vectors));
+      assertDimensions(
+        this.describe('pages'),
+        dims,
+        prepared.flatMap((p) => p.vectors),
+      );
       const col = await this.ensureCollection('pages', dims);
       await this.insertAll(
         col,
@@ -404,7 +411,10 @@ export class WeaviateStore extends VectorStoreAdapter implements VectorStore {
         return {
           manualId: String(o.properties.manual_id),
           page: Number(o.properties.page),
-          score: maxSim(qs, bag.map((v) => Float32Array.from(v))),
+          score: maxSim(
+            qs,
+            bag.map((v) => Float32Array.from(v)),
+          ),
         };
       })
       .sort(byScore)

@@ -15,7 +15,15 @@ const DEVICES = [
   { id: 'qx40', title: 'Zentro QX-40 Service Manual', fileName: 'zentro-qx40-service.pdf', volts: '110 V AC', fuse: '3 A' },
 ] as const;
 
-const chunk = (manualId: string, page: number, heading: string, text: string) => ({ id: `${manualId}:${page}:${heading}`, manualId, page, heading, text, ocr: false, bboxes: [] });
+const chunk = (manualId: string, page: number, heading: string, text: string) => ({
+  id: `${manualId}:${page}:${heading}`,
+  manualId,
+  page,
+  heading,
+  text,
+  ocr: false,
+  bboxes: [],
+});
 
 export const DEVICE_CORPUS: Corpus = {
   manuals: DEVICES.map(({ id, title, fileName }) => ({ id, title, fileName })),

@@ -302,7 +302,12 @@ export async function generateStructureManual(): Promise<StructureManual> {
 
   // Page 3: a fault-code list (a code and its meaning).
   w.h1('3 Fault codes');
-  const faults: GridSpec = { id: 'faults', widths: [60, 190, 233], header: [[{ text: 'Code' }, { text: 'Meaning' }, { text: 'Remedy' }]], body: FAULTS.map((f) => [...f]) };
+  const faults: GridSpec = {
+    id: 'faults',
+    widths: [60, 190, 233],
+    header: [[{ text: 'Code' }, { text: 'Meaning' }, { text: 'Remedy' }]],
+    body: FAULTS.map((f) => [...f]),
+  };
   w.y = drawGrid(pages[2], fonts, MARGIN.left, w.y - 4, faults) - 16;
   tables.push(truthOf(faults, () => 3));
 
@@ -326,11 +331,19 @@ export async function generateStructureManual(): Promise<StructureManual> {
     return y - SIZE.body * 1.38 - 6;
   };
   const topY = w.y - 10;
-  let ly = prose(MARGIN.left, topY, 'Mount the controller on a vertical wall away from heat sources. Keep at least 100 mm of free space around the housing so that the fan can draw in cool air and the service cover can be opened.');
+  let ly = prose(
+    MARGIN.left,
+    topY,
+    'Mount the controller on a vertical wall away from heat sources. Keep at least 100 mm of free space around the housing so that the fan can draw in cool air and the service cover can be opened.',
+  );
   ly = prose(MARGIN.left, ly, 'Route mains and signal cables in separate ducts. Use cables with the sections and lengths below.');
   drawGrid(pages[3], fonts, MARGIN.left, ly, CABLES);
   tables.push(truthOf(CABLES, () => 4));
-  let ry = prose(rightX, topY, 'The controller leaves the factory configured for the supply of its variant. Check the rating plate before the first start and compare it with the data below and with the local supply.');
+  let ry = prose(
+    rightX,
+    topY,
+    'The controller leaves the factory configured for the supply of its variant. Check the rating plate before the first start and compare it with the data below and with the local supply.',
+  );
   for (const [key, value, leader] of LABELLED) {
     if (leader) {
       const kw = fonts.regular.widthOfTextAtSize(key, SIZE.body);
@@ -355,7 +368,10 @@ export async function generateStructureManual(): Promise<StructureManual> {
   w.paragraph(FIGURE_CAPTION, { size: 9, font: fonts.italic });
   // Push the procedure down so that its first steps end at the foot of the page and the rest
   // continue overleaf: heading (~28 pt) plus each step's wrapped lines (13.8 pt) and 4 pt gap.
-  const stepsHeight = FILTER_STEPS.slice(0, STEPS_ON_FIRST_PAGE).reduce((h, s) => h + 4 + 13.8 * Math.ceil(fonts.regular.widthOfTextAtSize(s, SIZE.body) / (CONTENT_WIDTH - 20)), 0);
+  const stepsHeight = FILTER_STEPS.slice(0, STEPS_ON_FIRST_PAGE).reduce(
+    (h, s) => h + 4 + 13.8 * Math.ceil(fonts.regular.widthOfTextAtSize(s, SIZE.body) / (CONTENT_WIDTH - 20)),
+    0,
+  );
   w.space(Math.max(0, w.y - MARGIN.bottom - 28 - stepsHeight - 12));
   w.h2('5.1 Replacing the air filter');
   w.steps(FILTER_STEPS.slice(0, STEPS_ON_FIRST_PAGE));

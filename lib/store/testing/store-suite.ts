@@ -43,10 +43,47 @@ export function storeSuite(label: string) {
       const { manuals: m, units: u } = await load();
       const id = uid('m');
       await m.createManual({ id, title: 'Units', fileName: 'units.pdf', sha256: uid('sha'), sizeBytes: 1 });
-      const table = { table: { columns: [{ header: ['Model'], unit: null }, { header: ['Fuse (A)'], unit: 'A' }], headerRows: 1, rows: [{ label: 'X1', page: 2, bbox: { x: 1, y: 2, w: 3, h: 4 } }], cells: [] } };
+      const table = {
+        table: {
+          columns: [
+            { header: ['Model'], unit: null },
+            { header: ['Fuse (A)'], unit: 'A' },
+          ],
+          headerRows: 1,
+          rows: [{ label: 'X1', page: 2, bbox: { x: 1, y: 2, w: 3, h: 4 } }],
+          cells: [],
+        },
+      };
       const rows = [
-        { id: `${id}:u0`, manualId: id, seq: 0, kind: 'paragraph', page: 1, pageEnd: 1, heading: '', text: 'Intro.', ocr: false, regions: [{ page: 1, bbox: { x: 0, y: 0, w: 10, h: 10 } }], data: {} },
-        { id: `${id}:u1`, manualId: id, seq: 1, kind: 'table', page: 2, pageEnd: 3, heading: 'Fuses', text: 'X1 · Fuse (A): 2', ocr: true, regions: [{ page: 2, bbox: { x: 50.5, y: 60.25, w: 300, h: 200 } }, { page: 3, bbox: { x: 50.5, y: 70, w: 300, h: 40 } }], data: table },
+        {
+          id: `${id}:u0`,
+          manualId: id,
+          seq: 0,
+          kind: 'paragraph',
+          page: 1,
+          pageEnd: 1,
+          heading: '',
+          text: 'Intro.',
+          ocr: false,
+          regions: [{ page: 1, bbox: { x: 0, y: 0, w: 10, h: 10 } }],
+          data: {},
+        },
+        {
+          id: `${id}:u1`,
+          manualId: id,
+          seq: 1,
+          kind: 'table',
+          page: 2,
+          pageEnd: 3,
+          heading: 'Fuses',
+          text: 'X1 · Fuse (A): 2',
+          ocr: true,
+          regions: [
+            { page: 2, bbox: { x: 50.5, y: 60.25, w: 300, h: 200 } },
+            { page: 3, bbox: { x: 50.5, y: 70, w: 300, h: 40 } },
+          ],
+          data: table,
+        },
       ];
       // More rows than one insert batch, so the batched write is exercised too.
       const many = Array.from({ length: 450 }, (_, i) => ({ ...rows[0], id: `${id}:u${i + 2}`, seq: i + 2, page: 4, pageEnd: 4 }));
@@ -72,14 +109,33 @@ export function storeSuite(label: string) {
       // The sha is unique: a second row for the same file is refused.
       await expect(m.createManual({ id: uid('m'), title: 'Copy', fileName: 'copy.pdf', sha256: sha, sizeBytes: 1 })).rejects.toThrow();
       const created = await m.getManual(id);
-      expect(created).toMatchObject({ id, title: 'Pump manual', status: 'queued', progressDone: 0, attempts: 0, timings: null, ownerId: 'owner-a', workerId: null, leaseUntil: null });
+      expect(created).toMatchObject({
+        id,
+        title: 'Pump manual',
+        status: 'queued',
+        progressDone: 0,
+        attempts: 0,
+        timings: null,
+        ownerId: 'owner-a',
+        workerId: null,
+        leaseUntil: null,
+      });
       expect(created!.createdAt).toBeInstanceOf(Date);
       expect(Math.abs(created!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
       expect((await m.findManualBySha(sha))?.id).toBe(id);
 
       await m.updateManual(id, { status: 'ready', pageCount: 2, timings: { parsing: 12, ocr: 3400 }, ocrPages: 1 });
       const pageRows = [
-        { number: 2, width: 612.5, height: 792.25, text: 'Second page', ocr: true, ocrText: 'scanned words', imagePath: 'pages/2.png', thumbPath: 'thumbs/2.webp' },
+        {
+          number: 2,
+          width: 612.5,
+          height: 792.25,
+          text: 'Second page',
+          ocr: true,
+          ocrText: 'scanned words',
+          imagePath: 'pages/2.png',
+          thumbPath: 'thumbs/2.webp',
+        },
         { number: 1, width: 612.5, height: 792.25, text: 'First page', ocr: false, ocrText: null, imagePath: 'pages/1.png', thumbPath: 'thumbs/1.webp' },
       ];
       const bboxes = [{ page: 1, x: 10.5, y: 20.25, w: 100, h: 12 }];
@@ -172,7 +228,13 @@ export function storeSuite(label: string) {
       const m1 = await s.insertMessage({ id: uid('msg'), sessionId: a.id, question: 'What fuse?' });
       const m2 = await s.insertMessage({ id: uid('msg'), sessionId: a.id, question: 'And the torque?' });
       expect([m1.position, m2.position, m1.status]).toEqual([0, 1, 'running']);
-      await s.updateMessage(m1.id, { answer: 'T6.3A [1]', status: 'done', events: [{ type: 'status', message: 'x' }], sources: [{ page: 5 }], metrics: { ms: 12 } });
+      await s.updateMessage(m1.id, {
+        answer: 'T6.3A [1]',
+        status: 'done',
+        events: [{ type: 'status', message: 'x' }],
+        sources: [{ page: 5 }],
+        metrics: { ms: 12 },
+      });
       await s.markInterrupted([m1.id, m2.id]);
       const listed = await s.listMessages(a.id);
       expect(listed.map((r) => [r.position, r.status])).toEqual([
@@ -215,9 +277,11 @@ export function storeSuite(label: string) {
       const { manuals: m, sessions: s } = await load();
       const id = uid('m');
       await m.createManual({ id, title: 'H', fileName: 'h.pdf', sha256: uid('sha'), sizeBytes: 1 });
-      await m.replacePagesAndChunks(id, [{ number: 1, width: 1, height: 1, text: '', ocr: false, ocrText: null, imagePath: null, thumbPath: null }], [
-        { id: `${id}:c`, manualId: id, page: 1, heading: 'Maintenance', text: 'x'.repeat(1000), ocr: false, bboxes: [] },
-      ]);
+      await m.replacePagesAndChunks(
+        id,
+        [{ number: 1, width: 1, height: 1, text: '', ocr: false, ocrText: null, imagePath: null, thumbPath: null }],
+        [{ id: `${id}:c`, manualId: id, page: 1, heading: 'Maintenance', text: 'x'.repeat(1000), ocr: false, bboxes: [] }],
+      );
       const rows = await s.manualHeadings([id]);
       expect(rows).toEqual([{ manualId: id, heading: 'Maintenance', text: 'x'.repeat(400) }]);
     });
@@ -275,7 +339,9 @@ export function storeSuite(label: string) {
       /** Moves a job's lease into the past, as if its worker stopped renewing it long ago. */
       async function expireLease(id: string) {
         const { db, tables, drizzle } = await load();
-        await (await db.getDb())
+        await (
+          await db.getDb()
+        )
           .update(tables.manuals)
           .set({ leaseUntil: new Date(Date.now() - 3_600_000) })
           .where(drizzle.eq(tables.manuals.id, id));
@@ -379,7 +445,14 @@ export function storeSuite(label: string) {
 
         expect(await jobs.finishReembed(a, 'not-me', fp)).toBe(false);
         expect(await jobs.finishReembed(a, holder(a), fp)).toBe(true);
-        expect(await m.getManual(a)).toMatchObject({ status: 'ready', indexFingerprint: fp, reembedStage: null, workerId: null, leaseUntil: null, progressTotal: 0 });
+        expect(await m.getManual(a)).toMatchObject({
+          status: 'ready',
+          indexFingerprint: fp,
+          reembedStage: null,
+          workerId: null,
+          leaseUntil: null,
+          progressTotal: 0,
+        });
         // b's worker died: its expired lease lets another take it; a failure waits for the lease.
         expect(await jobs.claimNextReembed('w9', fp)).toBe(b);
         await jobs.abandonReembed(b, 'w9');

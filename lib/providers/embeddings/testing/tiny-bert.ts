@@ -136,11 +136,42 @@ export function onnxModel(graph: ProtoWriter): Uint8Array {
 
 export const TINY_SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
 const TINY_WORDS = [
-  'the', 'pump', 'motor', 'voltage', 'fuse', 'error', 'code', 'reset', 'press', 'button',
-  'battery', 'charge', 'current', 'pin', 'connector', 'ground', 'power', 'led', 'red', 'green',
-  '##s', '##ing', '##ed', '3', '.', 'v', 'e', '##1', '##2', ',', '?', 'what', 'is', 'how', 'to',
+  'the',
+  'pump',
+  'motor',
+  'voltage',
+  'fuse',
+  'error',
+  'code',
+  'reset',
+  'press',
+  'button',
+  'battery',
+  'charge',
+  'current',
+  'pin',
+  'connector',
+  'ground',
+  'power',
+  'led',
+  'red',
+  'green',
+  '##s',
+  '##ing',
+  '##ed',
+  '3',
+  '.',
+  'v',
+  'e',
+  '##1',
+  '##2',
+  ',',
+  '?',
+  'what',
+  'is',
+  'how',
+  'to',
 ];
-
 
 export interface TinyBertModel {
   /** The folder holding config.json, tokenizer files and onnx/model*.onnx. */
@@ -193,11 +224,7 @@ export function writeTinyBertModel(dir: string, opts: TinyBertOptions = {}): Tin
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [
-        { SpecialToken: { id: '[CLS]', type_id: 0 } },
-        { Sequence: { id: 'A', type_id: 0 } },
-        { SpecialToken: { id: '[SEP]', type_id: 0 } },
-      ],
+      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
       pair: [
         { SpecialToken: { id: '[CLS]', type_id: 0 } },
         { Sequence: { id: 'A', type_id: 0 } },

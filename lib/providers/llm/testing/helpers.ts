@@ -76,7 +76,10 @@ export function openaiError(status: number, message: string, headers: Record<str
 }
 
 /** A logger that keeps parsed lines in memory. */
-export function captureLogs(level: 'debug' | 'info' = 'info', secrets: string[] = []): { logger: Logger; lines: Array<Record<string, unknown>>; raw: string[] } {
+export function captureLogs(
+  level: 'debug' | 'info' = 'info',
+  secrets: string[] = [],
+): { logger: Logger; lines: Array<Record<string, unknown>>; raw: string[] } {
   const lines: Array<Record<string, unknown>> = [];
   const raw: string[] = [];
   const logger = createLogger({

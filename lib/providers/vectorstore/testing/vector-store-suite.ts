@@ -248,9 +248,19 @@ export function runVectorStoreSuite(name: string, makeStore: () => Promise<Vecto
       const wrong = new Float32Array(5).fill(0.2);
       const [first] = suiteChunks();
       const dimsError = (actual: number) =>
-        expect.objectContaining({ name: 'VectorDimensionError', expected: SUITE_DIMS, actual, message: expect.stringMatching(new RegExp(`\\b${SUITE_DIMS}\\b.*\\b${actual}\\b`)) });
+        expect.objectContaining({
+          name: 'VectorDimensionError',
+          expected: SUITE_DIMS,
+          actual,
+          message: expect.stringMatching(new RegExp(`\\b${SUITE_DIMS}\\b.*\\b${actual}\\b`)),
+        });
       await expect(store.upsertChunks([{ ...first, id: 'new', vector: wrong }])).rejects.toEqual(dimsError(5));
-      await expect(store.upsertChunks([{ ...first, id: 'mixed', vector: axis(0) }, { ...first, id: 'mixed2', vector: wrong }])).rejects.toBeInstanceOf(VectorDimensionError);
+      await expect(
+        store.upsertChunks([
+          { ...first, id: 'mixed', vector: axis(0) },
+          { ...first, id: 'mixed2', vector: wrong },
+        ]),
+      ).rejects.toBeInstanceOf(VectorDimensionError);
       await expect(store.denseSearch(wrong, { limit: 3 })).rejects.toEqual(dimsError(5));
       await expect(store.hybridSearch('pump', wrong, { limit: 3 })).rejects.toBeInstanceOf(VectorDimensionError);
       await expect(store.multiVectorSearch([new Float32Array(12)], { limit: 3 })).rejects.toEqual(dimsError(12));
