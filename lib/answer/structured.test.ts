@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateStructureManual, type StructureManual } from '@/lib/sample/testing/tables';
-import { openPdf, type PageContent } from '@/lib/ingest/pdf';
+import { readPdfPages } from '@/lib/ingest/testing/pages';
 import { readManualStructure, type StructureUnit } from '@/lib/ingest/structure';
 import { extractiveAnswer } from './extractive';
 import type { RefHit } from './hits';
@@ -17,17 +17,6 @@ import { anchorQuotes, readStructure, unitsForPrompt, type PageUnit } from './st
 const MANUAL = 'm-structure';
 let manual: StructureManual;
 let units: StructureUnit[];
-
-async function readPdf(pdf: Uint8Array): Promise<PageContent[]> {
-  const doc = await openPdf(pdf, { maxBytes: Infinity, maxPages: Infinity });
-  try {
-    const pages: PageContent[] = [];
-    for (let n = 1; n <= doc.numPages; n++) pages.push(await doc.extractPage(n));
-    return pages;
-  } finally {
-    await doc.close();
-  }
-}
 
 /** The units covering `page`, as the store hands them to the answer stage. */
 function unitsOf(page: number): PageUnit[] {
@@ -75,7 +64,7 @@ const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
 
 beforeAll(async () => {
   manual = await generateStructureManual();
-  units = readManualStructure(await readPdf(manual.pdf));
+  units = readManualStructure(await readPdfPages(manual.pdf));
 });
 
 describe('reading a table cell', () => {

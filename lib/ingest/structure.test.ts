@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateStructureManual, imageOnlyCopy, type StructureManual, type TruthTable } from '@/lib/sample/testing/tables';
 import { createTesseractEngine, type OcrEngine } from './ocr';
 import { createNativeTesseractEngine, findTesseract } from './ocr-native';
-import { withOcrLines } from './ocr-page';
-import { openPdf, type PageContent } from './pdf';
 import { type StructureUnit, type TableData, readManualStructure, readTable } from './structure';
-import { ocrPage } from './testing/pages';
+import { openPdf } from './pdf';
+import { readPdfPages } from './testing/pages';
 import type { TextLine } from './layout';
 
 const norm = (s: string) => s.toLowerCase().replace(/[\s\u2013\u2212-]+/g, '');
@@ -38,27 +37,12 @@ function cellAccuracy(units: StructureUnit[], truth: TruthTable): { found: numbe
   return { found, total: truth.cells.length };
 }
 
-async function readPdf(pdf: Uint8Array, ocr?: OcrEngine): Promise<PageContent[]> {
-  const doc = await openPdf(pdf, { maxBytes: Infinity, maxPages: Infinity });
-  try {
-    const pages: PageContent[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.extractPage(n);
-      if (!ocr || page.hasTextLayer) pages.push(page);
-      else pages.push(withOcrLines(page, (await ocrPage(doc, page, ocr)).regions));
-    }
-    return pages;
-  } finally {
-    await doc.close();
-  }
-}
-
 let manual: StructureManual;
 let units: StructureUnit[];
 
 beforeAll(async () => {
   manual = await generateStructureManual();
-  units = readManualStructure(await readPdf(manual.pdf));
+  units = readManualStructure(await readPdfPages(manual.pdf));
 });
 
 describe('structure units from the text layer', () => {
@@ -217,7 +201,7 @@ describe('structure units from a scanned copy (OCR word boxes)', () => {
     } finally {
       await doc.close();
     }
-    const pages = await readPdf(await imageOnlyCopy(images), engine);
+    const pages = await readPdfPages(await imageOnlyCopy(images), engine);
     expect(pages.every((p) => !p.hasTextLayer)).toBe(true);
     const scanned = readManualStructure(pages);
     const report: string[] = [];
