@@ -8,6 +8,8 @@ test.describe('chat', () => {
   test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   test('asks a spec question: live trail, streamed cited answer, page preview with the passage highlighted; reload restores it', async ({ page }) => {
+    // A paced turn: an offline answer can finish between two checks of its running state.
+    await ChatPage.slowTurns(page, 300);
     const chat = new ChatPage(page);
     await chat.goto('/');
     await expect(page.getByTestId('page-title')).toHaveText('Ask your manuals');
