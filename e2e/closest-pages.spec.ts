@@ -36,9 +36,12 @@ test.describe('closest pages', () => {
     await expect(cards.getByTestId('page-card-heading').first()).not.toBeEmpty();
     await expect(cards.getByTestId('page-card-snippet').locator('mark').first()).toBeVisible();
     // The card shows the part of its page that covers the question, cropped from the page's own image.
-    const crop = cards.first().getByTestId('page-card-region').locator('img');
-    await expect(crop).toHaveAttribute('src', /^\/manuals\/[^/]+\/pages\/\d+\/image$/);
-    await expect.poll(() => crop.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const crop = cards.first().getByTestId('page-card-region').getByTestId('region-crop');
+    const url = await crop.evaluate((el) => getComputedStyle(el).backgroundImage.replace(/^url\("?|"?\)$/g, ''));
+    expect(new URL(url).pathname).toMatch(/^\/manuals\/[^/]+\/pages\/\d+\/image$/);
+    const image = await page.request.get(url);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toMatch(/^image\//);
 
     // A click opens the preview of that card's page.
     const firstPage = (await cards.first().getAttribute('data-page'))!;

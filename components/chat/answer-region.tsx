@@ -82,32 +82,45 @@ export function PageRegionImage({
   const loaded = size?.key === key ? size : null;
   if (!loaded) return <div className="h-16 w-full animate-pulse bg-zinc-100 dark:bg-zinc-800" role="status" aria-label={`Loading page ${page}`} />;
   const crop = cropOf(bbox, loaded.value, loaded, maxHeight, minHeightShare);
+  const frame = loaded.value && clampTo(crop, { x: loaded.value.x - 1.5, y: loaded.value.y - 1.5, w: loaded.value.w + 3, h: loaded.value.h + 3 });
   return (
-    <div className="relative w-full overflow-hidden bg-white" style={{ aspectRatio: `${crop.w} / ${crop.h}` }}>
-      {/* The stored page image, scaled so the crop fills the width; the page's own size places it. */}
-      {/* eslint-disable-next-line @next/next/no-img-element -- a page image served by the app, positioned by its crop */}
-      <img
-        src={pageImageLink(manualId, page, 'image')}
-        alt=""
-        draggable={false}
-        className="absolute max-w-none select-none"
-        style={{ width: pct(loaded.width / crop.w), left: pct(-crop.x / crop.w), top: pct(-crop.y / crop.h) }}
-      />
-      {loaded.value && (
+    // The page image as the box's background, scaled so the crop fills the width: a background
+    // never overflows its box, so nothing is laid out (or scrolls) beyond the crop.
+    <div
+      data-testid="region-crop"
+      className="relative w-full bg-white bg-no-repeat"
+      style={{
+        aspectRatio: `${crop.w} / ${crop.h}`,
+        backgroundImage: `url(${pageImageLink(manualId, page, 'image')})`,
+        backgroundSize: `${pct(loaded.width / crop.w)} auto`,
+        backgroundPosition: `${backgroundOffset(crop.x, loaded.width, crop.w)} ${backgroundOffset(crop.y, loaded.height, crop.h)}`,
+      }}
+    >
+      {frame && (
         <span
           data-testid="region-value"
           aria-hidden
           className="absolute rounded-sm ring-2 ring-amber-500"
-          style={{
-            left: pct((loaded.value.x - 1.5 - crop.x) / crop.w),
-            top: pct((loaded.value.y - 1.5 - crop.y) / crop.h),
-            width: pct((loaded.value.w + 3) / crop.w),
-            height: pct((loaded.value.h + 3) / crop.h),
-          }}
+          style={{ left: pct((frame.x - crop.x) / crop.w), top: pct((frame.y - crop.y) / crop.h), width: pct(frame.w / crop.w), height: pct(frame.h / crop.h) }}
         />
       )}
     </div>
   );
+}
+
+/**
+ * A background position that puts page coordinate `at` at the box's edge: CSS places p % of the
+ * image at p % of the box, so p = at / (page − crop) (0 when the crop spans the page).
+ */
+const backgroundOffset = (at: number, pageSize: number, cropSize: number) => (pageSize - cropSize > 0.5 ? pct(at / (pageSize - cropSize)) : '0%');
+
+/** The part of `b` inside `crop` (a value box estimated past the crop's edge stays inside it). */
+function clampTo(crop: BBox, b: BBox): BBox | null {
+  const x0 = Math.max(crop.x, b.x);
+  const y0 = Math.max(crop.y, b.y);
+  const x1 = Math.min(crop.x + crop.w, b.x + b.w);
+  const y1 = Math.min(crop.y + crop.h, b.y + b.h);
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
 }
 
 /**
