@@ -156,7 +156,8 @@ export interface StoredProfile extends Omit<DeviceProfile, 'manualId'> {
 }
 /** The reader's version: a stored profile of another version is read again. */
 const PROFILE_VERSION = 2;
-const basisOf = (m: { title: string; fileName: string }) => `${m.title}\u0000${m.fileName}`;
+// JSON, not a NUL-joined string: Postgres' jsonb refuses \u0000.
+const basisOf = (m: { title: string; fileName: string }) => JSON.stringify([m.title, m.fileName]);
 
 /** The profile to store for a manual. */
 export function storedProfile(manual: ProfileManual, firstPages: readonly string[]): StoredProfile {
