@@ -9,11 +9,11 @@ import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import { clarifySentence, readDevices, shouldClarify, type ClarifyReading } from '@/lib/answer/clarify';
-import { closestPages } from '@/lib/answer/closest-pages';
+import { closestPages, distinctPages } from '@/lib/answer/closest-pages';
 import { deviceKey, deviceProfiles, manualsOfKind, type DeviceProfile } from '@/lib/device/identity';
 import { extractiveAnswer } from '@/lib/answer/extractive';
 import { bestRegionOnPage, readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
-import { readQuestion } from '@/lib/answer/select';
+import { readQuestion, type Reading } from '@/lib/answer/select';
 import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { RefHit } from '@/lib/answer/hits';
@@ -223,7 +223,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     }
     const llm = await ctx.llm();
     // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
-    const units = await ctx.pageUnits(bestPages(t.environment.textHits(), STRUCTURE_PAGES));
+    const units = await ctx.pageUnits(distinctPages(t.environment.textHits(), STRUCTURE_PAGES));
     let text = '';
     let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
@@ -257,6 +257,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let coverage: number | undefined;
     let evidence: AnswerEvidence | undefined;
     let structure: StructuredReading | undefined;
+    let reading: Reading | undefined;
     const failed = method === 'llm' && !DECLINED.test(text) ? failedCheck(t, text) : undefined;
     if (failed) {
       // The check failed: no paragraph that reads like an answer, the closest pages instead.
@@ -285,6 +286,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode = answer.mode;
       evidence = answer.evidence;
       structure = answer.structure;
+      reading = answer.reading;
       coverage = Math.round(answer.coverage * 1000) / 1000;
       // Stream sentence by sentence so the UI behaves the same with and without an LLM.
       for (const [i, sentence] of answer.parts.entries()) {
@@ -296,7 +298,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode = declined ? llmDeclineMode(t) : 'answer';
       if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
-    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units);
+    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units, reading);
     // Sources list what an answer cites, or the pages shown instead of one.
     const cited = !input.include_sources
       ? []
@@ -331,19 +333,9 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
   },
 };
 
-/** The first `n` distinct pages of the hits, in rank order. */
-function bestPages(hits: readonly RefHit[], n: number): Array<{ manualId: string; page: number }> {
-  const out: Array<{ manualId: string; page: number }> = [];
-  for (const h of hits) {
-    if (out.length >= n) break;
-    if (!out.some((p) => p.manualId === h.manualId && p.page === h.page)) out.push({ manualId: h.manualId, page: h.page });
-  }
-  return out;
-}
-
-/** Each closest page with the region of its unit that covers most of the question. */
-function withRegions(t: TreeData, pages: ClosestPage[], units: readonly PageUnit[]): ClosestPage[] {
-  const reading = units.length ? readQuestion(t.question, t.environment.textHits(), t.environment.topicTerms()) : undefined;
+/** Each closest page with the region of its unit that covers most of the question (read here when the writer did not). */
+function withRegions(t: TreeData, pages: ClosestPage[], units: readonly PageUnit[], read?: Reading): ClosestPage[] {
+  const reading = units.length ? (read ?? readQuestion(t.question, t.environment.textHits(), t.environment.topicTerms())) : undefined;
   if (!reading) return pages;
   return pages.map((p) => {
     const region = bestRegionOnPage(reading, units, p.manualId, p.page);

@@ -28,23 +28,37 @@ const SNIPPET_CHARS = 200;
  * citation of it opens (the viewer at the page, the passage highlighted).
  */
 export function closestPages(hits: readonly RefHit[], max = MAX_PAGES): PageCard[] {
-  const out: PageCard[] = [];
-  const seen = new Set<string>();
-  for (const h of hits) {
-    const text = (h.text ?? '').replace(/\s+/g, ' ').trim();
-    const key = `${h.manualId}#${h.page}`;
-    if (!text || seen.has(key)) continue;
-    seen.add(key);
+  return firstOfEachPage(
+    hits.filter((h) => (h.text ?? '').trim()),
+    max,
+  ).map((h) => {
     const heading = sourceLabel(h.heading);
-    out.push({
+    return {
       manualId: h.manualId,
       ...(h.manualTitle ? { manualTitle: h.manualTitle } : {}),
       page: h.page,
       ...(heading ? { heading } : {}),
-      snippet: truncate(text, SNIPPET_CHARS),
+      snippet: truncate((h.text ?? '').replace(/\s+/g, ' ').trim(), SNIPPET_CHARS),
       previewUrl: viewerUrl(h),
-    });
+    };
+  });
+}
+
+/** The first `n` distinct pages of the hits, in rank order. */
+export function distinctPages(hits: readonly RefHit[], n: number): Array<{ manualId: string; page: number }> {
+  return firstOfEachPage(hits, n).map((h) => ({ manualId: h.manualId, page: h.page }));
+}
+
+/** The best (first) hit of each of the first `max` distinct pages. */
+function firstOfEachPage(hits: readonly RefHit[], max: number): RefHit[] {
+  const out: RefHit[] = [];
+  const seen = new Set<string>();
+  for (const h of hits) {
     if (out.length >= max) break;
+    const key = `${h.manualId}#${h.page}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(h);
   }
   return out;
 }

@@ -31,6 +31,8 @@ export interface ExtractiveAnswer {
   evidence: AnswerEvidence;
   /** The structure unit the answer reads, when it reads one (its regions and value boxes). */
   structure?: StructuredReading;
+  /** How the question was read, when it could be: the closest pages' regions are chosen by it too. */
+  reading?: Reading;
 }
 
 export interface ExtractiveOptions {
@@ -60,6 +62,17 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.
   if (opts.unknownDevices?.length && !reading.named) return notCovered(unknownDeviceSentence(opts.unknownDevices));
+  return { ...readAnswer(question, reading, pages, form, opts), reading };
+}
+
+/** The answer from a question that could be read: a unit read whole, the passages' quotes, or why neither is stated. */
+function readAnswer(
+  question: string,
+  reading: Reading,
+  pages: number,
+  form: (evidence: AnswerEvidence | null, otherDevice?: boolean) => AnswerMode,
+  opts: ExtractiveOptions,
+): ExtractiveAnswer {
   const selection = selectUnits(reading);
   const quoted = selection && quoteAnswer(reading, selection);
   const bag = selection && quoted && quotedAnswer(reading, selection, quoted, opts.units ?? []);
