@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { generateStructureManual } from '../lib/sample/testing/tables';
 import { ChatPage } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';
-import { tempPdf } from './sample-pdf';
+import { scannedTablePdf, tempPdf } from './sample-pdf';
 
 /**
  * A stated answer read from a structure unit shows its region of the page: the generated structure
@@ -51,6 +51,7 @@ test.describe('answers read from a table or a procedure show their region', () =
     const region = chat.lastTurn().getByTestId('answer-region');
     await expect(region).toHaveAttribute('data-kind', 'table');
     await expect(region.getByTestId('region-value')).toBeVisible();
+    await expect(region).toContainText('the table this answer reads');
     // The crop is a slice of the page, wider than tall for a table row's neighbourhood.
     const box = (await region.boundingBox())!;
     expect(box.width).toBeGreaterThan(box.height);
@@ -76,5 +77,47 @@ test.describe('answers read from a table or a procedure show their region', () =
     } finally {
       await context.close();
     }
+  });
+});
+
+/**
+ * A table on a scanned page is a place to look, never a stated value: the same generated table
+ * page uploaded as an image only, a question built from a cell's labels gets the "pages" form
+ * saying what the OCR text seems to read, with the table's crop opening the page.
+ */
+test.describe('a table on a scanned page is shown as where to look', () => {
+  let scan = { path: '', fileName: '', question: '', value: '' };
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(300_000);
+    scan = await scannedTablePdf('orvik-cc4-scan');
+    const page = await browser.newPage();
+    const manuals = new ManualsPage(page);
+    await manuals.goto();
+    await manuals.upload(scan.path);
+    await manuals.expectReady(manuals.row(scan.fileName.replace(/\.pdf$/, '')));
+    await page.close();
+  });
+
+  test.afterAll(async ({ browser }) => {
+    const page = await browser.newPage();
+    const manuals = new ManualsPage(page);
+    await manuals.goto();
+    await manuals.delete(manuals.row(scan.fileName.replace(/\.pdf$/, '')));
+    await page.close();
+  });
+
+  test('the reply is the pages form naming the scanned table, with its crop opening the page', async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.askInNewChat(scan.question);
+    await chat.expectLastTurn('done');
+    const notice = chat.lastTurn().getByTestId('form-notice');
+    await expect(notice).toHaveAttribute('data-mode', 'pages');
+    await expect(notice).toContainText(/may be in this table on a scanned page/);
+    const region = chat.lastTurn().getByTestId('answer-region');
+    await expect(region).toHaveAttribute('data-kind', 'table');
+    await expect(region).toContainText('the table to check');
+    await region.press('Enter');
+    await expect(page.getByTestId('page-preview')).toBeVisible();
   });
 });

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { expect, test } from './fixtures';
 import { ChatPage, UNANSWERED_QUESTION } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';
+import { scannedTablePdf } from './sample-pdf';
 
 /**
  * The README's screenshots, written to docs/screenshots/. Not part of `npm test` (skipped unless
@@ -125,12 +126,18 @@ test('README screenshots: library, chat and page preview, light and dark', async
  * one boxed on its page at fit-width), Settings, the share dialog's warning on a loopback address,
  * the shared page a visitor sees, and the closest-pages cards of a question the manual does not answer.
  */
+/** The scanned table page, uploaded once for both viewports. */
+let scan: Awaited<ReturnType<typeof scannedTablePdf>> | undefined;
+
 for (const vp of [
   { suffix: '', width: 1280, height: 800 },
   { suffix: '-phone', width: 390, height: 844 },
 ] as const) {
-  test(`README screenshots: find in a manual, settings, sharing, closest pages (${vp.width}×${vp.height})`, async ({ page, browser }) => {
-    test.setTimeout(240_000);
+  test(`README screenshots: find in a manual, settings, sharing, closest pages, answers with their regions (${vp.width}×${vp.height})`, async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(360_000);
     const size: [number, number] = [vp.width, vp.height];
     const chat = new ChatPage(page);
     await page.setViewportSize({ width: vp.width, height: vp.height });
@@ -194,5 +201,21 @@ for (const vp of [
       await imagesLoaded(page);
       await save(page, `${name}${vp.suffix}.png`, size);
     }
+
+    // A table on a scanned page: where to look, with its crop, never a stated value.
+    if (!scan) {
+      scan = await scannedTablePdf('orvik-cc4-scan');
+      const manuals = new ManualsPage(page);
+      await manuals.goto();
+      await manuals.upload(scan.path);
+      await manuals.expectReady(manuals.row(scan.fileName.replace(/\.pdf$/, '')));
+    }
+    await chat.askInNewChat(scan.question);
+    await chat.expectLastTurn('done');
+    const region = chat.lastTurn().getByTestId('answer-region');
+    await expect(region).toBeVisible();
+    await region.scrollIntoViewIfNeeded();
+    await imagesLoaded(page);
+    await save(page, `answer-scanned${vp.suffix}.png`, size);
   });
 }

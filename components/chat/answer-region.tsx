@@ -128,9 +128,10 @@ function clampTo(crop: BBox, b: BBox): BBox | null {
  * table (or the steps, or the label) without opening the page. A click or Enter opens the source
  * at that spot.
  */
-export function AnswerRegionCrop({ region, onOpen }: { region: AnswerRegion; onOpen: (ref: number) => void }) {
+export function AnswerRegionCrop({ region, stated = true, onOpen }: { region: AnswerRegion; stated?: boolean; onOpen: (ref: number) => void }) {
   const kind = KIND_LABEL[region.kind] ?? 'passage';
-  const label = `Page ${region.page}: the ${kind} this answer reads`;
+  // A region beside the pages form is where to look, not what was read.
+  const label = stated ? `Page ${region.page}: the ${kind} this answer reads` : `Page ${region.page}: the ${kind} to check`;
   return (
     <button
       type="button"

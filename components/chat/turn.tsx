@@ -108,7 +108,9 @@ export function Turn({
           </div>
         )}
 
-        {(turn.mode === 'answer' || turn.mode === 'pages') && turn.region && !running && <AnswerRegionCrop region={turn.region} onOpen={openSource} />}
+        {(turn.mode === 'answer' || turn.mode === 'pages') && turn.region && !running && (
+          <AnswerRegionCrop region={turn.region} stated={turn.mode === 'answer'} onOpen={openSource} />
+        )}
         {turn.mode === 'pages' && <ClosestPageCards pages={turn.pages} question={turn.question} onOpen={onOpenSource} />}
         {turn.mode === 'clarify' && (
           <DeviceChoices
