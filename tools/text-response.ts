@@ -298,7 +298,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode = declined ? llmDeclineMode(t) : 'answer';
       if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
-    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits()), units, reading);
+    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits(), undefined, t.preferManualIds ?? t.manualIds), units, reading);
     // Sources list what an answer cites, or the pages shown instead of one.
     const cited = !input.include_sources
       ? []

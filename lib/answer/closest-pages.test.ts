@@ -39,6 +39,17 @@ describe('closestPages', () => {
     expect(pages[1].snippet.endsWith('…')).toBe(true);
   });
 
+  it("keeps to the turn's device when the search found its pages, else shows what was found", () => {
+    const other = (ref: number, page: number): RefHit => ({ ...chunk(ref, page, `other ${ref}`), manualId: 'm/2', chunkId: `m2:p${page}:c${ref}` });
+    const hits = [other(1, 4), chunk(2, 7, 'own page 7'), other(3, 5), chunk(4, 2, 'own page 2')];
+    expect(closestPages(hits, 3, ['m/1']).map((p) => [p.manualId, p.page])).toEqual([
+      ['m/1', 7],
+      ['m/1', 2],
+    ]);
+    expect(closestPages(hits, 3, ['m/3']).map((p) => p.manualId)).toEqual(['m/2', 'm/1', 'm/2']);
+    expect(closestPages(hits).map((p) => p.manualId)).toEqual(['m/2', 'm/1', 'm/2']);
+  });
+
   it('skips hits without text and gives nothing for no hits', () => {
     expect(closestPages([chunk(1, 2, '  ')])).toEqual([]);
     expect(closestPages([])).toEqual([]);

@@ -25,13 +25,15 @@ const SNIPPET_CHARS = 200;
 /**
  * The best `max` distinct pages of the hits (in the order given: best first), each with the best
  * passage of that page as its snippet (~200 characters), its section heading and the link a
- * citation of it opens (the viewer at the page, the passage highlighted).
+ * citation of it opens (the viewer at the page, the passage highlighted). With `device` (the
+ * manuals of the device the turn is about), only that device's pages when there are any: another
+ * device's page is no place to look for this one's answer.
  */
-export function closestPages(hits: readonly RefHit[], max = MAX_PAGES): PageCard[] {
-  return firstOfEachPage(
-    hits.filter((h) => (h.text ?? '').trim()),
-    max,
-  ).map((h) => {
+export function closestPages(hits: readonly RefHit[], max = MAX_PAGES, device?: readonly string[]): PageCard[] {
+  const withText = hits.filter((h) => (h.text ?? '').trim());
+  // The turn's device (named, or the chat's): its pages only, when the search found any.
+  const own = device?.length ? withText.filter((h) => device.includes(h.manualId)) : [];
+  return firstOfEachPage(own.length ? own : withText, max).map((h) => {
     const heading = sourceLabel(h.heading);
     return {
       manualId: h.manualId,
