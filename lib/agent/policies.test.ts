@@ -46,8 +46,8 @@ describe('policies travel with the turn', () => {
     // A ranking model for other features: the hybrid search reports it cannot rank with it.
     const foreign = { ...SHIPPED_POLICIES.ranking, features: [...FEATURES].reverse() };
     const [quoting, showing] = await Promise.all([
-      ask({ form: { minCoverage: 0, requireAskedQuantity: false, requireSteps: false }, namedDevice: 'scope' }),
-      ask({ form: { minCoverage: 2, requireAskedQuantity: false, requireSteps: false }, namedDevice: 'first', ranking: foreign }),
+      ask({ form: { minCoverage: 0, requireAskedQuantity: false }, namedDevice: 'scope' }),
+      ask({ form: { minCoverage: 2, requireAskedQuantity: false }, namedDevice: 'first', ranking: foreign }),
     ]);
 
     expect(eventsOf(quoting, 'scope')[0]).toMatchObject({ manualIds: ['px-200'] });

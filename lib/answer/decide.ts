@@ -39,8 +39,6 @@ export interface AnswerEvidence {
   regions?: EvidenceRegion[];
   /** What the answer was read from, when a structure unit: a table cell or row, a labelled value, a code, a procedure. */
   structure?: string;
-  /** The question asks how to do something and the answer is not a whole procedure read from the page. */
-  stepsMissing?: boolean;
 }
 
 export const NO_EVIDENCE: AnswerEvidence = { coverage: 0, quantityMissing: true };

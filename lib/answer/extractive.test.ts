@@ -8,7 +8,7 @@ import { chunk, page, resultOf } from '@/lib/agent/testing/turn';
 // These tests exercise the writer, not the operating point: quote when a span is found and states
 // the asked kind of quantity, whatever its coverage.
 const extractiveAnswer = (question: string, hits: RefHit[], opts: ExtractiveOptions = {}) =>
-  writeExtractive(question, hits, { formPolicy: { minCoverage: 0, requireAskedQuantity: true, requireSteps: false }, ...opts });
+  writeExtractive(question, hits, { formPolicy: { minCoverage: 0, requireAskedQuantity: true }, ...opts });
 
 function hits(...texts: Array<[string, string?]>): RefHit[] {
   const env = new Environment();

@@ -97,9 +97,7 @@ function readAnswer(
   if (!chosen) return withheld(question, form(null), NO_EVIDENCE);
   // A unit read from OCR text is a place to look: its crop and what its text seems to say, never a stated value.
   if (useStructure && structure.ocr && pages > 0) return lookHere(structure, chosen.evidence);
-  const { parts, refs } = chosen;
-  // A "how do I" question is answered by the task's steps: anything else is flagged for the form decision.
-  const evidence = reading.procedural ? { ...chosen.evidence, stepsMissing: chosen.structure?.kind !== 'procedure' } : chosen.evidence;
+  const { parts, refs, evidence } = chosen;
   const mode = form(evidence, otherDeviceAsked(reading, chosen.manualId) !== undefined);
   if (mode !== 'answer') return withheld(question, mode, evidence);
   return {
@@ -154,7 +152,7 @@ function withheld(question: string, mode: AnswerMode, evidence: AnswerEvidence):
     declined: true,
     mode,
     coverage: evidence.coverage,
-    evidence: { coverage: evidence.coverage, quantityMissing: evidence.quantityMissing, ...(evidence.stepsMissing ? { stepsMissing: true } : {}) },
+    evidence: { coverage: evidence.coverage, quantityMissing: evidence.quantityMissing },
   };
 }
 

@@ -5,11 +5,10 @@
  *   - `answer`: a passage was quoted, it is about the asked device, and its evidence clears the
  *     policy: the question's words are covered (coverage ≥ minCoverage, ./decide.ts) and, when the
  *     question asks for a quantity of a kind (volts, hertz …), the quoted span states one
- *     (requireAskedQuantity); when it asks how to do something, the answer is a whole procedure
- *     read from the page (requireSteps);
+ *     (requireAskedQuantity);
  *   - `pages`: otherwise — the evidence does not hold the asked thing clearly, so the reply says so
  *     in one sentence and shows the closest pages instead of a paragraph that looks like an answer.
- * The three parameters are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
+ * The two parameters are chosen by `npm run eval -- --train` under leave-one-manual-out cross-
  * validation over the public question sets (lib/eval/form-cv.ts) and ship in ./form.json.
  */
 import type { AnswerEvidence } from './decide';
@@ -23,8 +22,6 @@ export interface FormPolicy {
   minCoverage: number;
   /** Show pages when the question asks for a kind of quantity the quoted span does not state. */
   requireAskedQuantity: boolean;
-  /** Show pages when the question asks how to do something and the answer is not a whole procedure. */
-  requireSteps: boolean;
 }
 
 export interface FormSignals {
@@ -43,7 +40,7 @@ export const SHIPPED_FORM_POLICY: FormPolicy = shipped;
 
 /** Whether the quoted span's evidence clears the policy. */
 function evidenceHolds(e: AnswerEvidence, policy: FormPolicy = SHIPPED_FORM_POLICY): boolean {
-  return e.coverage >= policy.minCoverage && !(policy.requireAskedQuantity && e.quantityMissing) && !(policy.requireSteps && e.stepsMissing);
+  return e.coverage >= policy.minCoverage && !(policy.requireAskedQuantity && e.quantityMissing);
 }
 
 /** The one decision between the three forms. */

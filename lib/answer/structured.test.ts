@@ -176,30 +176,6 @@ describe('quotes placed in their units', () => {
     for (const step of proc.steps) expect(norm(answer.text)).toContain(norm(step).slice(0, 30));
   });
 
-  it('a "how do I" answer that is not a whole procedure is flagged, and the procedure rule shows pages for it', () => {
-    const proc = manual.truth.procedures[0];
-    const units = [...unitsOf(proc.pages[0]), ...unitsOf(proc.pages[1])];
-    const whole = extractiveAnswer('How do I replace the air filter?', hitsFor(proc.pages[0]), { units });
-    expect(whole.evidence.stepsMissing).toBe(false);
-    // The same question over the variants table's page only: a sentence, not the task's steps.
-    const page = manual.truth.tables.find((t) => t.id === 'variants')!.pages[0];
-    const strict = { minCoverage: 0, requireAskedQuantity: false, requireSteps: true };
-    const lax = { ...strict, requireSteps: false };
-    const hits = hitsFor(page).slice(0, 1);
-    const stated = extractiveAnswer('How do I replace the fuse?', hits, { units: unitsOf(page), formPolicy: lax });
-    expect(stated.mode).toBe('answer');
-    expect(stated.evidence.stepsMissing).toBe(true);
-    expect(extractiveAnswer('How do I replace the fuse?', hits, { units: unitsOf(page), formPolicy: strict }).mode).toBe('pages');
-    // Not a "how do I" question: the rule does not apply.
-    const cell = manual.truth.tables.find((t) => t.id === 'variants')!.cells[0];
-    const value = extractiveAnswer(`What is the ${cell.column.join(' ')} for ${cell.row}?`, hitsFor(cell.page), {
-      units: unitsOf(cell.page),
-      formPolicy: strict,
-    });
-    expect(value.mode).toBe('answer');
-    expect(value.evidence.stepsMissing).toBeUndefined();
-  });
-
   it('a quoted sentence gets the region of the paragraph or unit that holds it, on its page', () => {
     const page = 1;
     const hits = hitsFor(page);

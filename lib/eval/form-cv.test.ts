@@ -24,32 +24,17 @@ describe('form policy under cross-validation', () => {
 
   it('computes stated precision, coverage and unanswerable stated; a fixed form is never stated', () => {
     expect(formRates(samples, NEVER_WITHHOLD)).toEqual({ precision: 3 / 6, coverage: 6 / 7, unanswerableStated: 1 });
-    expect(formRates(samples, { minCoverage: 0.5, requireAskedQuantity: true, requireSteps: false })).toEqual({ precision: 1, coverage: 3 / 7, unanswerableStated: 0.5 });
+    expect(formRates(samples, { minCoverage: 0.5, requireAskedQuantity: true })).toEqual({ precision: 1, coverage: 3 / 7, unanswerableStated: 0.5 });
   });
 
   it('maximises coverage at precision ≥ 0.85, else precision at coverage ≥ 0.40', () => {
     // 0.4 … 0.7 with the quantity rule reach precision 1; 0.4 keeps the most coverage (ties: the earlier point).
-    expect(chooseFormPolicy(samples)).toEqual({ minCoverage: 0.4, requireAskedQuantity: true, requireSteps: false });
+    expect(chooseFormPolicy(samples)).toEqual({ minCoverage: 0.4, requireAskedQuantity: true });
     // Nothing reaches 0.85: the most precise policy with coverage ≥ 0.40.
     const hard = [s('a', true, 0.9, true), s('a', true, 0.9, false), s('a', true, 0.5, true), s('a', true, 0.5, false), s('a', true, 0.1, false)];
     const chosen = chooseFormPolicy(hard);
     expect(formRates(hard, chosen)).toMatchObject({ precision: 0.5 });
     expect(formRates(hard, chosen).coverage).toBeGreaterThanOrEqual(0.4);
-  });
-
-  it('the procedure rule withholds a "how do I" quote that is not a whole procedure, and is chosen when that raises precision', () => {
-    const steps = (keywordHit: boolean, stepsMissing: boolean): FormSample => ({
-      fold: 'a',
-      answerable: true,
-      evidence: { coverage: 0.9, quantityMissing: false, stepsMissing },
-      keywordHit,
-    });
-    const tasks = [steps(true, false), steps(true, false), steps(false, true), steps(false, true), s('a', true, 0.9, true), s('a', true, 0.9, true)];
-    expect(formRates(tasks, { minCoverage: 0.5, requireAskedQuantity: false, requireSteps: false })).toMatchObject({ precision: 4 / 6, coverage: 1 });
-    expect(formRates(tasks, { minCoverage: 0.5, requireAskedQuantity: false, requireSteps: true })).toMatchObject({ precision: 1, coverage: 4 / 6 });
-    expect(chooseFormPolicy(tasks).requireSteps).toBe(true);
-    // Without "how do I" quotes the rule changes nothing, and the simpler policy is kept.
-    expect(chooseFormPolicy(samples).requireSteps).toBe(false);
   });
 
   it('chooses each fold without its manual, and draws the curve over the fixed grid', () => {
@@ -58,6 +43,6 @@ describe('form policy under cross-validation', () => {
     expect(folds.get('c')).toEqual(chooseFormPolicy(samples.filter((x) => x.fold !== 'c')));
     const curve = formCurve(samples);
     expect(curve).toHaveLength(FORM_GRID.length);
-    expect(curve[0]).toEqual({ minCoverage: 0, requireAskedQuantity: false, requireSteps: false, precision: 0.5, coverage: 0.8571, unanswerable_stated: 1 });
+    expect(curve[0]).toEqual({ minCoverage: 0, requireAskedQuantity: false, precision: 0.5, coverage: 0.8571, unanswerable_stated: 1 });
   });
 });

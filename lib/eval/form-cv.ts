@@ -27,19 +27,14 @@ export interface FormSample {
 }
 
 /** Quotes whenever the writer finds a span (the recording policy). */
-export const NEVER_WITHHOLD: FormPolicy = { minCoverage: 0, requireAskedQuantity: false, requireSteps: false };
+export const NEVER_WITHHOLD: FormPolicy = { minCoverage: 0, requireAskedQuantity: false };
 
 const MIN_PRECISION = 0.85;
 const MIN_COVERAGE = 0.4;
 
-/**
- * The grid, fixed before any figure was seen: coverage thresholds 0 … 0.8 by 0.05, with and
- * without the quantity rule, with and without the procedure rule (the simpler policy first).
- */
-export const FORM_GRID: FormPolicy[] = [false, true].flatMap((requireSteps) =>
-  [false, true].flatMap((requireAskedQuantity) =>
-    Array.from({ length: 17 }, (_, i) => ({ minCoverage: Math.round(i * 5) / 100, requireAskedQuantity, requireSteps })),
-  ),
+/** The grid, fixed before any figure was seen: coverage thresholds 0 … 0.8 by 0.05, with and without the quantity rule. */
+export const FORM_GRID: FormPolicy[] = [false, true].flatMap((requireAskedQuantity) =>
+  Array.from({ length: 17 }, (_, i) => ({ minCoverage: Math.round(i * 5) / 100, requireAskedQuantity })),
 );
 
 export interface FormRates {

@@ -372,16 +372,8 @@ export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = fa
 
 /** The precision / coverage curve over the form policy's grid. */
 function curveTable(curve: readonly CurvePoint[], markdown = false): string {
-  const rows = [['quantity rule', 'procedure rule', 'min coverage', 'stated prec', 'stated cov', 'unans stated']];
-  for (const p of curve)
-    rows.push([
-      p.requireAskedQuantity ? 'on' : 'off',
-      p.requireSteps ? 'on' : 'off',
-      p.minCoverage.toFixed(2),
-      fmt(p.precision),
-      fmt(p.coverage),
-      fmt(p.unanswerable_stated),
-    ]);
+  const rows = [['quantity rule', 'min coverage', 'stated prec', 'stated cov', 'unans stated']];
+  for (const p of curve) rows.push([p.requireAskedQuantity ? 'on' : 'off', p.minCoverage.toFixed(2), fmt(p.precision), fmt(p.coverage), fmt(p.unanswerable_stated)]);
   return renderTable(rows, markdown);
 }
 

@@ -49,7 +49,7 @@ export function page(manualId: string, n: number, over: Partial<PageObject> = {}
  * Policies for tests of the writer rather than of the operating point: quote when a span is found
  * and states the asked kind of quantity, whatever its coverage.
  */
-export const WRITER_POLICIES = { form: { minCoverage: 0, requireAskedQuantity: true, requireSteps: false } } as const;
+export const WRITER_POLICIES = { form: { minCoverage: 0, requireAskedQuantity: true } } as const;
 
 /** Deps for loop tests: no models, no page images, no store (scripted tools never touch them). */
 export const offlineDeps: AgentDeps = { llm: null, vlm: null, pageImage: null, manualTitle: () => undefined };
