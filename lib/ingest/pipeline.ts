@@ -456,7 +456,9 @@ async function runPipelineWithin(
     if (signal.aborted && !deadline.aborted) throw err;
     const message = isIngestError(err) ? err.message : `Processing failed while ${DOING[current]}: ${rootCause(err)}. Upload the file again to retry.`;
     const errorCode = isIngestError(err) ? err.code : 'ingest_failed';
+    // The user sees the plain message; the log keeps what the operator needs to find the cause.
     if (!isIngestError(err)) console.error('[ingest] failed', manualId, err);
+    else if (err.detail) console.error('[ingest] failed', manualId, `${err.code}: ${err.detail}`);
     await updateManual(manualId, { status: 'failed', error: message, errorCode, progressDone: 0, progressTotal: 0, password: null, timings });
     return { manualId, status: 'failed', pages: pageCount, ocrPages, chunks: 0, error: message, errorCode, timings, ms: Math.round(performance.now() - t0) };
   }
