@@ -13,7 +13,7 @@ import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library
 import { collectTurn } from '@/lib/agent/testing/turn';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
-import { loadConfig } from '../../config';
+import { loadProviderConfig } from '../roles';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
 import { fakeFetch, json, never, openaiAnswer, openaiError, sse, type CapturedRequest } from './testing/helpers';
@@ -32,7 +32,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const config = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://llm.invalid/v1', OPENAI_COMPATIBLE_MODEL: 'fake-model' });
+const config = loadProviderConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://llm.invalid/v1', OPENAI_COMPATIBLE_MODEL: 'fake-model' });
 
 function client(fetch: typeof globalThis.fetch, timeoutMs: number): LlmClient {
   return createClientFromConfig('llm', config, { fetch, timeoutMs, maxAttempts: 3, initialBackoffMs: 20, maxBackoffMs: 50, random: () => 0 })!;
