@@ -170,8 +170,8 @@ const HEALTHY_AFTER_MS = 60_000;
 let restarts = 0;
 
 /**
- * Keeps one server running (issue 34: a kill -9 of next-server used to end `npm start` and leave
- * nothing serving). Any exit but the one this process asked for is followed by a restart; the
+ * Keeps one server running, so a kill -9 of next-server never leaves nothing serving. Any exit
+ * but the one this process asked for is followed by a restart; the
  * server's own children (ingest and PDF workers) notice their parent is gone and exit, and the new
  * server starts its own (a job the old ingest worker held is reclaimed: see README).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8: vision model faults. The VLM is the real openai-compatible backend behind the real LLM
+ * Vision model faults. The VLM is the real openai-compatible backend behind the real LLM
  * client (timeout, retries) pointed at a real HTTP server on loopback that answers 429, 5xx or
  * nothing. Retrieval is a real LanceDB store (lib/agent/testing/library). A transient fault is
  * retried and the VLM reading is used; a lasting one ends visual_interpretation with the reason

@@ -181,7 +181,7 @@ describe('every variable is documented', () => {
   });
 });
 
-describe('loadConfig: host binding and sign-in (issue 13, finding 8)', () => {
+describe('loadConfig: host binding and sign-in', () => {
   it('binds to loopback by default, where no sign-in is needed', () => {
     const c = loadProviderConfig({});
     expect(c.host).toBe('127.0.0.1');

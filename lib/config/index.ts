@@ -117,7 +117,7 @@ const envSchema = z.object({
 
   HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
   MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
-  /** The name issue 34 asked for; MC_TRUSTED_PROXIES wins when both are set. */
+  /** Another name for MC_TRUSTED_PROXIES, which wins when both are set. */
   TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
   PDF_WORKER_HEAP_MB: positiveInt(512),
   PDF_WORKER_MAX_RSS_MB: positiveInt(1024),

@@ -1,5 +1,5 @@
 /**
- * Issue 8: provider faults through the whole turn. The LLM is the real openai-compatible backend
+ * Provider faults through the whole turn. The LLM is the real openai-compatible backend
  * behind the real client (timeouts, retries) built by createClientFromConfig, talking to a fake
  * fetch server that misbehaves: 429 then success, 5xx forever, never answering. Retrieval is a real
  * LanceDB store (lib/agent/testing/library). The turn must always end with 'done' and a non-empty
