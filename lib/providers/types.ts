@@ -1,7 +1,7 @@
 /**
  * The provider contracts. Tools and ingestion see only these interfaces, obtained from the
  * factories in lib/providers/index.ts (getEmbedder, getMultiVectorEmbedder, getVectorStore,
- * getLLM, getVLM, getReranker); a new backend is its file, a row in its folder's factory table, and its variables in lib/config.
+ * getLLM, getVLM, getReranker); a new backend is its code, its descriptor and its row in registry.ts.
  */
 
 /** A rectangle in PDF page coordinates (points, origin top-left, y grows downwards). */

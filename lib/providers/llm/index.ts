@@ -3,7 +3,7 @@
  * role's provider is 'none'. A backend is a provider descriptor (README "Adding a provider"): this
  * factory wraps the model its descriptor creates with retries, deadlines, logs and recording.
  *
- * Environment (besides the provider variables read by lib/config):
+ * Environment (besides the providers' own variables, in their descriptors):
  *   MC_LLM_TIMEOUT_MS    per-call deadline, default 60000 (0 = none)
  *   MC_LLM_MAX_ATTEMPTS  model calls per request incl. the first, default 3
  *   MC_LLM_RECORD=path   append every successful call to a JSONL cassette
