@@ -13,7 +13,7 @@ const config = [
     },
   },
   {
-    // Request bodies are read through one capped reader, after the caller is known (issue 34):
+    // Request bodies are read through one capped reader, after the caller is known:
     // readBodyCapped / readJsonCapped in lib/security/request-guard.ts. A direct read parses
     // whatever size arrives, before anything is checked.
     files: ['app/**/*.{ts,tsx}', 'actions/**/*.ts', 'lib/**/*.{ts,tsx}', 'proxy.ts'],

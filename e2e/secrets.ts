@@ -1,4 +1,4 @@
-import { SECRET_ENV_VARS } from '../lib/config';
+import { SECRET_ENV_VARS } from '../lib/providers/roles';
 
 /**
  * Recognisable fake values for every secret variable, set on the browser tests' server (and its

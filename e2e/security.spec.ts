@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page, Response } from '@playwright/test';
-import { SECRET_ENV_VARS } from '../lib/config';
+import { SECRET_ENV_VARS } from '../lib/providers/roles';
 import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { ManualsPage } from './pages/manuals-page';

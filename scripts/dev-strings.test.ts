@@ -1,6 +1,9 @@
 /** Each rule of the dev-strings check fires, at word boundaries, and test files are skipped. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deviceNamesOf, findHits, isProductFile, needlesOf, tokens, type DevQuestion } from './dev-strings';
+import { checkTree, deviceNamesOf, findHits, isProductFile, manualTitleWords, needlesOf, tokens, type DevQuestion } from './dev-strings';
 
 // An invented question in the eval format (the check's own tests must not quote the real ones either).
 const question: DevQuestion = {
@@ -49,8 +52,8 @@ describe('dev strings', () => {
     expect(isProductFile('skills/s.md')).toBe(true);
   });
 
-  it('covers actions/ and the root files the server runs', () => {
-    for (const file of ['actions/a.ts', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs'])
+  it('covers actions/ and the code files at the root', () => {
+    for (const file of ['actions/a.ts', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'vitest.config.ts'])
       expect(hits(file, 'see QX900-B')).toEqual(['1 question token: QX900-B']);
   });
 
@@ -60,5 +63,47 @@ describe('dev strings', () => {
     const named = needlesOf(q, 'eval/x.jsonl');
     expect(findHits('lib/y.ts', '// measured on the zentro pinout', named).map((h) => h.needle.rule)).toEqual(['device name']);
     expect(findHits('lib/y.ts', '// a field guide', named)).toEqual([]);
+  });
+
+  it("takes the maker and model words of a manual's title: its first word and its letters-and-digits words", () => {
+    expect(manualTitleWords('zentro-qx40-field-guide.pdf')).toEqual(['zentro', 'qx40']);
+    expect(manualTitleWords('docs/Kelvo_Tx-9_Service_Notes_1994.pdf')).toEqual(['kelvo']);
+  });
+});
+
+describe('checkTree, on a tree of files', () => {
+  /** A repository with an invented question in eval/ and, when `shared`, a shared folder with a manual. */
+  function tree(files: Record<string, string>): { root: string; shared: string } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-dev-strings-'));
+    const root = path.join(dir, 'repo');
+    const all: Record<string, string> = {
+      'repo/eval/x-qa.jsonl': `${JSON.stringify({ id: 'x01', manual: 'zentro-qx40-field-guide.pdf', question: 'Where does the Zentro QX40 keep its fuse?', answer_keywords: ['F7B2 holder'], pages: [3], kind: 'lookup' })}\n`,
+      'repo/lib/ok.ts': 'export const x = 1;\n',
+      ...files,
+    };
+    for (const [file, text] of Object.entries(all)) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+    return { root, shared: path.join(dir, 'shared') };
+  }
+  const found = (t: { root: string; shared: string }) => checkTree(t.root, t.shared).hits.map((h) => `${h.file}:${h.line} ${h.needle.rule}: ${h.needle.text}`);
+
+  it("passes a clean tree, reading the repo's eval/ with no shared folder", () => {
+    const t = tree({});
+    expect(fs.existsSync(t.shared)).toBe(false);
+    const check = checkTree(t.root, t.shared);
+    expect(check.hits).toEqual([]);
+    expect(check.needles).toBeGreaterThan(0);
+  });
+
+  it('fails on a string planted in lib/, actions/ or a root file', () => {
+    const t = tree({ 'repo/lib/a.ts': '// the f7b2 holder\n', 'repo/actions/b.ts': '// see the QX40\n', 'repo/proxy.ts': "const maker = 'zentro';\n" });
+    expect(found(t).sort()).toEqual(['actions/b.ts:1 question token: QX40', 'lib/a.ts:1 answer keyword: F7B2 holder', 'proxy.ts:1 device name: zentro']);
+  });
+
+  it("fails on a maker or model word of a shared manual's title that no question names", () => {
+    const t = tree({ 'shared/manuals9/kelvo-tx900-service-notes.pdf': '%PDF-1.4\n', 'repo/components/c.tsx': 'export const label = "Kelvo";\n' });
+    expect(found(t)).toEqual(['components/c.tsx:1 manual title: kelvo']);
   });
 });

@@ -1,9 +1,14 @@
 /**
- * Issue 29: product code must not encode knowledge taken from the evaluation questions. These are
- * the pure rules behind `npm run lint:dev-strings` (scripts/check-dev-strings.ts reads the files).
- * A question yields needles; a product file's line holding a needle (case-insensitive, and for
- * tokens not inside a longer alphanumeric token) is a hit.
+ * Product code must not encode knowledge taken from the evaluation questions or their manuals.
+ * These are the rules behind `npm run lint:dev-strings` (scripts/check-dev-strings.ts prints what
+ * `checkTree` finds). A question, and a public manual's title, yield needles; a product file's
+ * line holding a needle (case-insensitive, and for tokens not inside a longer alphanumeric token)
+ * is a hit.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileNameText } from '../lib/device/tokens';
+import { readQa } from '../lib/eval/qa';
 
 /** The fields of an eval question (../shared/eval/README.md) the rules use. */
 export interface DevQuestion {
@@ -14,7 +19,7 @@ export interface DevQuestion {
   manual?: string;
 }
 
-export type DevRule = 'question start' | 'answer keyword' | 'question token' | 'digit code' | 'device name';
+export type DevRule = 'question start' | 'answer keyword' | 'question token' | 'digit code' | 'device name' | 'manual title';
 
 export interface Needle {
   text: string;
@@ -31,8 +36,9 @@ export interface Hit {
 }
 
 export const PRODUCT_DIRS = ['actions/', 'app/', 'components/', 'lib/', 'tools/', 'skills/'];
-/** Product files at the repository's root. */
-export const PRODUCT_ROOT_FILES = ['proxy.ts', 'instrumentation.ts', 'next.config.mjs'];
+
+/** Code at the repository's root (proxy.ts, instrumentation.ts, the tools' configs): every .ts, .mts and .mjs file there. */
+const isRootCode = (file: string) => !file.includes('/') && /\.(ts|mts|mjs)$/.test(file) && !file.endsWith('.d.ts');
 
 /** Test files may quote the questions: `*.test.ts(x)`, anything under a `testing/` folder, `testing*.ts`. */
 export function isTestFile(file: string): boolean {
@@ -41,7 +47,7 @@ export function isTestFile(file: string): boolean {
 
 /** Repo-relative path (forward slashes) of a file the rules apply to. */
 export function isProductFile(file: string): boolean {
-  return (PRODUCT_ROOT_FILES.includes(file) || PRODUCT_DIRS.some((dir) => file.startsWith(dir))) && !isTestFile(file);
+  return (isRootCode(file) || PRODUCT_DIRS.some((dir) => file.startsWith(dir))) && !isTestFile(file);
 }
 
 /**
@@ -77,8 +83,7 @@ export function needlesOf(q: DevQuestion, file: string): Needle[] {
 export function deviceNamesOf(q: DevQuestion): string[] {
   if (!q.manual) return [];
   const fileWords = new Set(
-    q.manual
-      .replace(/\.pdf$/i, '')
+    fileNameText(q.manual)
       .toLowerCase()
       .split(/[^\p{L}\p{N}]+/u)
       .filter((w) => w.length >= 3 && !/^\d+$/.test(w)),
@@ -89,6 +94,22 @@ export function deviceNamesOf(q: DevQuestion): string[] {
     .flatMap((w) => w.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   return [...fileWords].filter((f) => written.some((w) => w === f || (w.startsWith(f) && f.length >= 4)));
 }
+
+/**
+ * Maker and model words of a public manual's title (its file name: `acme-hx200-field-guide.pdf`):
+ * the first word, which names the maker or the product, and every word mixing letters and digits;
+ * not the words that say what kind of document it is ("field", "guide").
+ */
+export function manualTitleWords(fileName: string): string[] {
+  const words = fileNameText(fileName)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return [...new Set([words[0], ...words.filter(mixesLettersAndDigits)].filter((w): w is string => !!w && w.length >= 3 && !/^\d+$/.test(w)))];
+}
+
+const manualNeedles = (fileName: string): Needle[] =>
+  manualTitleWords(fileName).map((text) => ({ text, rule: 'manual title', from: fileName, skillsOnly: false }));
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -120,4 +141,49 @@ export function findHits(file: string, text: string, needles: readonly Needle[])
     }
   });
   return hits;
+}
+
+/** Reference answers by id (lib/eval/qa.ts) are answers, not questions: they hold no question to take needles from. */
+const REFERENCE_FILES = new Set(['reference-answers.jsonl']);
+
+const filesIn = (dir: string, ext: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(ext)) : []);
+
+export interface TreeCheck {
+  files: number;
+  needles: number;
+  hits: Array<Hit & { file: string }>;
+}
+
+/**
+ * Every hit in the product files under `root`. Needles come from the questions of `root`/eval,
+ * always, and of `shared`/eval when it exists, and from the titles of the manuals they name and of
+ * the PDFs in `shared`/manuals*. `allowed` lists, per file, matched strings (lower case) that are
+ * logic rather than leftovers.
+ */
+export function checkTree(root: string, shared: string, allowed: Record<string, readonly string[]> = {}): TreeCheck {
+  const evalDirs = [path.join(shared, 'eval'), path.join(root, 'eval')];
+  const qaFiles = evalDirs.flatMap((dir) =>
+    filesIn(dir, '.jsonl')
+      .filter((f) => !REFERENCE_FILES.has(f))
+      .map((f) => path.join(dir, f)),
+  );
+  const questions = qaFiles.flatMap((file) => readQa(file).map((q) => ({ q, from: path.relative(root, file) })));
+  const manualDirs = filesIn(shared, '').filter((d) => /^manuals/.test(d));
+  const manuals = new Set([...questions.flatMap(({ q }) => (q.manual ? [q.manual] : [])), ...manualDirs.flatMap((d) => filesIn(path.join(shared, d), '.pdf'))]);
+  const needles = [...questions.flatMap(({ q, from }) => needlesOf(q, from)), ...[...manuals].flatMap(manualNeedles)];
+  const files = [
+    ...fs.readdirSync(root).filter(isRootCode),
+    ...PRODUCT_DIRS.filter((dir) => fs.existsSync(path.join(root, dir))).flatMap((dir) =>
+      fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}${f.split(path.sep).join('/')}`),
+    ),
+  ].filter((f) => isProductFile(f) && fs.statSync(path.join(root, f)).isFile());
+  const hits: TreeCheck['hits'] = [];
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    if (text.includes('\0')) continue; // binary
+    for (const hit of findHits(file, text, needles)) {
+      if (!allowed[file]?.includes(hit.needle.text.toLowerCase())) hits.push({ ...hit, file });
+    }
+  }
+  return { files: files.length, needles: needles.length, hits };
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 29: the README's layer diagram is the layering `.dependency-cruiser.cjs` enforces — it names
+ * The README's layer diagram is the layering `.dependency-cruiser.cjs` enforces — it names
  * every folder of lib/, each folder has a rule, and every import a rule allows points down the
  * diagram ("Imports flow one way, top to bottom").
  */

@@ -100,7 +100,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-load-'));
   // Several servers share the state (Postgres), the files and the vectors, as on several machines.
   // The load comes from one address (this script) far faster than a person asks: the per-address
-  // limits of the request guard (issue 13; tested in lib/security/rate-limit.test.ts and the security e2e)
+  // limits of the request guard (tested in lib/security/rate-limit.test.ts and the security e2e)
   // would turn most of it into 429s, so they are raised here.
   let shared: Record<string, string> = { MC_RATE_ASKS_PER_MIN: '100000', MC_RATE_UPLOADS_PER_10MIN: '100000' };
   let dropDatabase = async () => {};

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/sample-family.ts DIR [--variants N]`: writes the generated product line of
- * near-identical manuals (lib/sample/family.ts, issue 39) and its questions (family-qa.jsonl) to
+ * near-identical manuals (lib/sample/family.ts) and its questions (family-qa.jsonl) to
  * DIR, for the eval's public mixed library:
  *   npm run eval -- --qa … --qa DIR/family-qa.jsonl --manuals ../shared/manuals … --manuals DIR
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8: `npm start` with an unusable DATA_DIR stops before building or serving, with a message
+ * `npm start` with an unusable DATA_DIR stops before building or serving, with a message
  * that names DATA_DIR, a non-zero exit, and nothing created. Root ignores directory permissions,
  * so the unwritable paths are paths below a regular file (ENOTDIR) or a regular file itself.
  * A disk with less free space than MC_MIN_FREE_MB (set far above any real disk here) stops it too.

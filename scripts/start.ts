@@ -19,7 +19,8 @@ import { freeBytes, formatMb, minFreeBytes } from '../lib/runtime/disk-space';
 import { LEAN_MALLOC_ENV } from '../lib/runtime/process-memory';
 import { isLoopbackHost } from '../lib/config/network';
 import { acquireInstanceLock } from '../lib/runtime/instance-lock';
-import { ConfigError, loadConfig, runtimeEnv, runtimeNumber } from '../lib/config';
+import { ConfigError, runtimeEnv, runtimeNumber } from '../lib/config';
+import { loadProviderConfig } from '../lib/providers/roles';
 
 const root = path.resolve(import.meta.dirname, '..');
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -94,7 +95,7 @@ function portIsFree(host: string, port: number): Promise<boolean> {
 async function main() {
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadProviderConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) fail(`${err.message}\n\nSee .env.example for every variable.`);
     throw err;
@@ -169,8 +170,8 @@ const HEALTHY_AFTER_MS = 60_000;
 let restarts = 0;
 
 /**
- * Keeps one server running (issue 34: a kill -9 of next-server used to end `npm start` and leave
- * nothing serving). Any exit but the one this process asked for is followed by a restart; the
+ * Keeps one server running, so a kill -9 of next-server never leaves nothing serving. Any exit
+ * but the one this process asked for is followed by a restart; the
  * server's own children (ingest and PDF workers) notice their parent is gone and exit, and the new
  * server starts its own (a job the old ingest worker held is reclaimed: see README).
  */

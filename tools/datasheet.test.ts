@@ -1,7 +1,7 @@
 /**
  * A datasheet: the first page names the device and holds the asked values, with no cover page
  * before it. The device's name words are the manual's identity; the other words of that page are
- * content, so a question about them is answered from it, not declined (issue 30). Real ingest,
+ * content, so a question about them is answered from it, not declined. Real ingest,
  * real index, the offline loop.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

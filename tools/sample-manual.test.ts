@@ -1,7 +1,7 @@
 import path from 'node:path';
 import os from 'node:os';
 /**
- * Issue 5: the six tools, and the offline loop, against the generated sample manual ingested
+ * The six tools, and the offline loop, against the generated sample manual ingested
  * through the real pipeline (acceptUpload → ingestManual: parse, OCR, render, embed, index) into
  * a real LanceDB index in this file's scratch DATA_DIR (test/setup.ts). Nothing is mocked but the
  * vision model, a MockLanguageModelV3 behind the real client wrapper (createLlmClient).
@@ -394,7 +394,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
   });
 });
 
-describe('a manual still processing, searchable through its first pages (issue 32)', () => {
+describe('a manual still processing, searchable through its first pages', () => {
   it('is searched through its ready pages, and the answer says it is still processing', async () => {
     const id = 'processing-kl9';
     await createManual({ id, title: 'Brio KL-9 Service Manual', fileName: 'brio-kl9.pdf', sha256: 'e'.repeat(64), sizeBytes: 1000 });
@@ -426,7 +426,7 @@ describe('the sample ground truth through the full offline loop', () => {
   // answerable questions cite an expected page, 15 of 20 answers contain every keyword, and the
   // 3 unanswerable ones are declined. Since the learned ranker (lib/ranking) replaced the lexical
   // leg, s21 (RS-485 cable length) is answered with the communication row instead of declined:
-  // the extractive decline rule still awaits its calibrated rewrite (issue 15), so 2 of 3 are
+  // the extractive decline rule still awaits its calibrated rewrite, so 2 of 3 are
   // required here. The assertions leave a margin for embedder or OCR drift.
   it('most answerable questions cite a right page; the unanswerable ones are declined', async () => {
     const outcomes = [];

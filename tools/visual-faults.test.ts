@@ -1,5 +1,5 @@
 /**
- * Issue 8: vision model faults. The VLM is the real openai-compatible backend behind the real LLM
+ * Vision model faults. The VLM is the real openai-compatible backend behind the real LLM
  * client (timeout, retries) pointed at a real HTTP server on loopback that answers 429, 5xx or
  * nothing. Retrieval is a real LanceDB store (lib/agent/testing/library). A transient fault is
  * retried and the VLM reading is used; a lasting one ends visual_interpretation with the reason
@@ -11,7 +11,7 @@ import { agentServices } from '@/lib/services/agent-services';
 import { eventsOf } from '@/lib/agent/testing/turn';
 import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library';
 import { collectTurn } from '@/lib/agent/testing/turn';
-import { loadConfig } from '@/lib/config';
+import { loadProviderConfig } from '@/lib/providers/roles';
 import { createClientFromConfig } from '@/lib/providers/llm';
 import { openaiErrorReply, startFaultServer, type FaultHandler, type FaultServer } from '@/test/fault-server';
 
@@ -44,7 +44,7 @@ const reading = (text: string) => ({
 async function turnWithVlm(handler: FaultHandler) {
   server.respond(handler);
   const start = server.requests.length;
-  const config = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'fake-vlm', LLM_PROVIDER: 'none' });
+  const config = loadProviderConfig({ OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'fake-vlm', LLM_PROVIDER: 'none' });
   const vlm = createClientFromConfig('vlm', config, { timeoutMs: 500, maxAttempts: 3, initialBackoffMs: 10, maxBackoffMs: 20, random: () => 0 })!;
   // No deadline of its own: a turn that hangs fails on the test's timeout.
   const events = await collectTurn({

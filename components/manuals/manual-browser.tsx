@@ -14,7 +14,7 @@ import { viewerLink } from '@/lib/text/page-links';
 type PageInfo = { number: number; width: number; height: number; ocr: boolean };
 
 /**
- * One manual, browsed (issue 33): find words and numbers across its pages (matches listed with
+ * One manual, browsed: find words and numbers across its pages (matches listed with
  * their page and snippet, walked with next/previous or Enter / Shift+Enter, the selected one
  * highlighted on its page like a citation), go to a page by number, and either the page viewer
  * (`page` set) or the thumbnail grid. Search state lives here, so it survives moving between pages.

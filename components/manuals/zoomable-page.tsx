@@ -13,8 +13,8 @@ const STEP = 1.25;
 type Zoom = { fit: 'page' | 'width' } | { scale: number };
 
 /**
- * A page that fits the width it is given, scrolled to the highlight, on every screen size (issue
- * 33: "fit page" left body text ~6 px tall on a desktop, print size cropped both sides of a phone
+ * A page that fits the width it is given, scrolled to the highlight, on every screen size
+ * ("fit page" leaves body text ~6 px tall on a desktop, print size crops both sides of a phone
  * screen; at fit-width no line needs sideways panning). It zooms on demand with the buttons, Ctrl
  * + wheel, a two-finger pinch or + / − keys, fits the whole page with the fit button, rotates in
  * quarter turns for sideways scans, and swaps in a sharper render when zoomed in.

@@ -1,5 +1,5 @@
 /**
- * Issue 39 end to end through the real pipeline (acceptUpload → ingestManual → LanceDB, the
+ * "Which device?" end to end through the real pipeline (acceptUpload → ingestManual → LanceDB, the
  * offline embedder, the rules decider; nothing mocked): a generated family of six near-identical
  * manuals (lib/sample/family.ts). A question naming a variant is answered from that variant's
  * manual, its first words naming it; one naming none asks "Which device?" with the variants as

@@ -13,7 +13,7 @@ import type { PageUnit } from '@/lib/answer/structured';
 import type { DeviceChoice } from '@/lib/answer/clarify';
 import type { LanguageModelUsage } from 'ai';
 import type { z } from 'zod';
-import type { DeciderProvider } from '@/lib/config';
+import type { DeciderProvider } from '@/lib/providers/descriptor';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import type { Skill } from './decision/skills';

@@ -1,5 +1,5 @@
 /**
- * Which manuals a turn searches, and why (issue 31). A chat knows which device it is about:
+ * Which manuals a turn searches, and why. A chat knows which device it is about:
  *   1. the manuals the user picked (the scope), when they are not the whole library;
  *   2. else the device this question names (lib/ranking/named-device.ts): one manual → that manual;
  *   3. else the chat's device context: the device an earlier question named, until the user clears
@@ -10,7 +10,7 @@
  *
  * The named device's pages come first in the final ranking ('first'; hybrid_search puts them ahead
  * of the rest): measured under leave-one-manual-out CV against searching its manuals alone
- * ('scope') and against no filter ('off'), see docs/eval.md (2026-11-27): 'first' is never below
+ * ('scope') and against no filter ('off'), see docs/eval.md: 'first' is never below
  * 'off' on any public set, 'scope' is (the ranker's features, scaled within the candidates, lose
  * the library's other manuals as a contrast). Both keep another device's page from rank 1. A scope
  * the user picked is a filter. The turn passes its policy (AgentServices.policies).

@@ -15,7 +15,7 @@ export type { DeciderKind, DeviceContext, EventHit, ShownTool };
 export type EventSource = Source;
 
 /**
- * The three forms of a reply (issue 30): `answer`, a checked answer quoted from the manual of the
+ * The three forms of a reply: `answer`, a checked answer quoted from the manual of the
  * asked device; `pages`, the closest pages, honestly labelled, when the evidence does not hold the
  * answer; `not_covered`, no ready manual covers the asked device (or its manual is still processing).
  * Decided by lib/answer/form.ts; a ClosestPage is what a `pages` card shows (./contract.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 8: hostile questions. The chat route's schema and prepareTurn refuse empty and oversized
+ * Hostile questions. The chat route's schema and prepareTurn refuse empty and oversized
  * questions with a clear error; runTurn, over a real LanceDB index of the generated sample manual
  * plus a tiny manual whose text tries a prompt injection, answers odd questions without hanging,
  * and nothing a question or a manual says changes which tools may run.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { summarize } from '@/tools/summarize';
 import { textResponse } from '@/tools/text-response';
 import { agentServices } from '@/lib/services/agent-services';
-import { getConfig } from '@/lib/config';
+import { getProviderConfig } from '@/lib/providers/roles';
 import { restoreEnv, snapshotEnv } from '@/test/env';
 import { visualInterpretation } from '@/tools/visual-interpretation';
 import type { LlmClient } from '@/lib/providers/types';
@@ -351,7 +351,7 @@ describe('the decider of a turn', () => {
     const saved = snapshotEnv(['DECIDER', 'LLM_PROVIDER']);
     Object.assign(process.env, { DECIDER: 'rules', LLM_PROVIDER: 'none' });
     try {
-      expect(getConfig().decider.provider).toBe('rules');
+      expect(getProviderConfig().decider.provider).toBe('rules');
       const { llm, decisionCalls } = deciding();
       const services = { ...agentServices(offlineDeps), llm: async () => llm, decider: 'llm' as const };
       const events = await collectTurn({ question, services, tools, options: { skills: [] } });

@@ -48,7 +48,7 @@ describe('a turn over a real LanceDB store', () => {
     expect(response.mode).toBe('pages');
     expect(response.sources.map((s) => s.page)).toEqual(response.pages!.map((p) => p.page));
     expect(response.text).not.toMatch(/\d/);
-    // The closest pages form (issue 30): up to 3 distinct pages of the evidence, each linked as a citation would be.
+    // The closest pages form: up to 3 distinct pages of the evidence, each linked as a citation would be.
     expect(response.mode).toBe('pages');
     expect(response.pages!.length).toBeGreaterThanOrEqual(1);
     expect(response.pages!.length).toBeLessThanOrEqual(3);

@@ -1,5 +1,5 @@
 /**
- * Issue 34, API keys: invalid keys are audited with the address and limited per address; a key
+ * API keys: invalid keys are audited with the address and limited per address; a key
  * acts with its creator's current role (a demoted administrator's key is refused). Real database.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -15,6 +15,7 @@ import { isSearchable } from '@/lib/manuals/view';
 import { getEmbedder, getVectorStore } from '@/lib/providers';
 import { recommendedHybridAlpha } from '@/lib/providers/embeddings';
 import { getPage, listManuals, type Manual } from '@/lib/store/manuals';
+import { manualLink } from '@/lib/text/page-links';
 import { pagePreviewUrl } from '@/lib/agent/contract';
 import { defaultTools } from '@/tools';
 
@@ -106,7 +107,7 @@ function view(m: Manual, base: string): ApiManual {
     pages: m.pageCount,
     status: m.status,
     ready: m.status === 'ready',
-    url: absolute(base, `/manuals/${encodeURIComponent(m.id)}`),
+    url: absolute(base, manualLink(m.id)),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The access model (issue 13, finding 4): on loopback the local user is the admin; where sign-in
+ * The access model: on loopback the local user is the admin; where sign-in
  * is required, members manage their own manuals and admins every manual; no manual is ownerless.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ describe('roles', () => {
     expect((await findUserByEmail('admin'))?.passwordHash).toMatch(/^scrypt\$/);
   });
 
-  it('removing or changing an unknown user is a 404 (issue 34), the built-in admin stays', async () => {
+  it('removing or changing an unknown user is a 404, the built-in admin stays', async () => {
     await expect(removeUser('no-such-user')).rejects.toMatchObject({ status: 404 });
     await expect(changeUser('no-such-user', { role: 'admin' })).rejects.toMatchObject({ status: 404 });
     await expect(removeUser(ADMIN_USER_ID)).rejects.toMatchObject({ status: 403 });

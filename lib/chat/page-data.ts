@@ -7,6 +7,7 @@ import 'server-only';
 import { isSearchable, overallPercent, searchableLabel, stageLabel } from '@/lib/manuals/view';
 import { queuedManualIds } from '@/lib/store/jobs';
 import { getConfig } from '@/lib/config';
+import { getProviderConfig } from '@/lib/providers/roles';
 import { listManuals } from '@/lib/store/manuals';
 import { manualHeadings } from '@/lib/store/sessions';
 import { listChatSessions, type SessionSummary } from './service';
@@ -41,7 +42,7 @@ export async function chatPageContext(ownerId: string | null, opts: { examples?:
   let offline = true;
   let publicUrl: string | null = null;
   try {
-    offline = getConfig().llm.provider === 'none';
+    offline = getProviderConfig().llm.provider === 'none';
     publicUrl = getConfig().publicUrl ?? null;
   } catch {
     // A broken configuration is reported by /api/health; the chat just assumes no model.

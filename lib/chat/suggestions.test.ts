@@ -164,7 +164,7 @@ describe('follow-ups read as real questions', () => {
   });
 });
 
-describe('suggestions name the device once (issue 33)', () => {
+describe('suggestions name the device once', () => {
   it('the sample manual: its title’s device, after a single "the"', () => {
     const questions = exampleQuestions([{ id: 'hx', title: SAMPLE_MACHINE.title }], SEEDS);
     expect(questions.some((q) => q.includes('the HX-200 Hydraulic Press Controller'))).toBe(true);

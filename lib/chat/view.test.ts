@@ -161,7 +161,7 @@ describe('turn view reducer', () => {
     expect(titleFromQuestion('   ')).toBe('New chat');
   });
 
-  describe('answer forms (issue 30)', () => {
+  describe('answer forms', () => {
     const pages = [
       {
         manualId: 'm1',

@@ -38,7 +38,7 @@ export interface TurnView extends StoredTurn {
   restarted: boolean;
   /** The answer is quoted from the manuals (extractive): shown as written, never read as markdown. */
   literal: boolean;
-  /** Which form the reply takes (issue 30); turns stored before forms existed read as `answer`, shown as they always were. */
+  /** Which form the reply takes; turns stored before forms existed read as `answer`, shown as they always were. */
   mode: AnswerMode;
   /** The closest pages the reply offers (`pages`; `not_covered` on request), best first. */
   pages: ClosestPage[];

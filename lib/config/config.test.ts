@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { ALL_ENV_VARS, ConfigError, describeProviders, getConfig, hostPolicy, isLoopbackUrl, loadConfig, runtimeNumber, type RawEnv } from '.';
+import { ALL_ENV_VARS, describeProviders, loadProviderConfig } from '../providers/roles';
+import { ConfigError, getConfig, hostPolicy, isLoopbackUrl, runtimeNumber, type RawEnv } from '.';
 
 function problemsOf(env: RawEnv): string[] {
   try {
-    loadConfig(env);
+    loadProviderConfig(env);
   } catch (err) {
     if (err instanceof ConfigError) return err.problems;
     throw err;
@@ -15,7 +16,7 @@ function problemsOf(env: RawEnv): string[] {
 
 describe('loadConfig: provider modes', () => {
   it('defaults to the embedded offline stack with no variables', () => {
-    const c = loadConfig({});
+    const c = loadProviderConfig({});
     expect(c.port).toBe(3000);
     expect(c.dataDir).toBe(path.resolve('data'));
     expect(c.upload).toEqual({ maxBytes: 200 * 1024 * 1024, maxPages: 2000 });
@@ -28,42 +29,42 @@ describe('loadConfig: provider modes', () => {
   });
 
   it('treats blank values as unset', () => {
-    const c = loadConfig({ PORT: '', WEAVIATE_URL: '  ', LLM_PROVIDER: '' });
+    const c = loadProviderConfig({ PORT: '', WEAVIATE_URL: '  ', LLM_PROVIDER: '' });
     expect(c.port).toBe(3000);
     expect(c.vectorDb.provider).toBe('lancedb');
     expect(c.llm.provider).toBe('none');
   });
 
   it('PUBLIC_URL: the address share links use, without a trailing slash; unset by default', () => {
-    expect(loadConfig({}).publicUrl).toBeUndefined();
-    expect(loadConfig({ PUBLIC_URL: ' https://manuals.example.com/ ' }).publicUrl).toBe('https://manuals.example.com');
-    expect(loadConfig({ PUBLIC_URL: 'http://workshop-pc:3000' }).publicUrl).toBe('http://workshop-pc:3000');
+    expect(loadProviderConfig({}).publicUrl).toBeUndefined();
+    expect(loadProviderConfig({ PUBLIC_URL: ' https://manuals.example.com/ ' }).publicUrl).toBe('https://manuals.example.com');
+    expect(loadProviderConfig({ PUBLIC_URL: 'http://workshop-pc:3000' }).publicUrl).toBe('http://workshop-pc:3000');
   });
 
   it('honours PORT, DATA_DIR and upload limits', () => {
-    const c = loadConfig({ PORT: '4123', DATA_DIR: '/tmp/mc-data', MAX_UPLOAD_MB: '5', MAX_PAGES: '10' });
+    const c = loadProviderConfig({ PORT: '4123', DATA_DIR: '/tmp/mc-data', MAX_UPLOAD_MB: '5', MAX_PAGES: '10' });
     expect(c.port).toBe(4123);
     expect(c.dataDir).toBe('/tmp/mc-data');
     expect(c.upload).toEqual({ maxBytes: 5 * 1024 * 1024, maxPages: 10 });
   });
 
   it('uses a local Weaviate when WEAVIATE_URL points at this machine', () => {
-    const c = loadConfig({ WEAVIATE_URL: 'http://localhost:8080' });
+    const c = loadProviderConfig({ WEAVIATE_URL: 'http://localhost:8080' });
     expect(c.vectorDb).toMatchObject({ provider: 'weaviate', mode: 'local', url: 'http://localhost:8080' });
   });
 
   it('uses Weaviate Cloud for a remote URL with an API key', () => {
-    const c = loadConfig({ WEAVIATE_URL: 'https://abc.weaviate.cloud', WEAVIATE_API_KEY: 'k' });
+    const c = loadProviderConfig({ WEAVIATE_URL: 'https://abc.weaviate.cloud', WEAVIATE_API_KEY: 'k' });
     expect(c.vectorDb).toMatchObject({ provider: 'weaviate', mode: 'cloud', apiKey: 'k' });
     expect(JSON.stringify(describeProviders(c))).not.toContain('"k"');
   });
 
   it('lets VECTOR_DB=lancedb win over a set WEAVIATE_URL', () => {
-    expect(loadConfig({ VECTOR_DB: 'lancedb', WEAVIATE_URL: 'http://127.0.0.1:8080' }).vectorDb.provider).toBe('lancedb');
+    expect(loadProviderConfig({ VECTOR_DB: 'lancedb', WEAVIATE_URL: 'http://127.0.0.1:8080' }).vectorDb.provider).toBe('lancedb');
   });
 
   it('selects an OpenAI-compatible server (Ollama) for LLM, VLM, embeddings and decisions', () => {
-    const c = loadConfig({
+    const c = loadProviderConfig({
       OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1',
       OPENAI_COMPATIBLE_MODEL: 'qwen2.5:7b',
       OPENAI_COMPATIBLE_VISION_MODEL: 'qwen2.5vl:7b',
@@ -76,12 +77,12 @@ describe('loadConfig: provider modes', () => {
   });
 
   it('shares the LLM model with the VLM role unless overridden', () => {
-    const c = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: 'https://api.example.com/v1', OPENAI_COMPATIBLE_MODEL: 'm' });
+    const c = loadProviderConfig({ OPENAI_COMPATIBLE_BASE_URL: 'https://api.example.com/v1', OPENAI_COMPATIBLE_MODEL: 'm' });
     expect(c.vlm).toMatchObject({ provider: 'openai-compatible', mode: 'cloud', model: 'm' });
   });
 
   it('selects Gemini for LLM and VLM from the API key alone, keeping local embeddings', () => {
-    const c = loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g' });
+    const c = loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g' });
     expect(c.llm).toMatchObject({ provider: 'gemini', mode: 'cloud', model: 'gemini-2.5-flash' });
     expect(c.vlm).toMatchObject({ provider: 'gemini', mode: 'cloud' });
     expect(c.embeddings.provider).toBe('transformers');
@@ -89,19 +90,19 @@ describe('loadConfig: provider modes', () => {
   });
 
   it('selects Gemini embeddings when asked', () => {
-    const c = loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g', EMBEDDINGS: 'gemini' });
+    const c = loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g', EMBEDDINGS: 'gemini' });
     expect(c.embeddings).toMatchObject({ provider: 'gemini', mode: 'cloud', model: 'gemini-embedding-001' });
   });
 
   it('forces the rules decider or no LLM when asked', () => {
-    const c = loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g', DECIDER: 'rules', VLM_PROVIDER: 'none' });
+    const c = loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'g', DECIDER: 'rules', VLM_PROVIDER: 'none' });
     expect(c.decider.provider).toBe('rules');
     expect(c.vlm.provider).toBe('none');
     expect(c.llm.provider).toBe('gemini');
   });
 
   it('selects the offline embedder explicitly, and the ColQwen worker from COLQWEN_URL', () => {
-    const c = loadConfig({ EMBEDDINGS: 'Offline', COLQWEN_URL: 'http://127.0.0.1:8001' });
+    const c = loadProviderConfig({ EMBEDDINGS: 'Offline', COLQWEN_URL: 'http://127.0.0.1:8001' });
     expect(c.embeddings).toMatchObject({ provider: 'offline', mode: 'offline' });
     expect(c.multiVector).toMatchObject({ provider: 'colqwen', mode: 'local', url: 'http://127.0.0.1:8001' });
   });
@@ -180,25 +181,25 @@ describe('every variable is documented', () => {
   });
 });
 
-describe('loadConfig: host binding and sign-in (issue 13, finding 8)', () => {
+describe('loadConfig: host binding and sign-in', () => {
   it('binds to loopback by default, where no sign-in is needed', () => {
-    const c = loadConfig({});
+    const c = loadProviderConfig({});
     expect(c.host).toBe('127.0.0.1');
     expect(c.auth.signInRequired).toBe(false);
-    expect(loadConfig({ HOST: 'localhost' }).auth.signInRequired).toBe(false);
+    expect(loadProviderConfig({ HOST: 'localhost' }).auth.signInRequired).toBe(false);
   });
 
   it('requires sign-in on any other interface, behind a proxy, or when asked', () => {
-    expect(loadConfig({ HOST: '0.0.0.0' }).auth.signInRequired).toBe(true);
-    expect(loadConfig({ HOST: '192.168.1.20' }).auth.signInRequired).toBe(true);
-    expect(loadConfig({ MC_TRUSTED_PROXIES: '1' }).auth.signInRequired).toBe(true);
-    expect(loadConfig({ MC_AUTH: 'signin' }).auth.signInRequired).toBe(true);
+    expect(loadProviderConfig({ HOST: '0.0.0.0' }).auth.signInRequired).toBe(true);
+    expect(loadProviderConfig({ HOST: '192.168.1.20' }).auth.signInRequired).toBe(true);
+    expect(loadProviderConfig({ MC_TRUSTED_PROXIES: '1' }).auth.signInRequired).toBe(true);
+    expect(loadProviderConfig({ MC_AUTH: 'signin' }).auth.signInRequired).toBe(true);
   });
 
   it('reports half-set single sign-on and a short admin password', () => {
-    expect(() => loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/AUTH_OIDC_CLIENT_ID/);
-    expect(() => loadConfig({ MC_ADMIN_PASSWORD: 'short' })).toThrow(/at least 8/);
-    expect(loadConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({
+    expect(() => loadProviderConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com' })).toThrow(/AUTH_OIDC_CLIENT_ID/);
+    expect(() => loadProviderConfig({ MC_ADMIN_PASSWORD: 'short' })).toThrow(/at least 8/);
+    expect(loadProviderConfig({ AUTH_OIDC_ISSUER: 'https://id.example.com', AUTH_OIDC_CLIENT_ID: 'a', AUTH_OIDC_CLIENT_SECRET: 'b' }).auth.oidc).toMatchObject({
       name: 'Single sign-on',
     });
   });

@@ -1,29 +1,13 @@
 /**
  * Typed configuration from environment variables (every one is listed in .env.example).
  *
- * Every provider role (vector DB, embeddings, multi-vector, LLM, VLM, decider) gets a resolved
- * provider and a mode: `offline` (embedded, no keys, no servers), `local` (a self-hosted server)
- * or `cloud`. Half-set or contradictory variables are reported together, each with the fix.
+ * This module reads the app's own settings. The providers' variables belong to their descriptors
+ * (lib/providers/registry.ts), which extend this loader (`ConfigExtension`): the layer above adds
+ * its schema and resolvers, and every problem, base or provider, is reported together with its fix.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackHost } from './network';
-
-type ProviderMode = 'offline' | 'local' | 'cloud';
-
-export interface RoleConfig<P extends string> {
-  provider: P;
-  mode: ProviderMode;
-  /** Human-readable detail for /api/health and the UI (model name, URL host, fallback…). */
-  detail: string;
-}
-
-export type VectorDbProvider = 'lancedb' | 'weaviate';
-export type EmbeddingsProvider = 'transformers' | 'offline' | 'openai-compatible' | 'gemini';
-export type MultiVectorProvider = 'local' | 'colqwen';
-export type LlmProvider = 'none' | 'openai-compatible' | 'gemini';
-export type DeciderProvider = 'rules' | 'llm';
-type RerankerProvider = 'none' | 'transformers';
 
 export interface AppConfig {
   port: number;
@@ -33,15 +17,6 @@ export interface AppConfig {
   /** Where the state lives: the embedded SQLite file under DATA_DIR, or Postgres at DATABASE_URL. */
   database: { dialect: 'sqlite' } | { dialect: 'postgres'; url: string };
   upload: { maxBytes: number; maxPages: number };
-  vectorDb: RoleConfig<VectorDbProvider> & { url?: string; apiKey?: string };
-  embeddings: RoleConfig<EmbeddingsProvider> & { model: string; modelDir?: string };
-  multiVector: RoleConfig<MultiVectorProvider> & { url?: string };
-  llm: RoleConfig<LlmProvider> & { model?: string };
-  vlm: RoleConfig<LlmProvider> & { model?: string };
-  decider: RoleConfig<DeciderProvider>;
-  reranker: RoleConfig<RerankerProvider> & { model: string; modelDir?: string };
-  openaiCompatible?: { baseURL: string; apiKey?: string };
-  gemini?: { apiKey: string };
   sessionSecret?: string;
   /** Calls one API key may make per minute (MCP tools and /api/v1). */
   apiRatePerMin: number;
@@ -92,8 +67,8 @@ export class ConfigError extends Error {
 }
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
-const optionalUrl = z.preprocess(
+export const optionalString = z.preprocess(blankToUndefined, z.string().trim().optional());
+export const optionalUrl = z.preprocess(
   blankToUndefined,
   z
     .string()
@@ -102,7 +77,7 @@ const optionalUrl = z.preprocess(
     .refine((u) => /^https?:\/\//i.test(u), { message: 'must start with http:// or https://' })
     .optional(),
 );
-const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+export const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(values, { message: `must be one of: ${values.join(', ')}` }).default('auto' as T[number]),
@@ -120,36 +95,6 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   MAX_UPLOAD_MB: positiveInt(200),
   MAX_PAGES: positiveInt(2000),
-
-  VECTOR_DB: choice(['auto', 'lancedb', 'weaviate'] as const),
-  WEAVIATE_URL: optionalUrl,
-  WEAVIATE_API_KEY: optionalString,
-
-  EMBEDDINGS: choice(['auto', 'transformers', 'offline', 'openai-compatible', 'gemini'] as const),
-  EMBEDDING_MODEL: optionalString,
-  EMBEDDING_MODEL_DIR: optionalString,
-
-  RERANKER: choice(['auto', 'none', 'transformers'] as const),
-  RERANKER_MODEL: optionalString,
-  RERANKER_MODEL_DIR: optionalString,
-
-  MULTIVECTOR: choice(['auto', 'local', 'colqwen'] as const),
-  COLQWEN_URL: optionalUrl,
-
-  LLM_PROVIDER: choice(['auto', 'none', 'openai-compatible', 'gemini'] as const),
-  VLM_PROVIDER: choice(['auto', 'none', 'openai-compatible', 'gemini'] as const),
-  DECIDER: choice(['auto', 'rules', 'llm'] as const),
-
-  OPENAI_COMPATIBLE_BASE_URL: optionalUrl,
-  OPENAI_COMPATIBLE_API_KEY: optionalString,
-  OPENAI_COMPATIBLE_MODEL: optionalString,
-  OPENAI_COMPATIBLE_VISION_MODEL: optionalString,
-  OPENAI_COMPATIBLE_EMBEDDING_MODEL: optionalString,
-
-  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
-  GEMINI_MODEL: optionalString,
-  GEMINI_VISION_MODEL: optionalString,
-  GEMINI_EMBEDDING_MODEL: optionalString,
 
   SESSION_SECRET: optionalString,
   API_RATE_PER_MIN: positiveInt(60),
@@ -172,7 +117,7 @@ const envSchema = z.object({
 
   HOST: z.preprocess(blankToUndefined, z.string().trim().default('127.0.0.1')),
   MC_TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
-  /** The name issue 34 asked for; MC_TRUSTED_PROXIES wins when both are set. */
+  /** Another name for MC_TRUSTED_PROXIES, which wins when both are set. */
   TRUSTED_PROXIES: z.preprocess(blankToUndefined, z.coerce.number({ message: 'must be a number' }).int().min(0).max(10).optional()),
   PDF_WORKER_HEAP_MB: positiveInt(512),
   PDF_WORKER_MAX_RSS_MB: positiveInt(1024),
@@ -208,12 +153,20 @@ const envSchema = z.object({
 
 export type RawEnv = Record<string, string | undefined>;
 
-/** Variables whose values must never reach a browser, a log line or an error shown to a user (tests check each). @internal */
-export const SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter((k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k) || k === 'DATABASE_URL');
+/** The app's own variables whose values must never reach a browser, a log line or an error shown to a user; providers add theirs. */
+export const APP_SECRET_ENV_VARS: readonly string[] = Object.keys(envSchema.shape).filter(
+  (k) => /(_API_KEY|_SECRET|_PASSWORD)$/.test(k) || k === 'DATABASE_URL',
+);
 
-const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/bge-small-en-v1.5';
-const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
-const DEFAULT_GEMINI_EMBEDDING_MODEL = 'gemini-embedding-001';
+/**
+ * More variables and what they resolve to, validated with the app's own in one pass: the
+ * providers' layer extends the configuration this way, so lib/config never imports it.
+ */
+export interface ConfigExtension<T> {
+  shape: z.ZodRawShape;
+  /** Reads the parsed values; pushes each problem with its fix instead of throwing. */
+  resolve(values: Record<string, unknown>, problems: string[]): T;
+}
 
 /** A host on this machine means a self-hosted (local) server; anything else is a cloud service. */
 export function isLoopbackUrl(url: string): boolean {
@@ -221,157 +174,19 @@ export function isLoopbackUrl(url: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.') || host === '0.0.0.0' || host.endsWith('.localhost');
 }
 
-const hostOf = (url: string) => new URL(url).host;
+export const hostOf = (url: string) => new URL(url).host;
 
-export function loadConfig(env: RawEnv = process.env): AppConfig {
-  const parsed = envSchema.safeParse(env);
+export function loadConfig(env?: RawEnv): AppConfig;
+export function loadConfig<T>(env: RawEnv, extension: ConfigExtension<T>): AppConfig & T;
+export function loadConfig<T>(env: RawEnv = process.env, extension?: ConfigExtension<T>): AppConfig & T {
+  const parsed = (extension ? envSchema.extend(extension.shape) : envSchema).safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
   }
-  const e = parsed.data;
+  const e = parsed.data as z.infer<typeof envSchema>;
   const problems: string[] = [];
+  const extended = extension?.resolve(parsed.data, problems);
 
-  const openai = e.OPENAI_COMPATIBLE_BASE_URL ? { baseURL: e.OPENAI_COMPATIBLE_BASE_URL, apiKey: e.OPENAI_COMPATIBLE_API_KEY } : undefined;
-  const openaiMode: ProviderMode = openai && !isLoopbackUrl(openai.baseURL) ? 'cloud' : 'local';
-  if (!openai) {
-    for (const name of [
-      'OPENAI_COMPATIBLE_API_KEY',
-      'OPENAI_COMPATIBLE_MODEL',
-      'OPENAI_COMPATIBLE_VISION_MODEL',
-      'OPENAI_COMPATIBLE_EMBEDDING_MODEL',
-    ] as const) {
-      if (e[name]) problems.push(`${name} is set but OPENAI_COMPATIBLE_BASE_URL is not: set the server URL (e.g. http://localhost:11434/v1 for Ollama)`);
-    }
-  }
-  const gemini = e.GOOGLE_GENERATIVE_AI_API_KEY ? { apiKey: e.GOOGLE_GENERATIVE_AI_API_KEY } : undefined;
-  if (!gemini) {
-    for (const name of ['GEMINI_MODEL', 'GEMINI_VISION_MODEL', 'GEMINI_EMBEDDING_MODEL'] as const) {
-      if (e[name]) problems.push(`${name} is set but GOOGLE_GENERATIVE_AI_API_KEY is not: add the Gemini API key`);
-    }
-  }
-
-  // Vector DB
-  let vectorDb: AppConfig['vectorDb'];
-  const wantWeaviate = e.VECTOR_DB === 'weaviate' || (e.VECTOR_DB === 'auto' && !!e.WEAVIATE_URL);
-  if (e.WEAVIATE_API_KEY && !e.WEAVIATE_URL) {
-    problems.push('WEAVIATE_API_KEY is set but WEAVIATE_URL is not: set the cluster URL');
-  }
-  if (wantWeaviate) {
-    if (!e.WEAVIATE_URL) {
-      problems.push('VECTOR_DB=weaviate needs WEAVIATE_URL (http://localhost:8080 locally, or your Weaviate Cloud URL)');
-      vectorDb = { provider: 'weaviate', mode: 'local', detail: 'missing WEAVIATE_URL' };
-    } else {
-      const local = isLoopbackUrl(e.WEAVIATE_URL);
-      if (!local && !e.WEAVIATE_API_KEY) {
-        problems.push(`WEAVIATE_URL points to ${hostOf(e.WEAVIATE_URL)} (a remote cluster) but WEAVIATE_API_KEY is not set`);
-      }
-      vectorDb = {
-        provider: 'weaviate',
-        mode: local ? 'local' : 'cloud',
-        detail: `Weaviate at ${hostOf(e.WEAVIATE_URL)}`,
-        url: e.WEAVIATE_URL,
-        apiKey: e.WEAVIATE_API_KEY,
-      };
-    }
-  } else {
-    vectorDb = { provider: 'lancedb', mode: 'offline', detail: 'LanceDB on disk (DATA_DIR/lancedb)' };
-  }
-
-  // Dense embeddings
-  let embeddings: AppConfig['embeddings'];
-  const embChoice =
-    e.EMBEDDINGS !== 'auto'
-      ? e.EMBEDDINGS
-      : e.OPENAI_COMPATIBLE_EMBEDDING_MODEL
-        ? 'openai-compatible'
-        : gemini && e.GEMINI_EMBEDDING_MODEL
-          ? 'gemini'
-          : 'transformers';
-  switch (embChoice) {
-    case 'openai-compatible':
-      if (!openai) problems.push('EMBEDDINGS=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL');
-      if (!e.OPENAI_COMPATIBLE_EMBEDDING_MODEL) problems.push('EMBEDDINGS=openai-compatible needs OPENAI_COMPATIBLE_EMBEDDING_MODEL (e.g. nomic-embed-text)');
-      embeddings = {
-        provider: 'openai-compatible',
-        mode: openaiMode,
-        model: e.OPENAI_COMPATIBLE_EMBEDDING_MODEL ?? '',
-        detail: `${e.OPENAI_COMPATIBLE_EMBEDDING_MODEL ?? '?'} via ${openai ? hostOf(openai.baseURL) : '?'}`,
-      };
-      break;
-    case 'gemini':
-      if (!gemini) problems.push('EMBEDDINGS=gemini needs GOOGLE_GENERATIVE_AI_API_KEY');
-      embeddings = {
-        provider: 'gemini',
-        mode: 'cloud',
-        model: e.GEMINI_EMBEDDING_MODEL ?? DEFAULT_GEMINI_EMBEDDING_MODEL,
-        detail: `Gemini ${e.GEMINI_EMBEDDING_MODEL ?? DEFAULT_GEMINI_EMBEDDING_MODEL}`,
-      };
-      break;
-    case 'offline':
-      embeddings = { provider: 'offline', mode: 'offline', model: 'hashed-char-ngrams', detail: 'offline hashed character n-gram vectors' };
-      break;
-    default:
-      embeddings = {
-        provider: 'transformers',
-        mode: 'offline',
-        model: e.EMBEDDING_MODEL ?? DEFAULT_TRANSFORMERS_MODEL,
-        modelDir: e.EMBEDDING_MODEL_DIR,
-        detail: `transformers.js ${e.EMBEDDING_MODEL ?? DEFAULT_TRANSFORMERS_MODEL} (offline fallback when the model cannot be loaded)`,
-      };
-  }
-
-  // Multi-vector
-  let multiVector: AppConfig['multiVector'];
-  const mvChoice = e.MULTIVECTOR !== 'auto' ? e.MULTIVECTOR : e.COLQWEN_URL ? 'colqwen' : 'local';
-  if (mvChoice === 'colqwen') {
-    if (!e.COLQWEN_URL) problems.push('MULTIVECTOR=colqwen needs COLQWEN_URL (the ColQwen worker, e.g. http://localhost:8001)');
-    multiVector = {
-      provider: 'colqwen',
-      mode: e.COLQWEN_URL && !isLoopbackUrl(e.COLQWEN_URL) ? 'cloud' : 'local',
-      url: e.COLQWEN_URL,
-      detail: `ColQwen worker at ${e.COLQWEN_URL ? hostOf(e.COLQWEN_URL) : '?'}`,
-    };
-  } else {
-    if (e.COLQWEN_URL) problems.push('COLQWEN_URL is set but MULTIVECTOR=local: remove one of them');
-    multiVector = { provider: 'local', mode: embeddings.mode, detail: 'token vectors of page text + OCR from the active embedder, pooled per page' };
-  }
-
-  // LLM and VLM share the configured model unless the role overrides it.
-  const resolveLlm = (role: 'LLM_PROVIDER' | 'VLM_PROVIDER'): AppConfig['llm'] => {
-    const vision = role === 'VLM_PROVIDER';
-    const requested = e[role];
-    const pick: LlmProvider = requested !== 'auto' ? requested : openai && e.OPENAI_COMPATIBLE_MODEL ? 'openai-compatible' : gemini ? 'gemini' : 'none';
-    if (pick === 'gemini') {
-      if (!gemini) problems.push(`${role}=gemini needs GOOGLE_GENERATIVE_AI_API_KEY`);
-      const model = (vision ? e.GEMINI_VISION_MODEL : undefined) ?? e.GEMINI_MODEL ?? DEFAULT_GEMINI_MODEL;
-      return { provider: 'gemini', mode: 'cloud', model, detail: `Gemini ${model}` };
-    }
-    if (pick === 'openai-compatible') {
-      if (!openai) problems.push(`${role}=openai-compatible needs OPENAI_COMPATIBLE_BASE_URL`);
-      const model = (vision ? e.OPENAI_COMPATIBLE_VISION_MODEL : undefined) ?? e.OPENAI_COMPATIBLE_MODEL;
-      if (!model) problems.push(`${role}=openai-compatible needs OPENAI_COMPATIBLE_MODEL${vision ? ' or OPENAI_COMPATIBLE_VISION_MODEL' : ''}`);
-      return { provider: 'openai-compatible', mode: openaiMode, model, detail: `${model ?? '?'} via ${openai ? hostOf(openai.baseURL) : '?'}` };
-    }
-    return {
-      provider: 'none',
-      mode: 'offline',
-      detail: vision ? 'no vision model: visual interpretation unavailable' : 'no LLM: rules decisions and extractive cited answers',
-    };
-  };
-  const llm = resolveLlm('LLM_PROVIDER');
-  const vlm = resolveLlm('VLM_PROVIDER');
-
-  let decider: AppConfig['decider'];
-  if (e.DECIDER === 'llm' && llm.provider === 'none') {
-    problems.push('DECIDER=llm needs an LLM: set LLM_PROVIDER (or OPENAI_COMPATIBLE_* / GOOGLE_GENERATIVE_AI_API_KEY)');
-  }
-  if (e.DECIDER === 'rules' || llm.provider === 'none') {
-    decider = { provider: 'rules', mode: 'offline', detail: 'selection matrix + skills (no LLM call)' };
-  } else {
-    decider = { provider: 'llm', mode: llm.mode, detail: `LLM decisions (${llm.detail}), rules fast path` };
-  }
-
-  const reranker = resolveReranker(e, problems);
   // OCR languages: tesseract codes (eng, deu, ces, chi_sim…), English always first.
   const ocrLanguages = ['eng'];
   for (const code of (e.OCR_LANGUAGES ?? '').split(/[\s,+]+/).filter(Boolean)) {
@@ -391,21 +206,12 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
 
   const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.DATA_DIR ?? 'data');
   const trustedProxies = e.MC_TRUSTED_PROXIES ?? e.TRUSTED_PROXIES ?? 0;
-  return {
+  const config: AppConfig = {
     port: e.PORT,
     dataDir,
     filesDir: e.FILES_DIR ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), e.FILES_DIR) : dataDir,
     database: e.DATABASE_URL ? { dialect: 'postgres', url: e.DATABASE_URL } : { dialect: 'sqlite' },
     upload: { maxBytes: e.MAX_UPLOAD_MB * 1024 * 1024, maxPages: e.MAX_PAGES },
-    vectorDb,
-    embeddings,
-    multiVector,
-    llm,
-    vlm,
-    decider,
-    reranker,
-    openaiCompatible: openai,
-    gemini,
     sessionSecret: e.SESSION_SECRET,
     ocr: { engine: e.OCR_ENGINE, figureEngine: e.OCR_FIGURE_ENGINE, languages: ocrLanguages, ...(e.OCR_WORKERS ? { workers: e.OCR_WORKERS } : {}) },
     apiRatePerMin: e.API_RATE_PER_MIN,
@@ -443,44 +249,22 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
       jobPerPageMs: e.INGEST_JOB_S_PER_PAGE * 1000,
     },
   };
+  return { ...config, ...extended } as AppConfig & T;
 }
 
-const DEFAULT_RERANKER_MODEL = 'Xenova/ms-marco-MiniLM-L-6-v2';
-
-/**
- * Cross-encoder reranker: transformers.js unless RERANKER=none. Whether a model can actually be
- * loaded is only known at run time (getReranker says why not), so "auto" means "when available".
- */
-function resolveReranker(
-  e: { RERANKER: 'auto' | 'none' | 'transformers'; RERANKER_MODEL?: string; RERANKER_MODEL_DIR?: string },
-  problems: string[],
-): AppConfig['reranker'] {
-  const model = e.RERANKER_MODEL ?? DEFAULT_RERANKER_MODEL;
-  if (e.RERANKER === 'none') {
-    for (const name of ['RERANKER_MODEL', 'RERANKER_MODEL_DIR'] as const) {
-      if (e[name]) problems.push(`${name} is set but RERANKER=none: remove one of them`);
+/** A loader re-run only when one of `keys` changes in process.env (tests swap it); otherwise its last result. */
+export function cachedByEnv<T>(keys: readonly string[], load: (env: RawEnv) => T): () => T {
+  let cached: { values: Array<string | undefined>; value: T } | undefined;
+  return () => {
+    if (!cached || keys.some((k, i) => process.env[k] !== cached!.values[i])) {
+      cached = { values: keys.map((k) => process.env[k]), value: load(process.env) };
     }
-    return { provider: 'none', mode: 'offline', model, detail: 'turned off (RERANKER=none)' };
-  }
-  return {
-    provider: 'transformers',
-    mode: 'offline',
-    model,
-    modelDir: e.RERANKER_MODEL_DIR,
-    detail: `cross-encoder ${model} via transformers.js (skipped when the model cannot be loaded)`,
+    return cached.value;
   };
 }
 
-const ENV_KEYS = Object.keys(envSchema.shape);
-let cached: { values: Array<string | undefined>; config: AppConfig } | undefined;
-
-/** The process-wide configuration, re-read only when the environment changes (tests swap it). */
-export function getConfig(): AppConfig {
-  if (!cached || ENV_KEYS.some((k, i) => process.env[k] !== cached!.values[i])) {
-    cached = { values: ENV_KEYS.map((k) => process.env[k]), config: loadConfig(process.env) };
-  }
-  return cached.config;
-}
+/** The process-wide configuration, re-read only when the environment changes. */
+export const getConfig: () => AppConfig = cachedByEnv(Object.keys(envSchema.shape), (env) => loadConfig(env));
 
 let hosts: { publicUrl?: string; allowed?: string; policy: Pick<AppConfig, 'publicUrl' | 'allowedHosts'> } | undefined;
 
@@ -496,20 +280,6 @@ export function hostPolicy(): Pick<AppConfig, 'publicUrl' | 'allowedHosts'> {
     hosts = { publicUrl, allowed, policy: { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts } };
   }
   return hosts.policy;
-}
-
-/** What /api/health and the UI show for each role, without secrets. */
-export function describeProviders(config: AppConfig) {
-  const role = (r: RoleConfig<string>) => ({ provider: r.provider, mode: r.mode, detail: r.detail });
-  return {
-    vectorDb: role(config.vectorDb),
-    embeddings: role(config.embeddings),
-    multiVector: role(config.multiVector),
-    llm: role(config.llm),
-    vlm: role(config.vlm),
-    decider: role(config.decider),
-    reranker: role(config.reranker),
-  };
 }
 
 /**
@@ -563,5 +333,5 @@ export function runtimeNumber(name: RuntimeEnvVar, fallback: number, opts: { int
 /** A test hook switched on with "1". */
 export const runtimeFlag = (name: RuntimeEnvVar, env: RawEnv = process.env) => runtimeEnv(name, env) === '1';
 
-/** Every variable the app reads: the startup schema's and the runtime ones (a test checks .env.example lists them all). @internal */
-export const ALL_ENV_VARS: readonly string[] = [...Object.keys(envSchema.shape), ...RUNTIME_ENV_VARS];
+/** Every variable the app itself reads: the startup schema's and the runtime ones; providers add theirs. */
+export const APP_ENV_VARS: readonly string[] = [...Object.keys(envSchema.shape), ...RUNTIME_ENV_VARS];

@@ -1,5 +1,5 @@
 /**
- * The "no clear margin" threshold of the `clarify` form (lib/answer/clarify.ts, issue 39), chosen
+ * The "no clear margin" threshold of the `clarify` form (lib/answer/clarify.ts), chosen
  * under cross-validation. Each question is recorded twice with the ranker of its fold: once with
  * asking off (its pages, its stated answer, and the top device's share of its closest pages) and,
  * when the turn had no device and the pages came from several devices, once more with its own

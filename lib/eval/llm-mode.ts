@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunTurnOptions } from '../agent';
 import type { AgentDeps } from '../services/agent-services';
-import { getConfig } from '../config';
+import { getProviderConfig } from '../providers/roles';
 import { getLLM, getVLM, replayOnlyLlmClient } from '../providers/llm';
 import type { LlmClient } from '../providers/types';
 
@@ -91,7 +91,7 @@ export function agentSetup(mode: LlmMode): AgentSetup {
   if (mode.kind === 'record' && !llm) {
     throw new Error('--record needs a configured LLM (OPENAI_COMPATIBLE_BASE_URL + OPENAI_COMPATIBLE_MODEL, or GOOGLE_GENERATIVE_AI_API_KEY)');
   }
-  const decider = getConfig().decider.provider;
+  const decider = getProviderConfig().decider.provider;
   if (mode.kind === 'record') {
     const meta: RecordingMeta = { llm: roleOf(llm), vlm: roleOf(vlm), decider };
     fs.mkdirSync(path.dirname(path.resolve(mode.file)), { recursive: true });

@@ -41,8 +41,8 @@ export function firstRelevantRank(ranked: readonly PageRef[], manualId: string |
 }
 
 /**
- * Wrong device at rank 1: the first retrieved page is from another manual than the question's
- * (issue 31). Nothing retrieved is no wrong device; an answerable question of a manual not in the
+ * Wrong device at rank 1: the first retrieved page is from another manual than the question's.
+ * Nothing retrieved is no wrong device; an answerable question of a manual not in the
  * library (manualId null) has every page from another manual.
  */
 export function wrongDeviceAt1(ranked: readonly PageRef[], manualId: string | null | undefined): boolean {

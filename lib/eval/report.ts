@@ -83,7 +83,7 @@ export interface QuestionResult {
   /** A later turn of a multi-turn session. */
   followUp?: boolean;
   /**
-   * The agent asked "Which device?" (issue 39) and the runner picked the question's own manual:
+   * The agent asked "Which device?" and the runner picked the question's own manual:
    * the row holds the answer after the pick (one extra turn).
    */
   clarified?: { choices: string[]; deviceShare?: number };
@@ -151,7 +151,7 @@ export interface EvalReport {
   config: Record<string, unknown>;
   /** The form policy (--cv, --train, offline agent): the curve over its grid and the policies chosen. */
   forms?: FormsReport;
-  /** `clarify` (issue 39): asking off beside the cross-validated threshold, the curve and the samples (--cv, --train). */
+  /** `clarify`: asking off beside the cross-validated threshold, the curve and the samples (--cv, --train). */
   clarify?: ClarifyReport;
 }
 
@@ -213,7 +213,7 @@ function followUps(rs: readonly QuestionResult[]): Metrics['followups_unnamed'] 
   };
 }
 
-/** The three forms' figures (issue 30) over one group of an answering strategy's results. */
+/** The three forms' figures over one group of an answering strategy's results. */
 function formMetrics(results: readonly QuestionResult[]) {
   const answerable = results.filter((r) => r.answerable);
   const stated = answerable.filter((r) => r.answer?.mode === 'answer');

@@ -225,7 +225,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       log(`form policy: chosen on all ${samples.length} questions ${JSON.stringify(chosen)}`);
     }
 
-    // The clarify threshold (--cv, --train; issue 39): each single-turn question recorded with asking
+    // The clarify threshold (--cv, --train): each single-turn question recorded with asking
     // off and, when its pages span several devices with no device set, with its own manual picked
     // (lib/eval/clarify-cv.ts), each with its fold's ranker.
     let clarify: ReturnType<typeof clarifyReport> | undefined;
@@ -287,7 +287,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           const policy = cv ? formByFold.get(foldOf.get(q.id)!) : undefined;
           const asked = (inChat = chat) => fn(q.question, opts.k, applying({ ...(fold && { ranking: fold }), ...(policy && { form: policy }) }), inChat);
           out = await asked();
-          // "Which device?" (issue 39): answered as a user would, with the question's own manual,
+          // "Which device?": answered as a user would, with the question's own manual,
           // which becomes the chat's device; the row holds the answer after the pick.
           if (out.answer?.mode === 'clarify' && manualId) {
             clarified = { choices: out.answer.choices ?? [], ...(out.answer.deviceShare !== undefined ? { deviceShare: out.answer.deviceShare } : {}) };

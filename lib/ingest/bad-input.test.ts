@@ -1,5 +1,5 @@
 /**
- * Issue 8: a corpus of hostile and broken uploads, generated here (pdf-lib for valid bases,
+ * A corpus of hostile and broken uploads, generated here (pdf-lib for valid bases,
  * hand-written PDF text for malformed ones), through the real acceptUpload → ingestManual path.
  * Each file gets a clear IngestError or is handled safely, and afterwards the library's other
  * manual, the vector store counts and DATA_DIR/uploads are exactly as before.

@@ -1,5 +1,5 @@
 /**
- * Issue 34: the caps hold where pdf.js decodes, whatever the filter chain or encryption. Each
+ * The caps hold where pdf.js decodes, whatever the filter chain or encryption. Each
  * hostile file decodes past a small test cap through a different chain; the guarded job fails
  * with the decompression-bomb reason. Below the cap the same chains decode (so the refusals are
  * the cap's doing, not a decoder that gave up).

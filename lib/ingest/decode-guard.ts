@@ -1,5 +1,5 @@
 /**
- * Decompression-bomb limits enforced where pdf.js decodes the bytes (issue 34).
+ * Decompression-bomb limits enforced where pdf.js decodes the bytes.
  *
  * Why here: an upload-time scan that re-implements PDF parsing can be walked around (a filter
  * chain it does not decode, a nested dictionary it misreads, encryption it cannot undo), and each

@@ -1,5 +1,5 @@
 /**
- * Issue 8: faults in the middle of an ingest. Each one hits a real component: the real LanceDB
+ * Faults in the middle of an ingest. Each one hits a real component: the real LanceDB
  * store wrapped so that one write throws, a real SQLite trigger that aborts the chunk inserts, a
  * real HTTP embedding server that fails. Every time the manual must end `failed` with a clear
  * reason and nothing of it left behind (vectors, rows, page images) except its source PDF; a

@@ -1,5 +1,5 @@
 /**
- * Issue 16, languages: a scanned page is identified from its first OCR pass and read again with
+ * Languages: a scanned page is identified from its first OCR pass and read again with
  * the matching model only when it is another language. The end-to-end cases render Czech and
  * English paragraphs to pixels, put them in a PDF as scanned pages (no text layer) and read them
  * with the native tesseract and its Czech model (Debian tesseract-ocr-ces; .ci/run installs it).

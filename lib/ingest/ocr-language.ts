@@ -1,5 +1,5 @@
 /**
- * Which language model to OCR a scanned page with (issue 16). English stays the default; the
+ * Which language model to OCR a scanned page with. English stays the default; the
  * languages of OCR_LANGUAGES that the engine has a model for are the candidates. A page is read
  * with a first guess (English, or the language the manual's previous pages turned out to be), its
  * text is given to a language identifier (franc: character trigrams, ~1–5 ms a page) restricted to

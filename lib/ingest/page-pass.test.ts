@@ -170,7 +170,7 @@ describe('PagePass', () => {
     expect(calls[0].parsedBefore).toBeLessThan(4);
     expect(calls.every((c) => c.opts.mode === 'sparse' && (c.opts.dpi ?? 0) >= 216)).toBe(true);
     expect(pass.ocrTotal).toBe(4);
-    // Figures of text pages go to OCR, but no page of them is a scanned page (issue 33).
+    // Figures of text pages go to OCR, but no page of them is a scanned page.
     expect(pass.scannedTotal).toBe(0);
     expect([...pass.ocrFlags].sort()).toEqual([1, 2, 3, 4]);
     expect(pages.every((p) => p.text.includes('PA8'))).toBe(true);

@@ -66,7 +66,7 @@ describe('ingest pipeline on the generated sample manual', () => {
     expect((await getManual(sampleId))!.deviceProfile).toEqual(profile);
   });
 
-  it('stores the structure units of its pages with their boxes (issue 38)', async () => {
+  it('stores the structure units of its pages with their boxes', async () => {
     const m = (await getManual(sampleId))!;
     expect(m.timings!.structure).toBeGreaterThanOrEqual(0);
     const all = (await Promise.all(Array.from({ length: 10 }, (_, i) => listUnitsOfPage(sampleId, i + 1)))).flat();

@@ -348,7 +348,7 @@ async function runPipelineWithin(
       // (the same chunks as cutting the whole manual: chunk.ts ManualChunker), embedded and written
       // to the vector store, then its pages' multi-vectors (up to ~200 kB a page) a batch at a
       // time, then its complete rows (figure labels included) replace the text pass's in SQLite.
-      // So a 2,000-page manual never holds all its chunks, vectors or rows at once (issue 32).
+      // So a 2,000-page manual never holds all its chunks, vectors or rows at once.
       // The vector store starts from a clean slate for this manual; two manuals may be processed
       // at once (worker.ts), and their index writes take turns.
       const embedder = deps.embedder ?? (await getEmbedder());
@@ -391,7 +391,7 @@ async function runPipelineWithin(
             const pageRows = rangePages.map((p) => pageRow(manualId, p, ocrFlags.has(p.page) ? (ocrTexts.get(p.page) ?? null) : null));
             await indexTextPages(manualId, pageRows, chunks.map(toChunkRecord), pageCount);
           }
-          // Structure units (issue 38), from the complete pages: after every page is searchable.
+          // Structure units, from the complete pages: after every page is searchable.
           const structureStart = performance.now();
           await storeStructure(manualId, pages);
           timings.structure = Math.round(performance.now() - structureStart);

@@ -1,5 +1,5 @@
 /**
- * Ingest's last step for structure (issue 38): the units of the whole manual, read once its pages
+ * Ingest's last step for structure: the units of the whole manual, read once its pages
  * are complete (OCR lines merged), written to the `units` table for the answer stage.
  */
 import { replaceUnits, type UnitRow } from '../store/units';

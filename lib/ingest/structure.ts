@@ -1,5 +1,5 @@
 /**
- * Structure units from a page's layout (issue 38): tables (a grid with header rows, row labels,
+ * Structure units from a page's layout: tables (a grid with header rows, row labels,
  * spanning headers and cells, continued across page breaks), procedures (numbered or bulleted
  * steps under their heading, to the last step, across page breaks), labelled values ("key: value",
  * "key …… value", spec lines), code lists (a code and its meaning), figures (the image region, its

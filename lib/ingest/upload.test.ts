@@ -1,5 +1,5 @@
 /**
- * Issue 8: a full disk during an upload. A file that cannot fit (its declared size plus the
+ * A full disk during an upload. A file that cannot fit (its declared size plus the
  * MC_MIN_FREE_MB reserve) is refused before a byte is read: HTTP 507 from the route, a disk_full
  * error from the library, nothing written or recorded. A disk that fills up while the upload
  * streams (a real ENOSPC from /dev/full) removes the partial file and reports it clearly.
@@ -83,7 +83,7 @@ describe('an upload the disk cannot take is refused before it is read', () => {
   });
 });
 
-describe('a chunked upload (no Content-Length) is held to the reserve as its bytes arrive (issue 34)', () => {
+describe('a chunked upload (no Content-Length) is held to the reserve as its bytes arrive', () => {
   it('the route answers 507 once the reserve would be touched, stops reading and leaves nothing behind', async () => {
     const MB = 1024 * 1024;
     // The reserve: all but 64 MB of what is free now; the body is 512 MB, sent without a length.

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { freeBytes, minFreeBytes } from '../runtime/disk-space';
+import { fileNameText } from '../device/tokens';
 import { ingestErrors } from './errors';
 import { ensureFilesDir } from './paths';
 
@@ -122,10 +123,6 @@ export function safeFileName(fileName: string): string {
 
 /** A display title from an untrusted file name: no path, no control characters, bounded length. */
 export function titleFromFileName(fileName: string): string {
-  const cleaned = safeFileName(fileName)
-    .replace(/\.pdf$/i, '')
-    .replace(/_+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const cleaned = fileNameText(safeFileName(fileName)).replace(/\s+/g, ' ').trim();
   return (cleaned || 'Untitled manual').slice(0, 160);
 }

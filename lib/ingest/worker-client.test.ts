@@ -1,5 +1,5 @@
 /**
- * The ingest worker the server starts, as a real process (issue 34): decompression bombs the
+ * The ingest worker the server starts, as a real process: decompression bombs the
  * upload scan lets through fail at ingest with the reason while the worker stays small, and a
  * worker over its memory limit is killed, restarted, and fails the manual it was ingesting at once
  * (no retries), after which the next manual ingests.

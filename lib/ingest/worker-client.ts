@@ -4,7 +4,7 @@
  * if it dies, and poked over IPC when a new manual is queued (it also polls, so a missed poke
  * only costs a second).
  *
- * Memory limits like the PDF workers' (issue 34): a V8 heap cap (--max-old-space-size,
+ * Memory limits like the PDF workers': a V8 heap cap (--max-old-space-size,
  * INGEST_WORKER_HEAP_MB) and a resident-memory cap read from /proc every 100 ms
  * (INGEST_WORKER_MAX_RSS_MB; decoded images and pdf.js buffers live outside the heap). A worker
  * over either is killed and restarted, and the manuals it held are failed at once with the
@@ -153,7 +153,7 @@ export function ingestWorkerStats(): { peakRssMb: number; memoryKills: number; p
 
 /**
  * The ingest worker's memory as last measured, with its age: never waits for the worker, so
- * /api/health answers at once while the worker is busy (issue 34). The figure is refreshed in the
+ * /api/health answers at once while the worker is busy. The figure is refreshed in the
  * background (every few seconds, and when a caller sees it older than a second): asked over IPC
  * (the worker answers with its process.memoryUsage()), or, when the worker is too busy to answer
  * within a second (a long synchronous step), read from /proc (resident memory only, Linux). Before

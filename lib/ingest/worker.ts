@@ -94,7 +94,7 @@ async function main() {
   const me = processWorkerInfo();
   process.on('message', (msg) => {
     if (msg === 'poke') wake?.();
-    // The web server's /api/health asks for this process's memory (issue 16).
+    // The web server's /api/health asks for this process's memory.
     if (msg === 'memory?') process.send?.({ type: 'memory', memory: ownMemory() });
   });
   process.on('disconnect', () => {

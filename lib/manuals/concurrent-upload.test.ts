@@ -1,5 +1,5 @@
 /**
- * Issue 34 (LOW): ten concurrent uploads of one file. Every one passes the dedupe lookup before
+ * Ten concurrent uploads of one file. Every one passes the dedupe lookup before
  * any row exists; the sha256 is unique, so one insert wins. The others used to answer 500 and
  * leave their `source.pdf` behind; now they get the winning manual as a duplicate (the route
  * answers 200 with its id, as for any re-upload) and remove what they wrote.

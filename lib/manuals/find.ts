@@ -1,5 +1,5 @@
 /**
- * Find in a manual (issue 33): every place a word or number occurs in one manual's page text and
+ * Find in a manual: every place a word or number occurs in one manual's page text and
  * OCR text, in page order, with a snippet and — where the stored chunk lines carry boxes — the
  * match's box on the page, so the viewer can highlight it the way it highlights a citation.
  *

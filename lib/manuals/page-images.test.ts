@@ -1,5 +1,5 @@
 /**
- * On-demand page images (issue 13, finding 2): a page not on disk is rendered in a PDF worker,
+ * On-demand page images: a page not on disk is rendered in a PDF worker,
  * concurrent requests share one render, a caller that cannot wait gets `pending`, and a page
  * that blows the worker's limits fails once and is not re-rendered on every request.
  */

@@ -26,7 +26,7 @@ describe('manual titles and names from untrusted input', () => {
   });
 });
 
-describe('bidi controls in names (issue 13, finding 7)', () => {
+describe('bidi controls in names', () => {
   it('are stripped from file names and PDF titles', async () => {
     const { stripInvisibleControls } = await import('../text/hygiene');
     expect(stripInvisibleControls('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');

@@ -48,7 +48,7 @@ describe('ingest progress as the library shows it', () => {
     expect(stageLabel(at({ status: 'queued', queuePosition: 1 }))).toBe('Waiting to start');
     expect(stageLabel(at({ ocrPages: 12 }))).toBe('Reading pages (12 scanned, with OCR)');
     expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3, ocrPages: 2 }))).toBe('Reading scanned pages (OCR): 2 left');
-    // Figures of text pages are read by OCR too, but they are no scanned page (issue 33).
+    // Figures of text pages are read by OCR too, but they are no scanned page.
     expect(stageLabel(at({ status: 'ocr', progressDone: 1, progressTotal: 3 }))).toBe('Reading figure labels (OCR): 2 left');
     expect(stageLabel(at({ progressDone: 5, progressTotal: 30 }))).toBe('Reading pages');
   });

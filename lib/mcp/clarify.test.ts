@@ -1,5 +1,5 @@
 /**
- * "Which device?" over the API and MCP (issue 39): POST /api/v1/ask and the MCP `ask` tool return
+ * "Which device?" over the API and MCP: POST /api/v1/ask and the MCP `ask` tool return
  * a `clarify` reply's choices for a question naming no device in a library of near-identical
  * manuals (lib/sample/family.ts), and asking again with `device` set to a choice answers from it.
  * Real handlers behind a real HTTP server, the real pipeline; nothing mocked.

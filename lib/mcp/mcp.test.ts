@@ -253,7 +253,7 @@ describe('POST /api/v1/ask', () => {
   });
 });
 
-describe('requests in flight per key and per owner (issue 34)', () => {
+describe('requests in flight per key and per owner', () => {
   it('beyond the caps the excess get 429 with Retry-After at once, while the others run', async () => {
     process.env.API_MAX_IN_FLIGHT_PER_KEY = '2';
     process.env.API_MAX_IN_FLIGHT_PER_OWNER = '3';

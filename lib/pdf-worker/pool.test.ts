@@ -1,5 +1,5 @@
 /**
- * The PDF worker pool against hostile files (issue 13, findings 1 and 2): a 150 MB file of zeros
+ * The PDF worker pool against hostile files: a 150 MB file of zeros
  * and decompression bombs are refused or killed inside a worker process while this process keeps
  * running its event loop, and the pool carries on with the next job.
  */
@@ -86,7 +86,7 @@ describe('PDF worker pool', () => {
     expect(fs.existsSync(huge)).toBe(false);
   }, 120_000);
 
-  it('fails renders of chain and encrypted bombs with the reason, inside the 700 MB cap (issue 34)', async () => {
+  it('fails renders of chain and encrypted bombs with the reason, inside the 700 MB cap', async () => {
     // 400 MB of operators behind double Flate (a 1.5 KB file) and behind AES with an empty password.
     const crashes = pdfPoolStats().crashes;
     for (const [name, bytes] of [

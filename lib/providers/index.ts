@@ -1,6 +1,6 @@
 /**
  * The one door to models and storage. Tools and ingestion call these factories and never
- * construct clients; each role's folder holds its implementations and its factory table.
+ * construct clients; each role's folder holds its implementations, their descriptors and its factory.
  */
 export { getEmbedder } from './embeddings';
 export { getMultiVectorEmbedder } from './multivector';

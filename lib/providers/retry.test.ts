@@ -8,7 +8,7 @@ import { generateText, streamText, APICallError } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rejection } from '@/test/rejection';
 import { openaiErrorReply, startFaultServer, type FaultServer } from '@/test/fault-server';
-import { loadConfig } from '../config';
+import { loadProviderConfig } from './roles';
 import { createClientFromConfig, llmOptionsFromEnv } from './llm';
 import { GeminiEmbedder } from './embeddings/gemini';
 import { OpenAICompatibleEmbedder } from './embeddings/openai-compatible';
@@ -40,8 +40,8 @@ function recordedSleep() {
 }
 
 const configs = {
-  gemini: () => loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-test-key', LLM_PROVIDER: 'gemini' }),
-  'openai-compatible': () => loadConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_COMPATIBLE_MODEL: 'llama3.2' }),
+  gemini: () => loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-test-key', LLM_PROVIDER: 'gemini' }),
+  'openai-compatible': () => loadProviderConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_COMPATIBLE_MODEL: 'llama3.2' }),
 };
 
 describe.each(Object.keys(configs) as Array<keyof typeof configs>)('a %s LLM answering 503', (provider) => {

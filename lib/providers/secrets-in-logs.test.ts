@@ -13,7 +13,7 @@ import { generateText, streamText } from 'ai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GeminiEmbedder } from './embeddings/gemini';
 import { OpenAICompatibleEmbedder } from './embeddings/openai-compatible';
-import { loadConfig } from '../config';
+import { loadProviderConfig } from './roles';
 import { createClientFromConfig, type LlmClientOptions } from './llm';
 import type { LlmClient } from './types';
 
@@ -90,7 +90,7 @@ afterEach(() => {
 });
 
 function openaiClient(model: string, options: LlmClientOptions = {}) {
-  const config = loadConfig({
+  const config = loadProviderConfig({
     OPENAI_COMPATIBLE_BASE_URL: `${base}/v1`,
     OPENAI_COMPATIBLE_API_KEY: OPENAI_KEY,
     OPENAI_COMPATIBLE_MODEL: model,
@@ -100,7 +100,7 @@ function openaiClient(model: string, options: LlmClientOptions = {}) {
 }
 
 function geminiClient(model: string) {
-  const config = loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: GEMINI_KEY, GEMINI_MODEL: model, DATA_DIR: os.tmpdir() });
+  const config = loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: GEMINI_KEY, GEMINI_MODEL: model, DATA_DIR: os.tmpdir() });
   // Same client as in production; only the host is swapped for the fake server.
   const fetch = ((url: string | URL | Request, init?: RequestInit) =>
     globalThis.fetch(String(url).replace('https://generativelanguage.googleapis.com', base), init)) as typeof globalThis.fetch;

@@ -1,7 +1,7 @@
 /**
  * The provider contracts. Tools and ingestion see only these interfaces, obtained from the
  * factories in lib/providers/index.ts (getEmbedder, getMultiVectorEmbedder, getVectorStore,
- * getLLM, getVLM, getReranker); a new backend is its file, a row in its folder's factory table, and its variables in lib/config.
+ * getLLM, getVLM, getReranker); a new backend is its code, its descriptor and its row in registry.ts.
  */
 
 /** A rectangle in PDF page coordinates (points, origin top-left, y grows downwards). */
@@ -28,7 +28,7 @@ export interface Embedder {
   readonly fingerprint: string;
   readonly dimensions: number;
   /** Which row of the provider table serves this role (shown in /api/health and the UI). */
-  readonly provider: 'transformers' | 'offline' | 'openai-compatible' | 'gemini';
+  readonly provider: string;
   /** Why a fallback is active, e.g. "model Xenova/bge-small-en-v1.5 not found offline". */
   readonly fallbackReason?: string;
   embedDocuments(texts: string[], opts?: CallOptions): Promise<Float32Array[]>;
@@ -39,7 +39,7 @@ export interface Embedder {
 export interface MultiVectorEmbedder {
   readonly id: string;
   readonly dimensions: number;
-  readonly provider: 'local' | 'colqwen';
+  readonly provider: string;
   /** Upper bound on vectors stored per page (pooled down to it). */
   readonly maxVectorsPerPage: number;
   embedPages(pages: Array<{ text: string; imagePath?: string }>, opts?: CallOptions): Promise<Float32Array[][]>;
@@ -120,7 +120,7 @@ export interface HybridOptions extends SearchOptions {
 export type HybridFusion = 'relative-score' | 'rrf';
 
 export interface VectorStore {
-  readonly provider: 'lancedb' | 'weaviate';
+  readonly provider: string;
   upsertChunks(chunks: ChunkRecord[]): Promise<void>;
   upsertPages(pages: PageRecord[]): Promise<void>;
   /** Removes every chunk and page of a manual (idempotent). */
@@ -151,7 +151,7 @@ export interface VectorStore {
  * generateText / streamText / generateObject call through it gets them.
  */
 export interface LlmClient {
-  readonly provider: 'gemini' | 'openai-compatible' | 'test';
+  readonly provider: string;
   readonly modelId: string;
   readonly model: import('ai').LanguageModel;
   /** True when the model accepts image parts (the VLM role). */

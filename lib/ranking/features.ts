@@ -9,7 +9,7 @@
  * were trained with scores on another scale and spread, and any change that keeps each leg's
  * order leaves the ranking as it was (rank.test.ts). Manual-level BM25 reads library-wide
  * statistics; scaled by the best candidate manual's within the question it stays in [0, 1], and it
- * was measured in libraries of 7 to 18 manuals, where dropping it cost R@1 (docs/eval.md, issue 31).
+ * was measured in libraries of 7 to 18 manuals, where dropping it cost R@1 (docs/eval.md).
  * Nothing here names a word, a code or a phrasing of any question.
  */
 import { distinctTerms } from '../text/analyze';

@@ -32,8 +32,8 @@ export const SHIPPED_RANKING_MODEL: LinearModel = checkedModel(shipped as Linear
  * no harm): the model learned from 100 questions over one library and must not overrule four
  * retrievers that agree. Four, not the three text legs: those agree on a wrong page too often (21
  * of 52 public questions), and keeping their page first cost up to 0.06 R@1 under CV; the
- * four-leg guard costs 0.007 mean R@1 over both CV schemes and three library sizes (docs/eval.md,
- * 2026-11-27), the price of never overruling them all.
+ * four-leg guard costs 0.007 mean R@1 over both CV schemes and three library sizes (docs/eval.md),
+ * the price of never overruling them all.
  */
 export function rankPages(index: LibraryIndex, input: RankingInput, model: LinearModel = SHIPPED_RANKING_MODEL): RankedPage[] {
   checkedModel(model);

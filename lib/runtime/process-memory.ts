@@ -1,6 +1,6 @@
 /**
- * Memory of this process and of other processes by pid, in MB, for /api/health (issue 16: the
- * web server and the ingest worker each report what they hold).
+ * Memory of this process and of other processes by pid, in MB, for /api/health: the web
+ * server and the ingest worker each report what they hold.
  */
 import fs from 'node:fs';
 

@@ -1,5 +1,5 @@
 /**
- * A product line of near-identical manuals (issue 39): one invented product, a bench temperature
+ * A product line of near-identical manuals: one invented product, a bench temperature
  * regulator, in six or more variants whose manuals share nearly all their text and differ in the
  * values of their specification table, their error codes and their model designation. A question
  * naming a variant must be answered from that variant's manual; one naming none must ask which.

@@ -3,7 +3,7 @@
  * - local mode: a browser without a valid owner cookie gets one on its first page, so its API
  *   writes can later require the cookie (a cookieless script gets 401 and leaves no rows) — except
  *   on a shared chat (`/share/…`): a visitor who only follows a share link gets no identity, so
- *   their direct deletes are refused (401) like any cookieless request (issue 33); "Continue in a
+ *   their direct deletes are refused (401) like any cookieless request; "Continue in a
  *   new chat" makes them an owner (its action sets the cookie);
  * - sign-in mode: a page request without a valid Auth.js session is sent to /signin — and so is
  *   one whose signed token names an account that no longer exists, or an older session version

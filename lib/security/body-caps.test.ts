@@ -1,5 +1,5 @@
 /**
- * Issue 34: bodies are read after the caller is known, and capped. A 100 MB PATCH without a cookie
+ * Bodies are read after the caller is known, and capped. A 100 MB PATCH without a cookie
  * used to be parsed whole before its 401 (next-server 331 → 1,016 MB with four of them); now the
  * route answers 401 without reading a byte, and with a cookie 413 — from the Content-Length
  * without reading, or after at most the cap when the body is chunked.
@@ -47,7 +47,7 @@ function request(url: string, method: string, body: ReadableStream<Uint8Array>, 
 
 const params = { params: Promise.resolve({ id: 'no-such-manual' }) };
 
-describe('bodies are read after the caller is known, and capped (issue 34)', () => {
+describe('bodies are read after the caller is known, and capped', () => {
   it('a 100 MB PATCH without a cookie: 401, not a byte read', async () => {
     testCaller.ownerId = null;
     for (const headers of [{ 'content-length': String(100 * MB) }, {}] as Record<string, string>[]) {

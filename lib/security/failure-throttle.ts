@@ -9,7 +9,7 @@
  *
  * Failure counts and lockouts live where the rate limits do (lib/security/rate-limit.ts): in this
  * process's memory with SQLite, in Postgres otherwise, so every server refuses a key another
- * server locked out — N servers enforce one limit, not one each (issue 34).
+ * server locked out — N servers enforce one limit, not one each.
  */
 import type { LimitStore } from '../store/limits';
 import { type LimiterOptions, RateLimiter, storeOf } from './rate-limit';

@@ -1,4 +1,4 @@
-// Shared limits (issue 34): two limiters on one Postgres — as two servers would have, each with its
+// Shared limits: two limiters on one Postgres — as two servers would have, each with its
 // own connection pool — enforce one limit. On a fresh database on TEST_DATABASE_URL's server
 // (skipped with the reason when there is none, except in CI, where it must run).
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 34: password guessing on Auth.js's credentials callback. The real handlers (lib/auth/auth.ts)
+ * Password guessing on Auth.js's credentials callback. The real handlers (lib/auth/auth.ts)
  * over a real users table, wrapped as app/api/auth/[...nextauth]/route.ts wraps them.
  */
 import { NextRequest } from 'next/server';

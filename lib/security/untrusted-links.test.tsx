@@ -12,7 +12,7 @@ const render = (md: string) =>
     </Markdown>,
   );
 
-describe('links and images from manuals in answers (issue 13, finding 7)', () => {
+describe('links and images from manuals in answers', () => {
   it('shows a link as text with its target, not as an anchor', () => {
     const html = render('Update the firmware at [the vendor portal](https://evil.example/login) [2].');
     expect(html).not.toMatch(/<a\b/);

@@ -1,5 +1,5 @@
 /**
- * Issue 34: /api/health checks the database for real — a read and a write — so a corrupt app.db is
+ * /api/health checks the database for real — a read and a write — so a corrupt app.db is
  * reported (ok: false, HTTP 503, the reason) instead of "ok" while every page answers 500. The
  * database is this test file's scratch DATA_DIR/app.db (test/setup.ts), corrupted on purpose.
  */

@@ -1,7 +1,7 @@
 /**
- * /api/health's memory per process (issue 16): the web server's own figures and those of the
+ * /api/health's memory per process: the web server's own figures and those of the
  * ingest worker it starts — a real worker process (lib/ingest/worker.ts) answering over IPC.
- * Issue 34: health never waits for that worker (the last figure and its age), and a worker that
+ * Health never waits for that worker (the last figure and its age), and a worker that
  * dies is restarted and counted.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';

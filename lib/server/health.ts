@@ -2,7 +2,8 @@ import 'server-only';
 import { isDataDirWritable } from '../runtime/data-dir';
 import { describeOcrEngine } from '../ingest/ocr-engine';
 import { activeIndexFingerprint, getEmbedder, getReranker } from '../providers';
-import { describeProviders, getConfig, runtimeEnv } from '../config';
+import { runtimeEnv } from '../config';
+import { describeProviders, getProviderConfig } from '../providers/roles';
 import { checkDb } from '../store/db';
 import { indexFingerprints, queueReport } from '../store/jobs';
 import { lastVectorAudit } from '../store/vector-audit';
@@ -21,7 +22,7 @@ import { APP_VERSION } from '../runtime/version';
  * roles are reported from the live providers.
  */
 export async function activeProviders() {
-  const providers = describeProviders(getConfig());
+  const providers = describeProviders(getProviderConfig());
   try {
     const embedder = await getEmbedder();
     providers.embeddings = {

@@ -1,5 +1,5 @@
 /**
- * Issue 34: a full disk answers 507 with a sentence the person can act on, on every write path,
+ * A full disk answers 507 with a sentence the person can act on, on every write path,
  * never a 500 — whichever layer noticed: SQLite (SQLITE_FULL), Postgres (53100), a file write
  * (ENOSPC), LanceDB (only a message), also when wrapped (Drizzle's "Failed query" keeps it as cause).
  */
@@ -18,7 +18,7 @@ const FULL = [
   ['Drizzle wrapping SQLite', new Error('Failed query: insert into "messages" …', { cause: withCode('SQLITE_FULL') })],
 ] as const;
 
-describe('a full disk is a 507, not a 500 (issue 34)', () => {
+describe('a full disk is a 507, not a 500', () => {
   it.each(FULL)('%s → 507 disk_full from the route mapping and the chat path', async (_label, err) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(isDiskFull(err)).toBe(true);

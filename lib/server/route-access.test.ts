@@ -1,5 +1,5 @@
 /**
- * Issue 34: one declared access class for every route, page and server action, so a new one
+ * One declared access class for every route, page and server action, so a new one
  * cannot ship open. The tables below are the declaration; the test fails when a file under app/
  * (route.ts, page.tsx) or an exported server action is missing from them, or when they list one
  * that no longer exists. Each entry is then checked:

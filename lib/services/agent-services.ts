@@ -9,7 +9,8 @@
 import fs from 'node:fs/promises';
 import type { PageImageLoader, AgentServices, PendingManual } from '@/lib/agent/contract';
 import { SHIPPED_POLICIES, type TurnPolicies } from '@/lib/agent/policies';
-import { getConfig, type DeciderProvider } from '@/lib/config';
+import { getProviderConfig } from '@/lib/providers/roles';
+import type { DeciderProvider } from '@/lib/providers/descriptor';
 import type { Embedder, LlmClient, MultiVectorEmbedder, Reranker, VectorStore } from '@/lib/providers/types';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 
@@ -85,7 +86,7 @@ function defaultDecider(deps: AgentDeps): DeciderProvider {
   if (deps.llm) return 'llm';
   if (deps.llm === null) return 'rules';
   try {
-    return getConfig().decider.provider;
+    return getProviderConfig().decider.provider;
   } catch {
     return 'rules';
   }

@@ -51,8 +51,8 @@ let pendingAudit: { rows: AuditInput[]; written: Promise<void> } | undefined;
 /**
  * Records an audit row. Rows of one turn of the event loop are written together, in one insert:
  * a burst of refused calls (a hundred at once from one key) costs one commit — one disk flush,
- * which SQLite makes on the request thread — instead of one each (issue 34: health stalled
- * behind them). Resolves once the row is stored.
+ * which SQLite makes on the request thread — instead of one each, so health
+ * checks never queue behind them. Resolves once the row is stored.
  */
 export function insertAudit(row: AuditInput): Promise<void> {
   if (!pendingAudit) {

@@ -135,7 +135,7 @@ export const chunks = sqliteTable(
 );
 
 /**
- * Structure units read at ingest (issue 38, lib/ingest/structure.ts): a table, code list,
+ * Structure units read at ingest (lib/ingest/structure.ts): a table, code list,
  * procedure, labelled value, figure or paragraph, with its boxes on each page it covers (`regions`,
  * PDF points from the top-left) and its kind's own fields in `data` (a table's grid, a procedure's
  * steps…). `seq` keeps the reading order; `page`..`pageEnd` the pages a continued unit spans.

@@ -3,6 +3,12 @@
  * plus the units that take no prefix. Lower case (the analyzer lower-cases first), so "mV" and
  * "MV" meet; a manual never needs the difference to find a page. NFKC has already turned the
  * micro sign into Greek mu and "Ω" (ohm sign) into Greek omega.
+ *
+ * It is not derived from js-quantities (quantities.ts), which answers another question: a unit's
+ * kind, case-sensitively ("mA" ≠ "MA"), from thousands of definitions. The tokenizer needs a
+ * closed, case-free set that also holds what is no physical quantity (AWG, V/div, baud, bytes),
+ * and stays short: every word it accepts is joined to its number in the search index, so a change
+ * to it changes what every page is indexed as.
  */
 const PREFIXES = ['', 'p', 'n', 'u', 'μ', 'm', 'c', 'k', 'g', 't'];
 const PREFIXABLE = ['v', 'a', 'w', 'va', 'hz', 'ω', 'ohm', 'ohms', 'f', 'h', 's', 'm', 'g', 'pa', 'b', 'bit', 'bits', 'bps', 'wh', 'ah', 'j', 'n', 'l', 'sps'];

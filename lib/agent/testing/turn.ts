@@ -10,7 +10,7 @@ import type { LlmClient } from '@/lib/providers/types';
 import type { AgentDeps } from '@/lib/services/agent-services';
 import type { AgentEvent, AgentEventType, EventOf } from '../events';
 import type { AnyTool, ChunkObject, PageObject, Tool, ToolOutput } from '@/lib/agent/contract';
-import type { TreeData } from '../contract';
+import { pagePreviewUrl, pageThumbnailUrl, type TreeData } from '../contract';
 import { Environment } from '../environment';
 import { runTurn, type RunTurnInput } from '../tree';
 import { defaultTools } from '@/tools';
@@ -39,8 +39,8 @@ export function page(manualId: string, n: number, over: Partial<PageObject> = {}
     manualId,
     page: n,
     score: 0.7,
-    previewUrl: `/manuals/${manualId}/pages/${n}/image`,
-    thumbnailUrl: `/manuals/${manualId}/pages/${n}/thumb`,
+    previewUrl: pagePreviewUrl(manualId, n),
+    thumbnailUrl: pageThumbnailUrl(manualId, n),
     ...over,
   };
 }

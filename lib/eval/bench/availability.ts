@@ -1,5 +1,5 @@
 /**
- * Progressive availability figures (issue 32), from the ingest's own timings (lib/ingest/pipeline.ts
+ * Progressive availability figures, from the ingest's own timings (lib/ingest/pipeline.ts
  * records `first_searchable` and `text_searchable`, ms from the job's start):
  *   - time_to_first_searchable_ms: from the upload's start (acceptUpload included) to the first page
  *     being searchable; the slowest of the files;

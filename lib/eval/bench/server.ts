@@ -132,7 +132,7 @@ export async function* sseJson(body: ReadableStream<Uint8Array>): AsyncGenerator
 type Chunk = { type: string; delta?: string; data?: { text?: string; status?: string }; messageMetadata?: { status?: string }; errorText?: string };
 
 /**
- * The owner cookie a browser gets on its first page (the API refuses cookieless writes: issue 13).
+ * The owner cookie a browser gets on its first page (the API refuses cookieless writes).
  * /signin is the lightest page.
  */
 export async function ownerCookie(baseUrl: string): Promise<string> {

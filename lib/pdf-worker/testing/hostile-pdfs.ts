@@ -31,7 +31,7 @@ export async function bombPdf(mb: number, pattern = '0 0 m 1 1 l S\n'): Promise<
 }
 
 /**
- * Filter chains the first upload scan walked around (issue 34). Each is a one-page PDF whose
+ * Filter chains the first upload scan walked around. Each is a one-page PDF whose
  * content stream decodes to `mb` MB of drawing operators through the named chain; the
  * file stays small. Encoders are written for these tests (pdf-lib has none of them).
  */

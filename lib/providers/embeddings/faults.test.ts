@@ -1,5 +1,5 @@
 /**
- * Issue 8: embedding provider faults. The real openai-compatible embedder talks to a real HTTP
+ * Embedding provider faults. The real openai-compatible embedder talks to a real HTTP
  * server on loopback that misbehaves (429, 5xx, no answer, malformed JSON, wrong vectors): it
  * retries what may pass, then fails with a message that names the server and the fault, and never
  * hangs. During a chat turn (real LanceDB fixture store) a failing query embedder degrades the

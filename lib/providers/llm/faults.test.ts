@@ -1,5 +1,5 @@
 /**
- * Issue 8: provider faults through the whole turn. The LLM is the real openai-compatible backend
+ * Provider faults through the whole turn. The LLM is the real openai-compatible backend
  * behind the real client (timeouts, retries) built by createClientFromConfig, talking to a fake
  * fetch server that misbehaves: 429 then success, 5xx forever, never answering. Retrieval is a real
  * LanceDB store (lib/agent/testing/library). The turn must always end with 'done' and a non-empty
@@ -13,7 +13,7 @@ import { openFixtureStore, type FixtureStore } from '@/lib/agent/testing/library
 import { collectTurn } from '@/lib/agent/testing/turn';
 import type { AgentEvent } from '@/lib/agent/events';
 import { defaultTools } from '@/tools';
-import { loadConfig } from '../../config';
+import { loadProviderConfig } from '../roles';
 import type { LlmClient } from '../types';
 import { createClientFromConfig } from './index';
 import { fakeFetch, json, never, openaiAnswer, openaiError, sse, type CapturedRequest } from './testing/helpers';
@@ -32,7 +32,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const config = loadConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://llm.invalid/v1', OPENAI_COMPATIBLE_MODEL: 'fake-model' });
+const config = loadProviderConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://llm.invalid/v1', OPENAI_COMPATIBLE_MODEL: 'fake-model' });
 
 function client(fetch: typeof globalThis.fetch, timeoutMs: number): LlmClient {
   return createClientFromConfig('llm', config, { fetch, timeoutMs, maxAttempts: 3, initialBackoffMs: 20, maxBackoffMs: 50, random: () => 0 })!;

@@ -1,40 +1,28 @@
 /**
- * LLM and VLM providers (configured in lib/config). `getLLM()` / `getVLM()` return the configured client or null
- * when the role's provider is 'none'. A backend is its file, a row in BACKENDS, and its variables and
- * resolution in lib/config (README "Adding a provider").
+ * The LLM and VLM roles. `getLLM()` / `getVLM()` return the configured client or null when the
+ * role's provider is 'none'. A backend is a provider descriptor (README "Adding a provider"): this
+ * factory wraps the model its descriptor creates with retries, deadlines, logs and recording.
  *
- * Environment (besides the provider variables read by lib/config):
+ * Environment (besides the providers' own variables, in their descriptors):
  *   MC_LLM_TIMEOUT_MS    per-call deadline, default 60000 (0 = none)
  *   MC_LLM_MAX_ATTEMPTS  model calls per request incl. the first, default 3
  *   MC_LLM_RECORD=path   append every successful call to a JSONL cassette
  *   MC_LLM_REPLAY=path   answer every call from a cassette; unknown requests fail (llm:replay_miss)
  *   MC_LOG_LEVEL         debug | info | warn | error | silent (silent by default under vitest)
  */
-import { getConfig, runtimeEnv, type AppConfig, type LlmProvider, type RuntimeEnvVar } from '../../config';
+import { runtimeEnv, type RuntimeEnvVar } from '../../config';
+import { getProviderConfig, roleSpec } from '../roles';
+import type { ProviderConfig, ProviderDescriptor } from '../descriptor';
+import { PROVIDERS } from '../registry';
 import type { LlmClient } from '../types';
 import { readCassette } from './cassette';
 import { createLlmClient, type LlmClientOptions } from './client';
-import { createGeminiModel } from './gemini';
-import { createOpenAICompatibleModel } from './openai-compatible';
 import type { LanguageModelV3 } from './sdk-types';
 
 export type { LlmClientOptions } from './client';
 export { visionPrompt } from './messages';
 
 export type LlmRole = 'llm' | 'vlm';
-
-type Backend = (args: { modelId: string; config: AppConfig; fetch?: typeof globalThis.fetch }) => LanguageModelV3;
-
-const BACKENDS: Record<Exclude<LlmProvider, 'none'>, Backend> = {
-  gemini: ({ modelId, config, fetch }) => {
-    if (!config.gemini) throw new Error('Gemini selected but GOOGLE_GENERATIVE_AI_API_KEY is not set');
-    return createGeminiModel({ apiKey: config.gemini.apiKey, modelId, fetch });
-  },
-  'openai-compatible': ({ modelId, config, fetch }) => {
-    if (!config.openaiCompatible) throw new Error('OpenAI-compatible selected but OPENAI_COMPATIBLE_BASE_URL is not set');
-    return createOpenAICompatibleModel({ ...config.openaiCompatible, modelId, fetch });
-  },
-};
 
 const positive = (env: Record<string, string | undefined>, name: RuntimeEnvVar, min: number): number | undefined => {
   const raw = runtimeEnv(name, env);
@@ -61,21 +49,22 @@ export function llmOptionsFromEnv(env: Record<string, string | undefined> = proc
  */
 export function createClientFromConfig(
   role: LlmRole,
-  config: AppConfig,
-  options: LlmClientOptions & { fetch?: typeof globalThis.fetch } = {},
+  config: ProviderConfig,
+  options: LlmClientOptions & { fetch?: typeof globalThis.fetch; registry?: readonly ProviderDescriptor[] } = {},
 ): LlmClient | null {
-  const { fetch, ...clientOptions } = options;
+  const { fetch, registry, ...clientOptions } = options;
   const rc = config[role];
   const vision = role === 'vlm';
   if (rc.provider === 'none') return clientOptions.replay ? replayOnlyClient(role, clientOptions) : null;
   if (!rc.model) throw new Error(`${role.toUpperCase()} provider ${rc.provider} has no model configured`);
-  const model = BACKENDS[rc.provider]({ modelId: rc.model, config, fetch });
+  const model = roleSpec(role, rc.provider, registry).create(rc, { fetch });
+  if (!model) return null;
   return createLlmClient(model, {
     ...clientOptions,
     provider: rc.provider,
     role,
     vision,
-    secrets: [config.gemini?.apiKey, config.openaiCompatible?.apiKey, ...(clientOptions.secrets ?? [])],
+    secrets: [...config.providerSecrets, ...(clientOptions.secrets ?? [])],
   });
 }
 
@@ -102,16 +91,16 @@ export function replayOnlyLlmClient(role: LlmRole, recorded: { provider: string;
     doGenerate: async () => refuse(),
     doStream: async () => refuse(),
   };
-  const provider = (['gemini', 'openai-compatible'] as const).find((p) => p === recorded.provider) ?? 'test';
+  const provider = PROVIDERS.some((p) => p.name === recorded.provider && p.roles[role]) ? recorded.provider : 'test';
   return createLlmClient(model, { ...options, provider, role, vision: role === 'vlm' });
 }
 
 // One client per role, config object (getConfig() returns a new one when the env changes) and
 // client options from the env.
-const memo = new WeakMap<AppConfig, Map<string, LlmClient | null>>();
+const memo = new WeakMap<ProviderConfig, Map<string, LlmClient | null>>();
 
 function memoised(role: LlmRole): LlmClient | null {
-  const config = getConfig();
+  const config = getProviderConfig();
   const options = llmOptionsFromEnv();
   const key = JSON.stringify([role, options, runtimeEnv('MC_LOG_LEVEL') ?? '']);
   let byKey = memo.get(config);

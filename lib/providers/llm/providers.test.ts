@@ -4,15 +4,15 @@
  */
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
+import { loadProviderConfig } from '../roles';
 import { createClientFromConfig, visionPrompt } from './index';
 import { fakeFetch, geminiAnswer, json, openaiAnswer, PNG, sse } from './testing/helpers';
 
 const GEMINI_KEY = 'AIza-test-gemini-key-0123456789';
 const geminiConfig = (extra: Record<string, string> = {}) =>
-  loadConfig({ GOOGLE_GENERATIVE_AI_API_KEY: GEMINI_KEY, LLM_PROVIDER: 'gemini', VLM_PROVIDER: 'gemini', ...extra });
+  loadProviderConfig({ GOOGLE_GENERATIVE_AI_API_KEY: GEMINI_KEY, LLM_PROVIDER: 'gemini', VLM_PROVIDER: 'gemini', ...extra });
 const openaiConfig = (apiKey?: string) =>
-  loadConfig({
+  loadProviderConfig({
     OPENAI_COMPATIBLE_BASE_URL: 'http://localhost:11434/v1',
     OPENAI_COMPATIBLE_MODEL: 'llama3.2',
     OPENAI_COMPATIBLE_VISION_MODEL: 'llava:7b',

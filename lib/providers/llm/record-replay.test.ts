@@ -9,7 +9,7 @@ import { generateText, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejection } from '@/test/rejection';
-import { loadConfig } from '../../config';
+import { loadProviderConfig } from '../roles';
 import { normalizeRequest, readCassette, requestKey } from './cassette';
 import { createLlmClient } from './client';
 import { LlmCallError } from './errors';
@@ -209,7 +209,7 @@ describe('record then replay', () => {
     );
     await generateText({ model: live.model, prompt: 'q' });
 
-    const offline = loadConfig({});
+    const offline = loadProviderConfig({});
     expect(offline.llm.provider).toBe('none');
     expect(createClientFromConfig('llm', offline)).toBeNull();
     const client = createClientFromConfig('llm', offline, { replay: file })!;

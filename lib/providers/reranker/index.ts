@@ -3,27 +3,20 @@
  * had (RERANKER=none, not on disk, hub disabled or unreachable) search simply skips the stage,
  * so the factory never throws — it returns null and says why, for /api/health and the trail.
  */
-import path from 'node:path';
-import type { AppConfig } from '../../config';
-import { getConfig } from '../../config';
-import { envInt, errorMessage } from '../embeddings/util';
+import { getProviderConfig, roleSpec } from '../roles';
+import type { ProviderConfig } from '../descriptor';
+import { errorMessage } from '../embeddings/util';
 import type { Reranker } from '../types';
-import { loadTransformersReranker } from './transformers';
 
 export type RerankerStatus = { reranker: Reranker; reason?: undefined } | { reranker: null; reason: string };
 
 /** Builds the configured reranker (no memoisation; getReranker memoises). Never throws. */
-export async function createReranker(config: AppConfig = getConfig()): Promise<RerankerStatus> {
+export async function createReranker(config: ProviderConfig = getProviderConfig()): Promise<RerankerStatus> {
   const rc = config.reranker;
-  if (rc.provider === 'none') return { reranker: null, reason: 'turned off (RERANKER=none)' };
   try {
-    const reranker = await loadTransformersReranker({
-      model: rc.model,
-      modelDir: rc.modelDir,
-      cacheDir: path.join(config.dataDir, 'models'),
-      probeTimeoutMs: envInt('EMBEDDING_PROBE_TIMEOUT_MS', 3000),
-    });
-    return { reranker };
+    const reranker = await roleSpec('reranker', rc.provider).create(rc, { dataDir: config.dataDir });
+    // A provider that makes no reranker turns the stage off; its detail says so.
+    return reranker ? { reranker } : { reranker: null, reason: rc.detail };
   } catch (err) {
     const reason = errorMessage(err);
     console.warn(`[reranker] no reranking: ${reason}`);
@@ -38,7 +31,7 @@ let memo: { key: string; promise: Promise<RerankerStatus> } | undefined;
  * (either way) is kept until the configuration changes, so an offline machine probes the hub once.
  */
 export function getReranker(): Promise<RerankerStatus> {
-  const config = getConfig();
+  const config = getProviderConfig();
   const key = JSON.stringify({ reranker: config.reranker, dataDir: config.dataDir });
   if (!memo || memo.key !== key) memo = { key, promise: createReranker(config) };
   return memo.promise;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createReranker, getReranker, resetReranker } from '.';
-import { loadConfig } from '../../config';
+import { loadProviderConfig } from '../roles';
 import { SEP_WEIGHT, TWO_LABEL_CLASS0_BIAS, writeTinyCrossEncoder } from './testing/tiny-cross-encoder';
 import { loadTransformersReranker, ModelUnavailableError, RERANK_BATCH_SIZE } from './transformers';
 
@@ -138,18 +138,18 @@ describe('getReranker', () => {
   });
 
   it('is configured by RERANKER, RERANKER_MODEL and RERANKER_MODEL_DIR', () => {
-    expect(loadConfig({}).reranker).toMatchObject({ provider: 'transformers', mode: 'offline', model: 'Xenova/ms-marco-MiniLM-L-6-v2' });
-    expect(loadConfig({ RERANKER_MODEL: 'Xenova/bge-reranker-base', RERANKER_MODEL_DIR: '/models' }).reranker).toMatchObject({
+    expect(loadProviderConfig({}).reranker).toMatchObject({ provider: 'transformers', mode: 'offline', model: 'Xenova/ms-marco-MiniLM-L-6-v2' });
+    expect(loadProviderConfig({ RERANKER_MODEL: 'Xenova/bge-reranker-base', RERANKER_MODEL_DIR: '/models' }).reranker).toMatchObject({
       provider: 'transformers',
       model: 'Xenova/bge-reranker-base',
       modelDir: '/models',
     });
-    expect(() => loadConfig({ RERANKER: 'none', RERANKER_MODEL: 'Xenova/bge-reranker-base' })).toThrow(/RERANKER_MODEL is set but RERANKER=none/);
-    expect(() => loadConfig({ RERANKER: 'colbert' })).toThrow(/RERANKER must be one of: auto, none, transformers/);
+    expect(() => loadProviderConfig({ RERANKER: 'none', RERANKER_MODEL: 'Xenova/bge-reranker-base' })).toThrow(/RERANKER_MODEL is set but RERANKER=none/);
+    expect(() => loadProviderConfig({ RERANKER: 'colbert' })).toThrow(/RERANKER must be one of: auto, none, transformers/);
   });
 
   it('is off with RERANKER=none', async () => {
-    const status = await createReranker(loadConfig({ RERANKER: 'none' }));
+    const status = await createReranker(loadProviderConfig({ RERANKER: 'none' }));
     expect(status).toEqual({ reranker: null, reason: 'turned off (RERANKER=none)' });
   });
 

@@ -1,16 +1,14 @@
 /**
- * Vector stores: the factory table (one row per backend) and the process-wide instance.
- *
- * getVectorStore() resolves the configured backend (LanceDB on disk by default,
- * Weaviate when WEAVIATE_URL is set) once per configuration and keeps it on globalThis, so Next's
- * dev reloads and every route in the process share one connection and one write queue.
- * Backends are imported lazily: a LanceDB deployment never loads the gRPC stack and vice versa.
+ * Vector stores: the process-wide instance of the configured backend (LanceDB on disk by default,
+ * Weaviate when WEAVIATE_URL is set), which its provider descriptor creates. getVectorStore()
+ * opens it once per configuration and keeps it on globalThis, so Next's dev reloads and every
+ * route in the process share one connection and one write queue.
  */
 import path from 'node:path';
-import { getConfig, type AppConfig, type VectorDbProvider } from '../../config';
+import { getProviderConfig, roleSpec } from '../roles';
+import type { ProviderConfig } from '../descriptor';
 import type { VectorStore } from '../types';
 import type { LanceStore, LanceStoreOptions } from './lancedb';
-import type { WeaviateStore, WeaviateStoreOptions } from './weaviate';
 
 export type { LanceStore, LanceStoreOptions } from './lancedb';
 
@@ -19,27 +17,14 @@ export async function openLanceStore(dir: string, opts?: LanceStoreOptions): Pro
   return (await import('./lancedb')).openLanceStore(dir, opts);
 }
 
-/** A Weaviate store for a URL (+ API key) or an existing client. Collections are created on first upsert. */
-async function openWeaviateStore(opts: WeaviateStoreOptions): Promise<WeaviateStore> {
-  return (await import('./weaviate')).openWeaviateStore(opts);
-}
-
-type Factory = (config: AppConfig) => Promise<VectorStore & { readonly closed: boolean }>;
-
-/** The factory table: a new backend is its file, a row here, and its variables in lib/config. */
-const FACTORIES: Record<VectorDbProvider, Factory> = {
-  lancedb: (config) => openLanceStore(path.join(config.dataDir, 'lancedb')),
-  weaviate: (config) => {
-    if (!config.vectorDb.url) throw new Error('VECTOR_DB=weaviate needs WEAVIATE_URL');
-    return openWeaviateStore({ url: config.vectorDb.url, apiKey: config.vectorDb.apiKey });
-  },
-};
-
-function storeKey(config: AppConfig): string {
+/**
+ * One store per backend and identity: a server's URL and API key (a rotated key means a new
+ * client; kept as a hash, not in clear), or for an embedded store its folder, DATA_DIR/<provider>.
+ */
+function storeKey(config: ProviderConfig): string {
   const v = config.vectorDb;
-  // The API key is part of the identity (a rotated key means a new client) but not stored in clear.
-  const keyTag = v.apiKey ? `key#${simpleHash(v.apiKey)}` : 'nokey';
-  return v.provider === 'lancedb' ? `lancedb:${path.join(config.dataDir, 'lancedb')}` : `weaviate:${v.url}:${keyTag}`;
+  if (!v.url) return `${v.provider}:${path.join(config.dataDir, v.provider)}`;
+  return `${v.provider}:${v.url}:${v.apiKey ? `key#${simpleHash(v.apiKey)}` : 'nokey'}`;
 }
 
 function simpleHash(s: string): string {
@@ -58,7 +43,7 @@ function registry(): Registry {
 
 /** The configured store, one per process and configuration (per DATA_DIR for LanceDB). */
 export async function getVectorStore(): Promise<VectorStore> {
-  const config = getConfig();
+  const config = getProviderConfig();
   const key = storeKey(config);
   const stores = registry();
   const existing = stores.get(key);
@@ -68,7 +53,7 @@ export async function getVectorStore(): Promise<VectorStore> {
     if (stores.get(key) === existing) stores.delete(key);
     return getVectorStore();
   }
-  const opening = FACTORIES[config.vectorDb.provider](config);
+  const opening = roleSpec('vectorDb', config.vectorDb.provider).create(config.vectorDb, { dataDir: config.dataDir });
   stores.set(key, opening);
   // A failed open (server down, bad dimensions) is not cached: the next call tries again.
   opening.catch(() => {

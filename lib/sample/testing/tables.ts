@@ -1,5 +1,5 @@
 /**
- * A generated test manual whose structure is known exactly (issue 38): tables with spanning
+ * A generated test manual whose structure is known exactly: tables with spanning
  * headers, units in headers, a table continued across a page break with its header repeated, a
  * table in one column of a two-column page, a fault-code list, labelled values, a numbered
  * procedure that runs over a page break and a raster figure with callout labels. The ground truth
