@@ -1,5 +1,5 @@
 /**
- * Issue 30's second form in the browser (issue 33's cards): a question the sample manual does not
+ * The `pages` form in the browser, as cards: a question the sample manual does not
  * answer gets a plain notice and the closest pages as cards; a card opens the page preview of its
  * page (mouse and keyboard), a reload restores the same view, and on a phone the cards stack
  * without horizontal scrolling.

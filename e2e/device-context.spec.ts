@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 
 /**
- * Device context (issue 31): a question naming the sample manual's device (HX-200) puts a chip
+ * Device context: a question naming the sample manual's device (HX-200) puts a chip
  * above the input; a follow-up without the name searches that manual and the trail says why;
  * clearing the chip (from the keyboard, on a phone-sized screen) searches every manual again,
  * and the chat remembers it after a reload.

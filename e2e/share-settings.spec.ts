@@ -34,7 +34,7 @@ function serverActionId(file: string, name: string): string {
   return found[0];
 }
 
-test.describe('sharing, settings and confirmations (issue 33)', () => {
+test.describe('sharing, settings and confirmations', () => {
   test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
 
   for (const vp of VIEWPORTS) {

@@ -57,7 +57,7 @@ async function inViewport(page: Page, locator: Locator): Promise<boolean> {
 }
 
 for (const vp of VIEWPORTS) {
-  test.describe(`issue 17 at ${vp.name} ${vp.width}×${vp.height}`, () => {
+  test.describe(`a technician's session at ${vp.name} ${vp.width}×${vp.height}`, () => {
     test.use({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
 
     test.beforeAll(ChatPage.sampleManualReadyBeforeAll);
@@ -165,7 +165,7 @@ for (const vp of VIEWPORTS) {
       await expect(chat.preview().getByRole('heading', { level: 2 })).toHaveText(title);
       await page.keyboard.press('Escape');
 
-      // On loopback every browser is the local admin (issue 13's access model), so another browser
+      // On loopback every browser is the local admin (the loopback access model), so another browser
       // may rename too; a member on a network may not (e2e/security-access.spec.ts, lib/manuals/service.test.ts).
     });
 
@@ -233,7 +233,7 @@ for (const vp of VIEWPORTS) {
       const chat = new ChatPage(page);
       await chat.askInNewChat(SPEC_QUESTION);
 
-      // The citation preview: the page's full width (issue 33), the highlight on screen.
+      // The citation preview: the page's full width, the highlight on screen.
       await chat.citations().first().click();
       const preview = chat.preview();
       await expect(preview.getByTestId('page-frame')).toHaveAttribute('data-loaded', 'true');

@@ -32,7 +32,7 @@ const inputs = z.object({
 
 const DECLINED = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify)/i;
 
-// The answer contract (issue 15): copy values, cite every claim, say when the manuals do not cover
+// The answer contract: copy values, cite every claim, say when the manuals do not cover
 // it, name the device. The value lock checks the first rule after the answer is written.
 const SYSTEM = `You answer a technician's question using only the numbered manual sources provided.
 - Cite every factual sentence with its source number in square brackets right after the claim, e.g. "The fuse is rated 2 A [3]."
@@ -119,7 +119,7 @@ function valueFinding(unverified: AnswerValue[]): string {
 }
 
 /**
- * The answer check on an LLM's answer (issue 30): a value no cited passage holds even after the
+ * The answer check on an LLM's answer: a value no cited passage holds even after the
  * rewrite, or an answer citing only other manuals than the one whose device the question names,
  * is not stated. Returns why, or undefined when the answer holds.
  */

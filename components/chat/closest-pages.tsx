@@ -11,7 +11,7 @@ const CARD_HEIGHT_SHARE = 0.6;
 const boxOf = ([x0, y0, x1, y1]: [number, number, number, number]) => ({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
 
 /**
- * The sentence of a `pages` or `not_covered` reply (issue 30): a muted notice, not an answer
+ * The sentence of a `pages` or `not_covered` reply: a muted notice, not an answer
  * paragraph, so nobody reads it as a stated value. Plain text: nothing in it is markdown.
  */
 export function FormNotice({ mode, text }: { mode: Exclude<AnswerMode, 'answer'>; text: string }) {

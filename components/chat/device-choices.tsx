@@ -5,7 +5,7 @@ import { pageThumbUrl, type CitationTarget } from '@/lib/chat/view';
 import { ClosestPageCards } from './closest-pages';
 
 /**
- * A `clarify` reply (issue 39): "Which device?" with the candidate devices as buttons, each with
+ * A `clarify` reply: "Which device?" with the candidate devices as buttons, each with
  * its best page, and below them the closest pages grouped by device. Picking a device sets the
  * chat's device and asks the question again about it. Real buttons: Tab reaches them, Enter or
  * Space picks; on a phone they stack full width with a 44 px target.

@@ -1,5 +1,5 @@
 /**
- * The fourth reply form, `clarify` (issue 39): "Which device?". When the question names no device,
+ * The fourth reply form, `clarify`: "Which device?". When the question names no device,
  * the chat has none, and the closest pages span two or more devices with no clear margin, a stated
  * value from whichever device ranked first would be a guess: the reply asks instead, with the
  * candidate devices as choices (each with its best page) and the closest pages grouped by device.

@@ -1,5 +1,5 @@
 /**
- * The closest pages (issue 30's `pages` form): when the offline writer declines, the pages its
+ * The closest pages (the `pages` form): when the offline writer declines, the pages its
  * evidence came from, best first, one card each — so the technician reads them instead of getting
  * nothing. A minimal piece the answer writer may replace; it only reshapes the retrieved hits.
  */

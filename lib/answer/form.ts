@@ -1,5 +1,5 @@
 /**
- * The form of a reply (issue 30), decided once from general evidence signals the writer computes:
+ * The form of a reply, decided once from general evidence signals the writer computes:
  *   - `not_covered`: the question names a device, model or variant no ready manual covers, or its
  *     manual is still processing (./applicability.ts), or nothing at all was retrieved;
  *   - `answer`: a passage was quoted, it is about the asked device, and its evidence clears the

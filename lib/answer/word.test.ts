@@ -42,7 +42,7 @@ describe('not covered and not ready', () => {
   });
 });
 
-describe('a device named with its article keeps one (issue 33)', () => {
+describe('a device named with its article keeps one', () => {
   it('never writes "the The"', () => {
     expect(unknownDeviceSentence(['The Quillon ZR-12'])).toBe('The manuals do not cover the Quillon ZR-12: no manual in the library mentions it.');
     expect(unknownDeviceSentence(['Quillon ZR-12', 'Harlo KP-7'])).toBe(
