@@ -25,9 +25,18 @@ const spellings = (w: string) => [w, w.replace(/-/g, ''), modelCore(w)];
  * The question without the words naming the profile's device. `also` adds tokens to remove as
  * written (the recognizer's own reading of the question, lib/ranking/named-device.ts).
  */
-export function withoutDeviceNames(question: string, profile: Pick<DeviceProfile, 'name' | 'maker' | 'models' | 'variants' | 'kind'>, also: readonly string[] = []): string {
+export function withoutDeviceNames(
+  question: string,
+  profile: Pick<DeviceProfile, 'name' | 'maker' | 'models' | 'variants' | 'kind'>,
+  also: readonly string[] = [],
+): string {
   const kind = new Set(words(profile.kind ?? ''));
-  const named = (text: string) => new Set(words(text).flatMap(spellings).filter((w) => !kind.has(w) && !isStopword(w) && !isDocumentWord(w)));
+  const named = (text: string) =>
+    new Set(
+      words(text)
+        .flatMap(spellings)
+        .filter((w) => !kind.has(w) && !isStopword(w) && !isDocumentWord(w)),
+    );
   // Maker and models name the device however written; a word of its name only when written as a name.
   const always = named([profile.maker ?? '', ...profile.models, ...profile.variants].join(' '));
   const asName = named(profile.name);
@@ -39,10 +48,13 @@ export function withoutDeviceNames(question: string, profile: Pick<DeviceProfile
     if (extra.has(t.toLowerCase()) || extra.has(trimToken(r).toLowerCase())) return true;
     const ws = words(t);
     if (!ws.length) return false;
-    return ws.every((w) => spellings(w).some((s) => always.has(s))) || (writtenAsName(t, i === 0) && ws.every((w) => spellings(w).some((s) => always.has(s) || asName.has(s))));
+    return (
+      ws.every((w) => spellings(w).some((s) => always.has(s))) ||
+      (writtenAsName(t, i === 0) && ws.every((w) => spellings(w).some((s) => always.has(s) || asName.has(s))))
+    );
   });
   const kept: string[] = [];
-  for (let i = 0; i < raw.length; ) {
+  for (let i = 0; i < raw.length;) {
     if (!removed[i]) {
       kept.push(raw[i++]);
       continue;
@@ -51,8 +63,8 @@ export function withoutDeviceNames(question: string, profile: Pick<DeviceProfile
     while (j < raw.length && removed[j]) j++;
     const mark = CLAUSE_MARK.exec(raw[j - 1])?.[0] ?? '';
     const next = raw[j];
-    // The name ended its phrase ("… of the HX-200?", "… the HX-200 before …"): its article and preposition go too.
-    const phraseEnd = mark !== '' || next === undefined || isStopword(words(next)[0] ?? '');
+    // The name ended its phrase ("… of the HX-200?", "… the HX-200 in …"): its article and preposition go too.
+    const phraseEnd = mark !== '' || next === undefined || PREPOSITION.test(next);
     if (phraseEnd) {
       if (kept.length && DETERMINER.test(kept.at(-1)!)) kept.pop();
       if (kept.length && PREPOSITION.test(kept.at(-1)!)) kept.pop();
