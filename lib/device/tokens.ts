@@ -26,5 +26,8 @@ export const nameText = (m: { title: string; fileName: string }, sep = '\n') => 
  */
 export const writtenAsName = (token: string, first: boolean) => /\d/.test(token) || /\p{Lu}/u.test(first ? token.slice(1) : token);
 
+/** Edition markers and bare small numbers name no device by themselves ("v2", "rev", "2.0", "12"). */
+export const EDITION = /^(?:v|rev|r)?\d{1,2}(?:\.\d+)*$/;
+
 /** English determiners before a noun phrase. */
 export const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those)$/i;

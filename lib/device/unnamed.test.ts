@@ -69,6 +69,13 @@ describe('withoutDeviceNames', () => {
 
   it('removes the tokens the recognizer read as naming, however the profile spells the device', () => {
     const p = profiles.get(variants[0].fileName)!;
-    expect(withoutDeviceNames('What is the supply voltage of the Kx9?', p, ['Kx9'])).toBe('What is the supply voltage?');
+    expect(withoutDeviceNames('What is the supply voltage of the Kx9?', p, { also: ['Kx9'] })).toBe('What is the supply voltage?');
+  });
+
+  it("keeps the profile's designations that do not name the device in its library", () => {
+    const v = variants[0];
+    const p = profiles.get(v.fileName)!;
+    const question = `What is the supply voltage of the ${v.model}?`;
+    expect(withoutDeviceNames(question, p, { names: (t) => t !== v.model })).toBe(question);
   });
 });

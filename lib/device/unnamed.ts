@@ -10,10 +10,14 @@ import { isStopword, words } from '@/lib/text/analyze';
 import type { DeviceProfile } from './identity';
 import { modelCore } from './designations';
 import { isDocumentWord } from './name';
-import { DETERMINER, trimToken, writtenAsName } from './tokens';
+import { DETERMINER, EDITION, trimToken, writtenAsName } from './tokens';
 
 /** English prepositions that lead to a noun phrase ("of the …", "on the …"). */
 const PREPOSITION = /^(of|on|for|in|with|from|by|at|about|to|into|inside|onto)$/i;
+/** Words after which a noun phrase has ended ("the HX-200 as a …", "the HX-200 when …"). */
+const PHRASE_END = /^(of|on|for|in|with|from|by|at|about|to|into|inside|onto|as|when|while|so|and|or|but|if)$/i;
+/** An edition marker written with its letter or point ("V2.0", "v4", "Rev"), part of the name it follows. */
+const editionMarker = (t: string) => /^rev$/i.test(t) || (EDITION.test(t.toLowerCase()) && /[a-z.]/i.test(t));
 /** Sentence punctuation a removed token may end with, kept for the words before it. */
 const CLAUSE_MARK = /[?.!,;:]+$/;
 
@@ -21,14 +25,21 @@ const possessiveless = (t: string) => t.replace(/[’']s$/i, '');
 /** A word's spellings compared: as written, and without hyphens (a model core, a variant "hx200a"). */
 const spellings = (w: string) => [w, w.replace(/-/g, ''), modelCore(w)];
 
-/**
- * The question without the words naming the profile's device. `also` adds tokens to remove as
- * written (the recognizer's own reading of the question, lib/ranking/named-device.ts).
- */
+interface Options {
+  /** Tokens to remove as written (the recognizer's own reading of the question, lib/ranking/named-device.ts). */
+  also?: readonly string[];
+  /**
+   * Whether a token of the profile names the device in its library: a profile also lists
+   * designations that are channels, interfaces or coordinates ("CH2", "RS485"), which stay.
+   */
+  names?: (token: string) => boolean;
+}
+
+/** The question without the words naming the profile's device (see the header). */
 export function withoutDeviceNames(
   question: string,
   profile: Pick<DeviceProfile, 'name' | 'maker' | 'models' | 'variants' | 'kind'>,
-  also: readonly string[] = [],
+  opts: Options = {},
 ): string {
   const kind = new Set(words(profile.kind ?? ''));
   const named = (text: string) =>
@@ -40,18 +51,28 @@ export function withoutDeviceNames(
   // Maker and models name the device however written; a word of its name only when written as a name.
   const always = named([profile.maker ?? '', ...profile.models, ...profile.variants].join(' '));
   const asName = named(profile.name);
-  const extra = new Set(also.map((t) => t.toLowerCase()));
+  const extra = new Set((opts.also ?? []).map((t) => t.toLowerCase()));
+  const names = opts.names ?? (() => true);
   const raw = question.trim().split(/\s+/);
-  const removed = raw.map((r, i) => {
+  const named0 = raw.map((r, i) => {
     const t = possessiveless(trimToken(r));
     if (!t) return false;
     if (extra.has(t.toLowerCase()) || extra.has(trimToken(r).toLowerCase())) return true;
     const ws = words(t);
     if (!ws.length) return false;
-    return (
+    const ofProfile =
       ws.every((w) => spellings(w).some((s) => always.has(s))) ||
-      (writtenAsName(t, i === 0) && ws.every((w) => spellings(w).some((s) => always.has(s) || asName.has(s))))
-    );
+      (writtenAsName(t, i === 0) && ws.every((w) => spellings(w).some((s) => always.has(s) || asName.has(s))));
+    return ofProfile && names(t);
+  });
+  // A name's edition goes with it ("SKR Mini E3 V2.0", "Rev 3 FMUv6X").
+  const removed = named0.map((r, i) => {
+    if (r) return true;
+    const t = trimToken(raw[i]);
+    const touches = (k: number) => named0[k] === true;
+    if (editionMarker(t) && touches(i - 1)) return true;
+    if (/^rev$/i.test(t) && EDITION.test(trimToken(raw[i + 1] ?? '').toLowerCase()) && touches(i + 2)) return true;
+    return /^\d{1,2}$/.test(t) && /^rev$/i.test(trimToken(raw[i - 1] ?? '')) && touches(i + 1);
   });
   const kept: string[] = [];
   for (let i = 0; i < raw.length;) {
@@ -64,7 +85,7 @@ export function withoutDeviceNames(
     const mark = CLAUSE_MARK.exec(raw[j - 1])?.[0] ?? '';
     const next = raw[j];
     // The name ended its phrase ("… of the HX-200?", "… the HX-200 in …"): its article and preposition go too.
-    const phraseEnd = mark !== '' || next === undefined || PREPOSITION.test(next);
+    const phraseEnd = mark !== '' || next === undefined || PHRASE_END.test(next);
     if (phraseEnd) {
       if (kept.length && DETERMINER.test(kept.at(-1)!)) kept.pop();
       if (kept.length && PREPOSITION.test(kept.at(-1)!)) kept.pop();

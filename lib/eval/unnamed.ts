@@ -45,10 +45,13 @@ export function unnamedVariants(questions: readonly QaItem[], index: LibraryInde
     }
     out.variantOf.set(q.id, 'named');
     const profile = profiles.get(manualId)!;
-    let question = withoutDeviceNames(q.question, profile);
+    // A profile word goes when the recognizer reads it alone as naming this device (with its siblings: a maker).
+    // Read mid-sentence ("the Acme"): a sentence's first word is not read as a name.
+    const names = (token: string) => namedDevice(`the ${token}`, index).manualIds.includes(manualId);
+    let question = withoutDeviceNames(q.question, profile, { names });
     // What the recognizer still reads as naming the device (a file name's word the profile does not hold) goes too.
     const again = namesOwn(question, index, manualId);
-    if (again.own) question = withoutDeviceNames(q.question, profile, [...named.written, ...again.named.written]);
+    if (again.own) question = withoutDeviceNames(q.question, profile, { names, also: [...named.written, ...again.named.written] });
     if (namesOwn(question, index, manualId).own) out.stillNamed.push(q.id);
     const id = `${q.id}~unnamed`;
     const reference = referenceOf(q);

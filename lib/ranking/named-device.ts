@@ -29,7 +29,7 @@
  * word shared by both counts for both, and only a word of one decides.
  */
 import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
-import { nameText, trimToken, writtenAsName } from '../device/tokens';
+import { EDITION, nameText, trimToken, writtenAsName } from '../device/tokens';
 import { DEVICE_WORD_SHARE, deviceKey, deviceProfiles, manualsOfKind } from '../device/identity';
 import type { LibraryIndex } from './library-index';
 
@@ -49,8 +49,6 @@ const NAME_CONCENTRATION = 0.5;
 /** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "max"). */
 const MIN_PART = 4;
 
-/** Edition markers and bare small numbers name no device ("v2", "rev", "2.0", "12"). */
-const EDITION = /^(?:v|rev|r)?\d{1,2}(?:\.\d+)*$/;
 const designationShaped = (w: string) => w.length >= 3 && /\p{L}/u.test(w) && /\d/.test(w);
 
 const nameWordsCache = new WeakMap<LibraryIndex, Map<string, Set<string>>>();
