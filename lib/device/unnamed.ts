@@ -16,7 +16,7 @@ import { DETERMINER, EDITION, trimToken, writtenAsName } from './tokens';
 const PREPOSITION = /^(of|on|for|in|with|from|by|at|about|to|into|inside|onto)$/i;
 /** Words after which a noun phrase has ended ("the HX-200 as a …", "the HX-200 when …"). */
 const PHRASE_END = /^(of|on|for|in|with|from|by|at|about|to|into|inside|onto|as|when|while|so|and|or|but|if)$/i;
-/** An edition marker written with its letter or point ("V2.0", "v4", "Rev"), part of the name it follows. */
+/** An edition marker written with its letter or point ("V3.1", "v4", "Rev"), part of the name it follows. */
 const editionMarker = (t: string) => /^rev$/i.test(t) || (EDITION.test(t.toLowerCase()) && /[a-z.]/i.test(t));
 /** Sentence punctuation a removed token may end with, kept for the words before it. */
 const CLAUSE_MARK = /[?.!,;:]+$/;
@@ -30,7 +30,7 @@ interface Options {
   also?: readonly string[];
   /**
    * Whether a token of the profile names the device in its library: a profile also lists
-   * designations that are channels, interfaces or coordinates ("CH2", "RS485"), which stay.
+   * designations that are channels, interfaces or coordinates ("CH2", "CAN1"), which stay.
    */
   names?: (token: string) => boolean;
 }
@@ -65,7 +65,7 @@ export function withoutDeviceNames(
       (writtenAsName(t, i === 0) && ws.every((w) => spellings(w).some((s) => always.has(s) || asName.has(s))));
     return ofProfile && names(t);
   });
-  // A name's edition goes with it ("SKR Mini E3 V2.0", "Rev 3 FMUv6X").
+  // A name's edition goes with it ("Acme HX-200 V3.1", "Rev 4 QX-40").
   const removed = named0.map((r, i) => {
     if (r) return true;
     const t = trimToken(raw[i]);
