@@ -390,7 +390,7 @@ export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = fa
 const VARIANT_COLUMNS = ['strategy', 'group', 'n', 'R@1', 'wrong dev@1', 'stated from another', 'clarify rate', 'right dev or clarify'];
 
 /** --unnamed: the answering strategies' device figures, named and unnamed, overall and per set. */
-export function variantsTable(report: Pick<EvalReport, 'strategies'>, markdown = false): string | undefined {
+function variantsTable(report: Pick<EvalReport, 'strategies'>, markdown = false): string | undefined {
   const rows: string[][] = [VARIANT_COLUMNS];
   for (const [name, s] of Object.entries(report.strategies)) {
     if (s.overall.stated_coverage === undefined) continue;
