@@ -75,7 +75,9 @@ export function readDevices(hits: readonly RefHit[], nameOf: (manualId: string) 
     weight.set(key, (weight.get(key) ?? 0) + 1 / (all.indexOf(c) + 1));
     if (!best.has(key)) best.set(key, c);
   });
-  const total = [...weight.values()].reduce((a, b) => a + b, 0);
+  // Shares of every closest page counted, so another sort of device leading leaves the kind's devices a small share.
+  const counted = new Set([...all.slice(0, MARGIN_PAGES), ...narrowed]);
+  const total = [...counted].reduce((sum, c) => sum + 1 / (all.indexOf(c) + 1), 0);
   const order = [...weight].sort((a, b) => b[1] - a[1]).map(([k]) => k);
   const topShare = total ? weight.get(order[0])! / total : 1;
   const choices = order.slice(0, MAX_CHOICES).map((k): DeviceChoice => {
