@@ -39,9 +39,16 @@ describe('readDevices: how the closest pages split over devices', () => {
       'Which device? The closest pages are from 2 manuals: QX-40 analyzer or HX-200 controller. Pick one and I will answer from its manual.',
     );
   });
-  it('a kind the question refers to narrows the candidates', () => {
+  it('a kind two devices of the library are narrows the candidates to them, wherever their pages rank', () => {
+    const others = Array.from({ length: 12 }, (_, i) => hit(i + 1, 'b', 'Zentro QX-40', i + 1));
+    const r = readDevices([...others, hit(13, 'a', 'Acme HX-200', 3), hit(14, 'd', 'Acme HX-300', 3)], name, ['a', 'd']);
+    expect(r.choices.map((c) => c.manualId)).toEqual(['a', 'd']);
+    // Another sort of device leads: the kind's best device has a small share of the closest pages.
+    expect(r.topShare).toBeLessThan(0.1);
+    expect(shouldClarify(r, { maxTopShare: 0.5 })).toBe(true);
+  });
+  it('a kind only one device is leaves the candidates as they are (the search scopes to it when it can tell)', () => {
     const r = readDevices([hit(1, 'b', 'Zentro QX-40', 7), hit(2, 'a', 'Acme HX-200', 3)], name, ['a']);
-    expect(r.choices.map((c) => c.manualId)).toEqual(['a']);
-    expect(shouldClarify(r, { maxTopShare: 1 })).toBe(false);
+    expect(r.choices.map((c) => c.manualId)).toEqual(['b', 'a']);
   });
 });

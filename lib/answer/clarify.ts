@@ -8,8 +8,10 @@
  * first distinct pages, copies of one manual counted as one device): at or above `maxTopShare`
  * one device clearly leads and the reply answers from it. `maxTopShare` is chosen under
  * leave-one-manual-out cross-validation by the eval (lib/eval/clarify-cv.ts) and ships in
- * ./clarify.json. A question that refers to a kind of device ("the analyzer") narrows the
- * candidates to the devices of that kind (lib/device/identity.ts `manualsOfKind`).
+ * ./clarify.json. A question that refers to a kind of device ("the regulator") that two or more
+ * devices of the library are (lib/device/identity.ts `manualsOfKind`) narrows the candidates to
+ * them, wherever their pages rank: another sort of device's pages leading is no answer to it.
+ * One device of the kind is left to the search's scope (lib/ranking/named-device.ts `namedKind`).
  */
 import { deviceKey } from '@/lib/device/identity';
 import { truncate } from '@/lib/text/format';
@@ -57,22 +59,25 @@ export const SHIPPED_CLARIFY_POLICY: ClarifyPolicy = shipped;
 /**
  * How the closest pages split over devices. `nameOf` gives a manual's device name; `kindManuals`
  * the manuals whose kind the question refers to (empty: none), which narrow the candidates when
- * any of them was retrieved.
+ * two or more devices of them were retrieved.
  */
 export function readDevices(hits: readonly RefHit[], nameOf: (manualId: string) => string, kindManuals: readonly string[] = []): ClarifyReading {
-  const cards = closestPages(hits, MARGIN_PAGES);
+  const device = (c: PageCard) => deviceKey({ title: c.manualTitle ?? '', fileName: c.manualId });
+  const all = closestPages(hits, Infinity);
   const ofKind = new Set(kindManuals);
-  const narrowed = cards.some((c) => ofKind.has(c.manualId)) ? cards.filter((c) => ofKind.has(c.manualId)) : cards;
+  const kindPages = all.filter((c) => ofKind.has(c.manualId));
+  const narrowed = new Set(kindPages.map(device)).size >= 2 ? kindPages.slice(0, MARGIN_PAGES) : all.slice(0, MARGIN_PAGES);
   const weight = new Map<string, number>();
   const best = new Map<string, PageCard>();
-  const device = (c: PageCard) => deviceKey({ title: c.manualTitle ?? '', fileName: c.manualId });
   narrowed.forEach((c) => {
     const key = device(c);
     // The rank among all closest pages: a kind narrows who is asked about, not how pages rank.
-    weight.set(key, (weight.get(key) ?? 0) + 1 / (cards.indexOf(c) + 1));
+    weight.set(key, (weight.get(key) ?? 0) + 1 / (all.indexOf(c) + 1));
     if (!best.has(key)) best.set(key, c);
   });
-  const total = [...weight.values()].reduce((a, b) => a + b, 0);
+  // Shares of every closest page counted, so another sort of device leading leaves the kind's devices a small share.
+  const counted = new Set([...all.slice(0, MARGIN_PAGES), ...narrowed]);
+  const total = [...counted].reduce((sum, c) => sum + 1 / (all.indexOf(c) + 1), 0);
   const order = [...weight].sort((a, b) => b[1] - a[1]).map(([k]) => k);
   const topShare = total ? weight.get(order[0])! / total : 1;
   const choices = order.slice(0, MAX_CHOICES).map((k): DeviceChoice => {

@@ -12,7 +12,7 @@
  */
 import { isStopword, words } from '@/lib/text/analyze';
 import { valueKinds } from '@/lib/text/quantities';
-import { identityTokens as tokensOf, trimToken } from './tokens';
+import { DETERMINER, identityTokens as tokensOf, trimToken } from './tokens';
 
 export interface ModelMention {
   /** As the question writes it: "Rigol DP832". */
@@ -25,8 +25,6 @@ const MAKER = /^\p{Lu}[\p{L}-]+$/u;
 /** A maker's name written as a name ("Fluke", "Acme"), not an acronym ("DC", "RMS"). */
 const NAME = /^\p{Lu}\p{Ll}[\p{L}-]*$/u;
 const SENTENCE_END = /[.!?:;]["')\]]*$/u;
-/** English determiners before a noun phrase. */
-const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those)$/i;
 /** Hyphen-joined parts of letters and digits, the first with a letter ('QX-40B', 'AB12-CD3'; not '3-pin'). */
 const HYPHENATED_MODEL = /^(?=.*\d)[\p{L}\d]*\p{L}[\p{L}\d]*(?:-[\p{L}\d]+)+$/u;
 

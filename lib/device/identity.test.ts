@@ -37,10 +37,27 @@ describe('deviceProfile: a manual says which device it is about', () => {
         { id: 'a', title: 'Acme HX-200 Press Controller', fileName: 'a.pdf' },
         { id: 'b', title: 'Zentro QX-40 Spectrum Analyzer', fileName: 'b.pdf' },
       ],
-      pages: [],
+      pages: [
+        { manualId: 'a', number: 4, text: 'Mount the press controller in the cabinet.' },
+        { manualId: 'b', number: 2, text: 'Switch this analyzer on.' },
+      ],
     });
     expect(manualsOfKind('How do I reset my analyzer?', profiles)).toEqual(['b']);
     expect(manualsOfKind('What does the controllers menu show?', profiles)).toEqual(['a']);
     expect(manualsOfKind('What is the fuse rating?', profiles)).toEqual([]);
+  });
+  it('keeps a kind only where the manual calls its device so', () => {
+    const profiles = deviceProfiles({
+      manuals: [
+        { id: 'a', title: 'Acme HX-200 Press Controller', fileName: 'a.pdf' },
+        { id: 'c', title: 'Kappa RS-9 Serial Digital', fileName: 'c.pdf' },
+      ],
+      pages: [
+        { manualId: 'a', number: 5, text: 'Your press controller stores 20 programs.' },
+        { manualId: 'c', number: 5, text: 'Digital inputs are opto-isolated.' },
+      ],
+    });
+    expect(profiles.get('a')?.kind).toBe('press controller');
+    expect(profiles.get('c')?.kind).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@
 import { isStopword, stem, words } from '@/lib/text/analyze';
 import { designationTokens, modelCore, modelMentions, writtenDesignations } from './designations';
 import { deviceName, isDocumentWord } from './name';
-import { fileNameText, identityTokens } from './tokens';
+import { DETERMINER, fileNameText, identityTokens } from './tokens';
 
 /** Copies of one manual (the same title, another file) are one device. */
 export const deviceKey = (m: { title: string; fileName?: string }) => (m.title.trim() || m.fileName || '').toLowerCase();
@@ -179,30 +179,48 @@ interface ProfileLibrary {
 
 const profilesCache = new WeakMap<object, Map<string, DeviceProfile>>();
 
-/** Every manual's profile (cached per library object: the library index is rebuilt when the library changes). */
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Whether a manual calls its device by the kind read for it: the kind's head after a determiner,
+ * at most two words between ("the analyzer", "this temperature regulator"), on some page. A head
+ * read off a title that is no kind ("… Interface Introduction", "… Serial Digital") never is.
+ */
+function callsItsKind(kind: string, texts: readonly string[]): boolean {
+  const head = escapeRegExp(kind.split(' ').at(-1)!);
+  const called = new RegExp(`\\b${DETERMINER.source.slice(1, -1)}\\s+(?:[\\p{L}-]+\\s+){0,2}${head}s?\\b`, 'iu');
+  return texts.some((t) => called.test(t));
+}
+
+/**
+ * Every manual's profile (cached per library object: the library index is rebuilt when the
+ * library changes). Kinds count only where the manual calls its device so (`callsItsKind`).
+ */
 export function deviceProfiles(library: ProfileLibrary): Map<string, DeviceProfile> {
   const cached = profilesCache.get(library);
   if (cached) return cached;
   const first = new Map<string, string[]>();
+  const texts = new Map<string, string[]>();
   for (const p of library.pages) {
+    texts.set(p.manualId, [...(texts.get(p.manualId) ?? []), p.text]);
     if (p.number > PROFILE_PAGES) continue;
     const list = first.get(p.manualId) ?? [];
     list[p.number - 1] = p.text;
     first.set(p.manualId, list);
   }
+  const read = (m: ProfileManual): DeviceProfile => {
+    if (profileFresh(m, m.profile)) {
+      const { version: _v, basis: _b, ...p } = m.profile;
+      return { manualId: m.id, ...p };
+    }
+    return deviceProfile(
+      m,
+      [...(first.get(m.id) ?? [])].map((t) => t ?? ''),
+    );
+  };
   const out = new Map(
     library.manuals.map((m) => {
-      if (profileFresh(m, m.profile)) {
-        const { version: _v, basis: _b, ...p } = m.profile;
-        return [m.id, { manualId: m.id, ...p }];
-      }
-      return [
-        m.id,
-        deviceProfile(
-          m,
-          [...(first.get(m.id) ?? [])].map((t) => t ?? ''),
-        ),
-      ];
+      const { kind, ...p } = read(m);
+      return [m.id, kind && callsItsKind(kind, texts.get(m.id) ?? []) ? { ...p, kind } : p];
     }),
   );
   profilesCache.set(library, out);

@@ -19,3 +19,15 @@ export function fileNameText(fileName: string): string {
 
 /** The text naming a manual: its title and its file name's words. */
 export const nameText = (m: { title: string; fileName: string }, sep = '\n') => `${m.title}${sep}${fileNameText(m.fileName)}`;
+
+/**
+ * A token written as a name: a digit or a capital ("Zentro", "HX-200"); "board" is prose, and so is a
+ * sentence's first word with only its first letter capitalised ("Board …").
+ */
+export const writtenAsName = (token: string, first: boolean) => /\d/.test(token) || /\p{Lu}/u.test(first ? token.slice(1) : token);
+
+/** Edition markers and bare small numbers name no device by themselves ("v2", "rev", "2.0", "12"). */
+export const EDITION = /^(?:v|rev|r)?\d{1,2}(?:\.\d+)*$/;
+
+/** English determiners before a noun phrase. */
+export const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those)$/i;

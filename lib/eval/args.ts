@@ -11,7 +11,7 @@ export class UsageError extends Error {}
 export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR [--qa FILE --manuals DIR …] [--k 5]
                       [--strategy ${STRATEGIES.join(',')}] [--cv [--cv-scheme manual|set]] [--train]
                       [--limit N] [--manual NAME] [--data-dir DIR] [--replay FILE | --record FILE] [--json]
-                      [--named-device scope|first|off]
+                      [--named-device scope|first|off] [--unnamed]
 
   --qa FILE        questions, one JSON object per line (../shared/eval/README.md); repeatable
   --manuals DIR    the PDFs the questions are about; all are ingested (already ingested ones are skipped); repeatable
@@ -31,6 +31,8 @@ export const EVAL_USAGE = `usage: npm run eval -- --qa FILE.jsonl --manuals DIR 
   --named-device P what the agent does with a device the question names (or the chat's device):
                    first (its pages first in the final ranking, the default), scope (search its
                    manuals alone) or off
+  --unnamed        also ask every single-turn question that names its own device without its device's
+                   name (maker, models, name from the manual's profile); rows say variant named / unnamed
 
   Questions with "session" and "turn" are asked in turn order as one chat (device context, follow-ups).`;
 
@@ -87,6 +89,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     record: { type: 'string' },
     json: { type: 'boolean', default: false },
     'named-device': { type: 'string' },
+    unnamed: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
   const help = values.help === true;
@@ -110,6 +113,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     manual: values.manual,
     dataDir: values['data-dir'],
     namedDevice: named as NamedDevicePolicy,
+    unnamed: values.unnamed === true,
     llm,
     json: values.json === true,
     help,

@@ -17,6 +17,7 @@ import type { ClarifyReport } from './clarify-cv';
 import type { AnswerMode, FormPolicy } from '../answer/form';
 import type { CurvePoint, FormSample } from './form-cv';
 import { hitAtK, latencySummary, mean, reciprocalRank, type RougeScore } from './metrics';
+import type { Variant } from './unnamed';
 
 export const STRATEGIES = ['baseline', 'bm25', 'dense', 'hybrid', 'multivector', 'ranker', 'agent'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -87,6 +88,8 @@ export interface QuestionResult {
    * the row holds the answer after the pick (one extra turn).
    */
   clarified?: { choices: string[]; deviceShare?: number };
+  /** --unnamed: the question as asked names its own device, or none (lib/eval/unnamed.ts). */
+  variant?: Variant;
 }
 
 interface Metrics {
@@ -124,6 +127,8 @@ interface Metrics {
   clarify_rate?: number | null;
   /** Answering strategies: stated answers citing another manual than the question's. */
   wrong_device_stated?: number;
+  /** Answering strategies: answerable questions asked "Which device?" or whose first page is their own device's. */
+  right_device_or_clarify?: number | null;
   /** Answering strategies: ROUGE-L against the reference answer, averaged over the stated answers that have one (n). */
   rouge_l?: { n: number; precision: number | null; recall: number | null; f1: number | null };
   errors: number;
@@ -142,6 +147,8 @@ interface StrategyReport {
   by_manual: Record<string, Metrics>;
   /** By question set (qa file). */
   by_set: Record<string, Metrics>;
+  /** --unnamed: by variant ("named", "unnamed") overall and per set ("dev/unnamed"). */
+  by_variant?: Record<string, Metrics>;
 }
 
 export interface EvalReport {
@@ -224,6 +231,7 @@ function formMetrics(results: readonly QuestionResult[]) {
     unanswerable_stated: round(mean(results.filter((r) => !r.answerable).map((r) => r.answer?.mode === 'answer'))),
     'pages_recall@3': round(mean(paged.map((r) => hitAtK(r.answer?.shownRank ?? null, 3)))),
     clarify_rate: round(mean(results.map((r) => !!r.clarified))),
+    right_device_or_clarify: round(mean(answerable.map((r) => !!r.clarified || r.wrongDevice === false))),
     wrong_device_stated: results.filter((r) => r.answer?.wrongDeviceStated).length,
     stated_with_regions: round(mean(stated.map((r) => !!r.answer?.evidence?.length))),
     value_in_region: round(mean(stated.filter((r) => r.answer?.valueInRegion !== undefined).map((r) => r.answer!.valueInRegion === true))),
@@ -255,7 +263,16 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 function strategyReport(results: readonly QuestionResult[], opts: { k: number; answers: boolean }): StrategyReport {
   const groups = (key: (r: QuestionResult) => string) =>
     Object.fromEntries([...groupBy(results, key)].sort(([a], [b]) => a.localeCompare(b)).map(([g, rs]) => [g, summarize(rs, opts)]));
-  return { overall: summarize(results, opts), by_kind: groups((r) => r.kind), by_manual: groups((r) => r.manual), by_set: groups((r) => r.set ?? '') };
+  const varied = results.filter((r) => r.variant);
+  const byVariant = (key: (r: QuestionResult) => string) =>
+    [...groupBy(varied, key)].sort(([a], [b]) => a.localeCompare(b)).map(([g, rs]) => [g, summarize(rs, opts)] as const);
+  return {
+    overall: summarize(results, opts),
+    by_kind: groups((r) => r.kind),
+    by_manual: groups((r) => r.manual),
+    by_set: groups((r) => r.set ?? ''),
+    ...(varied.length ? { by_variant: Object.fromEntries([...byVariant((r) => r.variant!), ...byVariant((r) => `${r.set ?? ''}/${r.variant}`)]) } : {}),
+  };
 }
 
 export function buildReport(byStrategy: Record<string, QuestionResult[]>, opts: { k: number; config?: Record<string, unknown>; forms?: FormsReport }): EvalReport {
@@ -370,6 +387,19 @@ export function formsTable(report: Pick<EvalReport, 'strategies'>, markdown = fa
   return renderTable(rows, markdown);
 }
 
+const VARIANT_COLUMNS = ['strategy', 'group', 'n', 'R@1', 'wrong dev@1', 'stated from another', 'clarify rate', 'right dev or clarify'];
+
+/** --unnamed: the answering strategies' device figures, named and unnamed, overall and per set. */
+function variantsTable(report: Pick<EvalReport, 'strategies'>, markdown = false): string | undefined {
+  const rows: string[][] = [VARIANT_COLUMNS];
+  for (const [name, s] of Object.entries(report.strategies)) {
+    if (s.overall.stated_coverage === undefined) continue;
+    for (const [g, m] of Object.entries(s.by_variant ?? {}))
+      rows.push([name, g, String(m.n), fmt(m['recall@1']), fmt(m['wrong_device@1']), String(m.wrong_device_stated ?? 0), fmt(m.clarify_rate), fmt(m.right_device_or_clarify)]);
+  }
+  return rows.length > 1 ? renderTable(rows, markdown) : undefined;
+}
+
 /** The precision / coverage curve over the form policy's grid. */
 function curveTable(curve: readonly CurvePoint[], markdown = false): string {
   const rows = [['quantity rule', 'min coverage', 'stated prec', 'stated cov', 'unans stated']];
@@ -384,6 +414,8 @@ export function renderText(report: EvalReport): string {
   out.push(renderTable(reportRows(report, ['manual'])), '');
   out.push(renderTable(reportRows(report, ['set'])), '');
   out.push(formsTable(report), '');
+  const variants = variantsTable(report);
+  if (variants) out.push(variants, '');
   if (report.forms) out.push(`form policy: chosen on all ${report.forms.n} questions ${JSON.stringify(report.forms.chosen_all)}`, curveTable(report.forms.curve), '');
   for (const [name, results] of Object.entries(report.questions)) {
     const misses = missesAt5(results);

@@ -25,6 +25,7 @@ import { scoreQuestion } from './score';
 import { checkValueRegions } from './evidence-check';
 import { manualSourcePath } from '../ingest/paths';
 import { rankerInput, STRATEGY_FNS, type EvalChat, type StrategyContext, type StrategyOutput } from './strategies';
+import { unnamedVariants } from './unnamed';
 
 /** Where --train writes the shipped ranker weights and form policy. */
 const WEIGHTS_FILE = path.join(process.cwd(), 'lib', 'ranking', 'weights.json');
@@ -56,6 +57,8 @@ export interface EvalOptions {
   dataDir?: string;
   /** What the agent does with a device the question names (lib/agent/device-context.ts); default 'first'. */
   namedDevice?: NamedDevicePolicy;
+  /** Also ask every single-turn question that names its own device without its device's name (lib/eval/unnamed.ts). */
+  unnamed?: boolean;
   llm: LlmMode;
   log: Log;
 }
@@ -97,12 +100,9 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
       return qs;
     });
     // A multi-turn session's turns are asked in order, as one chat.
-    const questions = inAskingOrder(selectQuestions(all, opts));
+    const selected = inAskingOrder(selectQuestions(all, opts));
     const references = readReferenceAnswers(REFERENCES_FILE);
-    const scorable = questions.filter(isAnswerable);
-    log(`reference answers: ${scorable.filter((q) => referenceOf(q, references)).length} of ${scorable.length} answerable questions (ROUGE-L)`);
-    const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
-    if (questions.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
+    if (selected.length === 0) throw new Error(`no questions selected from ${opts.qa.join(', ')}${opts.manual ? ` for manual ${opts.manual}` : ''}`);
     const files = opts.manuals.flatMap((d) => listPdfs(d));
     if (files.length === 0) throw new Error(`no PDF files in ${opts.manuals.join(', ')}`);
 
@@ -114,6 +114,16 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     if (failed.length) log(`warning: ${failed.length} manual(s) failed to ingest: ${failed.map((f) => `${f.file} (${f.error})`).join('; ')}`);
 
     const manualIdOf = new Map(ingested.filter((f) => f.manualId && f.status === 'ready').map((f) => [f.file, f.manualId!]));
+    // --unnamed: each question naming its own device is asked a second time without its name.
+    const variants = opts.unnamed ? unnamedVariants(selected, await libraryIndex(), (q) => manualIdOf.get(q.manual), (q) => referenceOf(q, references)) : undefined;
+    const questions = variants ? variants.questions : selected;
+    if (variants) {
+      for (const [id, of] of variants.unnamedOf) setOf.set(id, setOf.get(of)!);
+      log(`unnamed: ${variants.unnamedOf.size} questions asked again without their device's name${variants.stillNamed.length ? `; still naming it: ${variants.stillNamed.join(', ')}` : ''}`);
+    }
+    const scorable = questions.filter(isAnswerable);
+    log(`reference answers: ${scorable.filter((q) => referenceOf(q, references)).length} of ${scorable.length} answerable questions (ROUGE-L)`);
+    const foldOf = foldKeys(questions.map((q) => ({ ...q, set: setOf.get(q.id)! })), opts.cvScheme ?? 'manual');
     for (const q of questions) if (!manualIdOf.has(q.manual)) log(`warning: ${q.id}: manual ${q.manual} is not in the library; its retrieval counts as a miss`);
 
     // Retrieval is over the whole library: every ready manual, including any already in a reused DATA_DIR.
@@ -310,6 +320,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
           namesDevice: namesDevice.get(q.id),
           followUp: q.session !== undefined && !firstTurn.has(q.id),
           reference: referenceOf(q, references),
+          ...(variants?.variantOf.has(q.id) ? { variant: variants.variantOf.get(q.id) } : {}),
         });
         if (scored.answerable && scored.rank === null && out && name !== 'agent' && !cv) {
           // Untimed: how far down was the expected page?
@@ -340,6 +351,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
         cv: opts.cv === true,
         ...(opts.cv ? { cv_scheme: opts.cvScheme ?? 'manual' } : {}),
         named_device: devicePolicy,
+        ...(variants ? { unnamed: variants.rewrites } : {}),
         data_dir: scratch ? null : dataDir,
         k: opts.k,
         questions: questions.length,

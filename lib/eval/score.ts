@@ -3,6 +3,7 @@ import { firstRelevantRank, judgeRefusal, keywordHit, missingKeywords, rougeL, s
 import { isAnswerable, type QaItem } from './qa';
 import type { QuestionResult } from './report';
 import type { StrategyOutput } from './strategies';
+import type { Variant } from './unnamed';
 
 export interface ScoreOptions {
   /** Retrieval depth: ranks beyond k are misses. */
@@ -23,6 +24,8 @@ export interface ScoreOptions {
   followUp?: boolean;
   /** The question's reference answer, which a stated answer is scored against (ROUGE-L). */
   reference?: string;
+  /** --unnamed: the question as asked names its own device or none. */
+  variant?: Variant;
 }
 
 export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: ScoreOptions): QuestionResult {
@@ -41,6 +44,7 @@ export function scoreQuestion(q: QaItem, out: StrategyOutput | null, opts: Score
     ...(answerable ? { wrongDevice: wrongDeviceAt1(pages, opts.manualId) } : {}),
     ...(opts.namesDevice !== undefined ? { namesDevice: opts.namesDevice } : {}),
     ...(opts.followUp ? { followUp: true } : {}),
+    ...(opts.variant ? { variant: opts.variant } : {}),
   };
   if (answerable && rank === null) {
     result.rankAny = firstRelevantRank(opts.deepPages ?? pages, opts.manualId, q.pages);

@@ -29,7 +29,7 @@
  * word shared by both counts for both, and only a word of one decides.
  */
 import { distinctTerms, isStopword, matchTerms, words } from '../text/analyze';
-import { nameText, trimToken } from '../device/tokens';
+import { EDITION, nameText, trimToken, writtenAsName } from '../device/tokens';
 import { DEVICE_WORD_SHARE, deviceKey, deviceProfiles, manualsOfKind } from '../device/identity';
 import type { LibraryIndex } from './library-index';
 
@@ -49,8 +49,6 @@ const NAME_CONCENTRATION = 0.5;
 /** A part of a compound name word counts from this length ("zentro" of "zentroqx40"; not "max"). */
 const MIN_PART = 4;
 
-/** Edition markers and bare small numbers name no device ("v2", "rev", "2.0", "12"). */
-const EDITION = /^(?:v|rev|r)?\d{1,2}(?:\.\d+)*$/;
 const designationShaped = (w: string) => w.length >= 3 && /\p{L}/u.test(w) && /\d/.test(w);
 
 const nameWordsCache = new WeakMap<LibraryIndex, Map<string, Set<string>>>();
@@ -104,10 +102,11 @@ export function namedDevice(question: string, index: LibraryIndex, within?: read
   const limit = Math.max(1, new Set(index.manuals.map((m) => device(m.id))).size * DEVICE_WORD_SHARE);
   const votes = new Map<string, number>();
   const naming: string[] = [];
-  // A name is written as one: a capital or a digit ("Zentro", "HX-200"); "board" or "big" is prose,
-  // and so is a sentence's first word with only its first letter capitalised ("Board …").
-  const asName = (t: string, i: number) => /\d/.test(t) || /\p{Lu}/u.test(i === 0 ? t.slice(1) : t);
-  const tokens = question.trim().split(/\s+/).map(trimToken).filter(asName);
+  const tokens = question
+    .trim()
+    .split(/\s+/)
+    .map(trimToken)
+    .filter((t, i) => writtenAsName(t, i === 0));
   for (const w of new Set(tokens.flatMap((t) => words(t)))) {
     if (isStopword(w) || w.length < 2 || EDITION.test(w)) continue;
     const manuals = [...names].filter(([, set]) => set.has(w) || [...set].some((n) => partOf(w, n))).map(([id]) => id);

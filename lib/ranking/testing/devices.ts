@@ -29,7 +29,12 @@ export const DEVICE_CORPUS: Corpus = {
   manuals: DEVICES.map(({ id, title, fileName }) => ({ id, title, fileName })),
   pages: DEVICES.flatMap((d) => [
     { manualId: d.id, number: 1, text: `${d.title}\nUser manual\nBoard, power supply and controller overview` },
-    { manualId: d.id, number: 2, text: `Specifications\nSupply voltage ${d.volts}\nFuse ${d.fuse}\nThe board draws power from the supply.` },
+    // Each manual calls its device by its kind (the title's last word), as manuals do: "Keep the analyzer dry."
+    {
+      manualId: d.id,
+      number: 2,
+      text: `Specifications\nSupply voltage ${d.volts}\nFuse ${d.fuse}\nThe board draws power from the supply.\nKeep the ${d.title.split(' ').at(-1)!.toLowerCase()} dry.`,
+    },
     // The power supply's manual lists a press controller it can feed: a sibling page naming another device.
     ...(d.id === 'dp832' ? [{ manualId: d.id, number: 3, text: 'Compatible loads\nThe Acme HX-200 runs from output 1.' }] : []),
   ]),
