@@ -1,6 +1,6 @@
 /**
- * Issue 17 point 9: axe-core finds no serious or critical violation on any page kind, in light
- * and dark, at 1280×800 and on a 390×844 phone — with issue 33's screens in their states: a
+ * axe-core finds no serious or critical violation on any page kind, in light
+ * and dark, at 1280×800 and on a 390×844 phone — with the screens in their states: a
  * manual's search results (on the thumbnail grid and on a page with its match highlighted), the
  * viewer opened from a citation, the share dialog's loopback warning, the closest-pages cards,
  * Settings and the shared page.

@@ -1,4 +1,4 @@
-/** Issue 15 in the browser: quoted values boxed on their page, follow-ups, the fixed decline sentence. */
+/** Answers in the browser: quoted values boxed on their page, follow-ups, the fixed decline sentence. */
 import fs from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';

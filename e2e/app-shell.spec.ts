@@ -13,7 +13,7 @@ test.describe('app shell', () => {
     expect(await shell.isDark()).toBe(false);
     const lightBg = await shell.backgroundColor();
 
-    // The first click on a light system shows dark at once (issue 17: it used to pick "light").
+    // The first click on a light system shows dark at once, never "light" again.
     await shell.themeToggle().click();
     await expect(shell.themeToggle()).toHaveAttribute('data-theme-choice', 'dark');
     expect(await shell.isDark()).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Issue 34 against the built server, as an outsider: a body is read only after its sender is known,
+ * Body caps against the built server, as an outsider: a body is read only after its sender is known,
  * and capped. Four concurrent 100 MB PATCH bodies without a cookie took next-server from 331 to
  * 1,016 MB (parsed whole before the 401); now each is answered 401 without being read, and the
  * server's memory stays put. (Route-level tests: lib/security/body-caps.test.ts.)

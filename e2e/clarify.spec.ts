@@ -5,7 +5,7 @@ import { ManualsPage } from './pages/manuals-page';
 import { tempPdf } from './sample-pdf';
 
 /**
- * "Which device?" (issue 39): in a library holding a product line's near-identical manuals
+ * "Which device?": in a library holding a product line's near-identical manuals
  * (lib/sample/family.ts), a question naming no device gets the candidate devices as buttons, each
  * with its best page, and the closest pages grouped by device. Picking one — by keyboard on a
  * desktop, by tap on a phone — sets the chat's device and answers from that manual. The spec's

@@ -1,5 +1,5 @@
 /**
- * Issue 17's first-time flow, on a phone: open the app with an empty library, find how to add a
+ * The first-time flow, on a phone: open the app with an empty library, find how to add a
  * manual, upload two, ask, open a citation and read the highlighted value without zooming the
  * browser. It needs an empty library, so it runs its own server (next port up, fresh DATA_DIR)
  * from the same build the other specs use.

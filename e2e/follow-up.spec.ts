@@ -1,5 +1,5 @@
 /**
- * Issue 30: a follow-up that swaps a qualifier ("and channel 3?") is searched as the previous
+ * A follow-up that swaps a qualifier ("and channel 3?") is searched as the previous
  * question with that qualifier, the trail shows the question as it was read, and the answer quotes
  * channel 3's page, not channel 1's. The manual is generated here: one page per channel.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 34: one API key firing 100 questions at once must not stall the server. The key's
+ * One API key firing 100 questions at once must not stall the server. The key's
  * in-flight cap answers the excess 429 at once, and /api/health, asked while the burst runs,
  * answers every time. Its latency is recorded in the test's annotations, not asserted (no
  * wall-clock bounds in tests: a loaded machine is not a slow server); that health never waits for

@@ -1,5 +1,5 @@
 /**
- * Issue 33, finding one's way in a long manual: search inside a manual (matches with page and
+ * Finding one's way in a long manual: search inside a manual (matches with page and
  * snippet, next/previous, Enter / Shift+Enter, the count announced), go to page, the thumbnail
  * grid as one Tab stop with arrow keys, and pages that open at fit-width — on a desktop and on a
  * 375×800 phone, where nothing needs sideways panning. Values from lib/sample/facts.ts: "350 bar"

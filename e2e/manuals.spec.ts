@@ -55,7 +55,7 @@ test.describe('manuals library', () => {
     await expect(page.getByTestId('upload-item').first()).toHaveAttribute('data-state', 'error');
     await expect(page.getByTestId('upload-message').first()).toContainText('not a PDF');
     await expect(manuals.rows()).toHaveCount(before);
-    // An error stays until it is dismissed (issue 33): its named close button removes it.
+    // An error stays until it is dismissed: its named close button removes it.
     await page.getByRole('button', { name: `Dismiss the message about ${path.basename(fake)}` }).click();
     await expect(page.getByTestId('upload-item')).toHaveCount(0);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 32, progressive availability: a long manual is asked about its early pages while it is
+ * Progressive availability: a long manual is asked about its early pages while it is
  * still processing. The answer cites them and says the manual is still processing; once the
  * manual is ready, the same question gives the same page.
  *

@@ -122,7 +122,7 @@ test('README screenshots: library, chat and page preview, light and dark', async
 });
 
 /**
- * Issue 33's screens, on a desktop and a phone: a manual searched (its matches listed, the first
+ * The other screens, on a desktop and a phone: a manual searched (its matches listed, the first
  * one boxed on its page at fit-width), Settings, the share dialog's warning on a loopback address,
  * the shared page a visitor sees, and the closest-pages cards of a question the manual does not answer.
  */

@@ -1,5 +1,5 @@
 /**
- * The access model on a network (issue 13, findings 4 and 8): a second server of the same build
+ * The access model on a network: a second server of the same build
  * listens on 0.0.0.0, so sign-in is required. Signing in as the admin and as a member shows the
  * rules: members manage their own manuals only; admins manage every manual and the users.
  */
@@ -104,7 +104,7 @@ test('admin and member: members manage their own manuals, admins every manual an
       timeout: 150_000,
     })
     .toBe(true);
-  // Issue 34: every page-derived byte of a ready manual — image, thumbnail, zoom (rendered in a PDF
+  // Every page-derived byte of a ready manual — image, thumbnail, zoom (rendered in a PDF
   // worker) — is 401 without a session and cached only privately with one.
   const readyId = ((await (await member.request.get('/api/manuals')).json()).manuals as Array<{ id: string; status: string }>).find(
     (m) => m.status === 'ready',
@@ -135,7 +135,7 @@ test('admin and member: members manage their own manuals, admins every manual an
   await memberSettings.goto();
   await expect(memberSettings.page.getByTestId('api-key-create-refused')).toContainText('Only an administrator');
   await expect(memberSettings.createButton()).toHaveCount(0);
-  // Users on Settings (issue 33): members are told an administrator manages them.
+  // Users on Settings: members are told an administrator manages them.
   await expect(memberSettings.page.getByTestId('users-admin-only')).toBeVisible();
   await expect(memberSettings.users()).toHaveCount(0);
   const adminSettings = new SettingsPage(await admin.newPage());

@@ -1,5 +1,5 @@
 /**
- * Issue 13 against the built server on loopback, as an outsider: hostile uploads cannot take the
+ * The built server on loopback, as an outsider: hostile uploads cannot take the
  * server down, cookieless requests create nothing and hit 429 in a flood, foreign origins and
  * oversized bodies are refused. (Sign-in and roles: e2e/security-access.spec.ts.)
  */
@@ -110,7 +110,7 @@ test.describe('hostile uploads (findings 1 and 2)', () => {
   });
 });
 
-test.describe('filter chains the upload scan cannot read (issue 34)', () => {
+test.describe('filter chains the upload scan cannot read', () => {
   test.setTimeout(300_000);
 
   test('a double-Flate page (1.5 KB inflating to 400 MB): its ingest fails with the reason, the worker and the server stay under 700 MB', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 34 against the built app in sign-in mode (its own server of the same build on 0.0.0.0):
+ * Sign-in hardening against the built app in sign-in mode (its own server of the same build on 0.0.0.0):
  * sessions end with their account, unknown users are 404, cross-site server actions are refused,
  * and password guessing on Auth.js's own route is throttled by the socket address, whatever
  * X-Forwarded-For the client sends (no trusted proxy here). Sessions also end with a password change

@@ -1,5 +1,5 @@
 /**
- * Issue 33: sharing from a loopback address warns that only this computer can open the link; a
+ * Sharing from a loopback address warns that only this computer can open the link; a
  * visitor's shared page has the conversation and its citations only (no app navigation, no link
  * into the library); a visitor's direct delete — the API route and the server action, from a
  * cookieless client and from the visitor's own browser — is refused;

@@ -1,5 +1,5 @@
 /**
- * Issue 34: `npm start` supervises next-server. A kill -9 of the server used to end `npm start`
+ * `npm start` supervises next-server. A kill -9 of the server used to end `npm start`
  * with nothing serving; now the supervisor (scripts/start.ts) starts it again after 1 s (its log
  * says so) and a new server answers /api/health ok, counting the restart. How fast it comes back
  * on a loaded machine is not asserted (no wall-clock bounds in tests). SIGTERM to `npm start`

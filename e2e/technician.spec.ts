@@ -1,5 +1,5 @@
 /**
- * Issue 17, a technician's interface: each point checked at 1280×800 and on a 390×844 phone.
+ * A technician's interface: each point checked at 1280×800 and on a 390×844 phone.
  * The manuals are the generated sample (and variants of it) uploaded through the browser.
  */
 import fs from 'node:fs';

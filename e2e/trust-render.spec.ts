@@ -1,5 +1,5 @@
 /**
- * Issue 30 in the browser: a quoted answer reaches the reader as the manual writes it. A small
+ * A quoted answer in the browser reaches the reader as the manual writes it. A small
  * manual made here (the sample has no "~" range) gives a table row with ranges; the answer must
  * show them intact (no strikethrough), cite [1]..[n] with one chip per source, and label each
  * source by its section heading.

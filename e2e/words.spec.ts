@@ -3,7 +3,7 @@ import { ManualsPage } from './pages/manuals-page';
 import { uniqueSamplePdf } from './sample-pdf';
 
 /**
- * Issue 33 as a newcomer meets it: the upload message goes away, the progress percent only moves
+ * The app's words as a newcomer meets them: the upload message goes away, the progress percent only moves
  * forward, the born-digital sample reports no scanned pages, and the chat names the device in
  * short ("the HX-200 Hydraulic Press Controller", never "the The … manual").
  */
