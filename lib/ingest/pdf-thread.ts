@@ -34,8 +34,11 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
-/** Idle threads kept: one per job the worker runs at once (worker.ts). */
-const IDLE_MAX = 2;
+/**
+ * Idle threads kept: one, for the next upload. An idle thread holds ~80 MB (pdf.js, canvas, sharp;
+ * ~330 MB through tsx); a second job running beside the first starts its own.
+ */
+const IDLE_MAX = 1;
 /** Threads whose document was closed, by their heap limit (INGEST_PAGE_HEAP_MB when they started). */
 const idle = new Map<number, Worker[]>();
 let started = 0;
