@@ -8,8 +8,8 @@
  * terminated and every call fails with the reason ("Page 3 takes too long to draw").
  *
  * A thread that closed its document in good order waits for the next one (`idle`): starting one
- * loads pdf.js, canvas and sharp again, ~0.6 s of CPU bundled and ~2 s through tsx, which a
- * 12-page manual's whole reading pass costs (docs/benchmarks.md). A stopped thread is never reused.
+ * loads pdf.js, canvas and sharp again (~0.6 s of CPU), as much as a short manual's reading pass
+ * (docs/benchmarks.md). A stopped thread is never reused.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,15 +35,15 @@ interface Pending {
 }
 
 /**
- * Idle threads kept: one, for the next upload. An idle thread holds ~80 MB (pdf.js, canvas, sharp;
- * ~330 MB through tsx); a second job running beside the first starts its own.
+ * Idle threads kept: one, for the next upload. An idle thread holds ~80 MB (pdf.js, canvas, sharp);
+ * a second job running beside the first starts its own.
  */
 const IDLE_MAX = 1;
 /** Threads whose document was closed, by their heap limit (INGEST_PAGE_HEAP_MB when they started). */
 const idle = new Map<number, Worker[]>();
 let started = 0;
 
-/** The bundled thread beside the bundled ingest worker (scripts/build-worker.mjs), else the sources through tsx. */
+/** The bundled thread beside the bundled ingest worker (scripts/build-worker.mjs), else the sources bundled as it starts. */
 function startThread(heapMb: number): Worker {
   started++;
   const resourceLimits = { maxOldGenerationSizeMb: heapMb };
@@ -51,7 +51,7 @@ function startThread(heapMb: number): Worker {
   const worker =
     bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))
       ? new Worker(bundled, { resourceLimits })
-      : new Worker(new URL('./pdf-thread-tsx.mjs', import.meta.url), {
+      : new Worker(new URL('./pdf-thread-dev.mjs', import.meta.url), {
           resourceLimits,
           workerData: { entry: new URL('./pdf-thread-entry.ts', import.meta.url).href },
         });
