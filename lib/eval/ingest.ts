@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isIngestError } from '../ingest/errors';
 import { ingestManual } from '../ingest/pipeline';
+import { warmPdfThread } from '../ingest/pdf-thread';
 import { reembedStaleManuals } from '../ingest/reembed';
 import { recoverInterruptedJobs } from '../ingest/recovery';
 import { acceptUpload } from '../manuals/service';
@@ -57,6 +58,8 @@ export async function ingestFile(file: string, log: Log = () => {}): Promise<Ing
   const name = path.basename(file);
   const done = (r: Omit<IngestedFile, 'file' | 'ms'>): IngestedFile => ({ file: name, ...r, ms: Math.round(performance.now() - t0) });
   try {
+    // As the ingest worker does when it starts: pdf.js loads while the upload is checked.
+    warmPdfThread();
     const { manual, duplicate } = await acceptUpload(fs.createReadStream(file), name, null);
     if (duplicate && manual.status === 'ready') {
       return done({ manualId: manual.id, status: 'ready', duplicate: true, pages: manual.pageCount ?? 0, ocrPages: manual.ocrPages });

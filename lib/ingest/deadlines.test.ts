@@ -13,7 +13,7 @@ import { getManual } from '@/lib/store/manuals';
 import { manuals } from '@/lib/store/tables';
 import { restoreEnvAfterEach } from '@/test/env';
 import { ingestManual } from './pipeline';
-import { openPdfInThread } from './pdf-thread';
+import { openPdfInThread, pdfThreadsStarted } from './pdf-thread';
 import { recoverInterruptedJobs } from './recovery';
 import { cpuBombPdf } from './testing/cpu-bomb';
 import { closeIngestStack } from './testing/teardown';
@@ -96,6 +96,30 @@ describe('a page in the PDF thread', () => {
     await expect(drawing).rejects.toThrow('the job ended');
     await doc.close();
   });
+});
+
+describe('the PDF threads', () => {
+  it('serve the next document from a thread that closed its last in good order, never from a stopped one', async () => {
+    const bomb = await cpuBombPdf({ pages: 2, mb: 4 });
+    const first = await openPdfInThread(bomb);
+    await first.extractPage(1);
+    await first.close();
+    const started = pdfThreadsStarted();
+    const job = new AbortController();
+    const second = await openPdfInThread(bomb, { signal: job.signal });
+    expect(pdfThreadsStarted()).toBe(started);
+    const drawing = second.renderPageRaw(1, { scale: 1.5 });
+    job.abort(new Error('the job ended'));
+    await expect(drawing).rejects.toThrow('the job ended');
+    await second.close();
+    // The stopped thread is gone: the next document reads in a sound one.
+    const third = await openPdfInThread(bomb);
+    try {
+      expect((await third.extractPage(2)).page).toBe(2);
+    } finally {
+      await third.close();
+    }
+  }, 60_000);
 });
 
 describe('an ingest with a CPU bomb', () => {

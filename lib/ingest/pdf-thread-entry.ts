@@ -1,7 +1,7 @@
 /**
- * The thread side of pdf-thread.ts: one PDF opened with pdf.js, its calls run one at a time as
- * they arrive. Everything pdf.js does for an ingest happens here, so a page that never finishes
- * stalls only this thread, which the ingest stops.
+ * The thread side of pdf-thread.ts: one PDF at a time opened with pdf.js, its calls run one at a
+ * time as they arrive; `close` frees it for the next. Everything pdf.js does for an ingest happens
+ * here, so a page that never finishes stalls only this thread, which the ingest stops.
  */
 import { parentPort } from 'node:worker_threads';
 import { runGuarded } from './decode-guard';
@@ -13,6 +13,11 @@ const port = parentPort!;
 let doc: PdfDoc | undefined;
 
 async function run(call: ThreadCall): Promise<unknown> {
+  if (call.method === 'open' || call.method === 'close') {
+    await doc?.close();
+    doc = undefined;
+  }
+  if (call.method === 'close') return null;
   if (call.method === 'open') {
     const [bytes, password] = call.args as [Uint8Array, string | undefined];
     doc = await openPdf(bytes, { password, maxBytes: Infinity, checkPageTree: false });

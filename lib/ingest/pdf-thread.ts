@@ -6,6 +6,10 @@
  * has a deadline (INGEST_PAGE_TIMEOUT_S), and past it, past the thread's heap
  * (INGEST_PAGE_HEAP_MB) or when the job's signal aborts (its deadline, a lost lease) the thread is
  * terminated and every call fails with the reason ("Page 3 takes too long to draw").
+ *
+ * A thread that closed its document in good order waits for the next one (`idle`): starting one
+ * loads pdf.js, canvas and sharp again (~0.6 s of CPU), as much as a short manual's reading pass
+ * (docs/benchmarks.md). A stopped thread is never reused.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +20,7 @@ import type { BBox } from './geometry';
 import type { PdfDoc, PageContent } from './pdf';
 import type { RawImage, RenderedImage, RenderOptions } from './render';
 
-type Method = 'open' | 'pageSize' | 'extractPage' | 'cleanup' | 'renderPage' | 'renderRegion' | 'renderPageRaw' | 'renderRegionRaw';
+type Method = 'open' | 'close' | 'pageSize' | 'extractPage' | 'cleanup' | 'renderPage' | 'renderRegion' | 'renderPageRaw' | 'renderRegionRaw';
 export type ThreadCall = { id: number; method: Method; args: unknown[] };
 export type ThreadReply =
   | { id: number; ok: true; result: unknown }
@@ -30,16 +34,61 @@ interface Pending {
   timer?: NodeJS.Timeout;
 }
 
-/** The bundled thread beside the bundled ingest worker (scripts/build-worker.mjs), else the sources through tsx. */
+/**
+ * Idle threads kept: one, for the next upload. An idle thread holds ~80 MB (pdf.js, canvas, sharp);
+ * a second job running beside the first starts its own.
+ */
+const IDLE_MAX = 1;
+/** Threads whose document was closed, by their heap limit (INGEST_PAGE_HEAP_MB when they started). */
+const idle = new Map<number, Worker[]>();
+let started = 0;
+
+/** The bundled thread beside the bundled ingest worker (scripts/build-worker.mjs), else the sources bundled as it starts. */
 function startThread(heapMb: number): Worker {
+  started++;
   const resourceLimits = { maxOldGenerationSizeMb: heapMb };
   const bundled = new URL('./pdf-thread.mjs', import.meta.url);
-  if (bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))) return new Worker(bundled, { resourceLimits });
-  return new Worker(new URL('./pdf-thread-tsx.mjs', import.meta.url), {
-    resourceLimits,
-    workerData: { entry: new URL('./pdf-thread-entry.ts', import.meta.url).href },
-  });
+  const worker =
+    bundled.protocol === 'file:' && fs.existsSync(fileURLToPath(bundled))
+      ? new Worker(bundled, { resourceLimits })
+      : new Worker(new URL('./pdf-thread-dev.mjs', import.meta.url), {
+          resourceLimits,
+          workerData: { entry: new URL('./pdf-thread-entry.ts', import.meta.url).href },
+        });
+  // A thread must not keep a CLI or test process alive; a busy one is awaited anyway.
+  worker.unref();
+  // An idle thread that ends (or fails to start) leaves the pool.
+  const forget = () =>
+    idle.set(
+      heapMb,
+      (idle.get(heapMb) ?? []).filter((w) => w !== worker),
+    );
+  worker.on('exit', forget);
+  worker.on('error', forget);
+  return worker;
 }
+
+function takeThread(heapMb: number): Worker {
+  return idle.get(heapMb)?.pop() ?? startThread(heapMb);
+}
+
+function returnThread(worker: Worker, heapMb: number): void {
+  const list = idle.get(heapMb) ?? [];
+  if (list.length >= IDLE_MAX) void worker.terminate();
+  else idle.set(heapMb, [...list, worker]);
+}
+
+/**
+ * Starts a thread for the next document now, when none is idle: the ingest worker calls it as it
+ * starts and a job as it begins, so pdf.js loads while the upload or the vector store is opened.
+ */
+export function warmPdfThread(): void {
+  const heapMb = getConfig().ingestLimits.pageHeapMb;
+  if (!idle.get(heapMb)?.length) returnThread(startThread(heapMb), heapMb);
+}
+
+/** Threads started in this process so far. @internal */
+export const pdfThreadsStarted = () => started;
 
 /** Opens `bytes` (a file that passed the upload's checks) in a thread of its own; `signal` stops it. */
 export async function openPdfInThread(bytes: Uint8Array, opts: { password?: string; signal?: AbortSignal } = {}): Promise<PdfDoc> {
@@ -58,6 +107,7 @@ class ThreadPdfDoc implements PdfDoc {
   fingerprint = '';
   info: PdfDoc['info'] = {};
   private readonly worker: Worker;
+  private readonly heapMb: number;
   private nextId = 0;
   private pending?: Pending;
   /** Calls run one at a time (pdf.js is one thread anyway), so a page's deadline counts its own time only. */
@@ -65,24 +115,28 @@ class ThreadPdfDoc implements PdfDoc {
   /** Why the thread was stopped; every later call fails with it. */
   private dead?: Error;
 
+  private readonly onMessage = (reply: ThreadReply) => this.settle(reply);
+  private readonly onError = (err: Error & { code?: string }) => {
+    this.stop(
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? ingestErrors.pageTooBig(this.pending?.page, this.heapMb)
+        : ingestErrors.corrupt(`PDF thread: ${err.message}`, err),
+    );
+  };
+  private readonly onExit = (code: number) => this.stop(ingestErrors.corrupt(`the PDF thread exited (code ${code})`));
+  private readonly onAbort = () => this.stop(abortError(this.signal!));
+
   constructor(
     private readonly limits: { pageTimeoutMs: number; pageHeapMb: number },
-    signal?: AbortSignal,
+    private readonly signal?: AbortSignal,
   ) {
-    this.worker = startThread(limits.pageHeapMb);
-    // A stopped thread must not keep a CLI or test process alive; a busy one is awaited anyway.
-    this.worker.unref();
-    this.worker.on('message', (reply: ThreadReply) => this.settle(reply));
-    this.worker.on('error', (err: Error & { code?: string }) => {
-      this.stop(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? ingestErrors.pageTooBig(this.pending?.page, limits.pageHeapMb)
-          : ingestErrors.corrupt(`PDF thread: ${err.message}`, err),
-      );
-    });
-    this.worker.on('exit', (code) => this.stop(ingestErrors.corrupt(`the PDF thread exited (code ${code})`)));
+    this.heapMb = limits.pageHeapMb;
+    this.worker = takeThread(this.heapMb);
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
     if (signal?.aborted) this.stop(abortError(signal));
-    signal?.addEventListener('abort', () => this.stop(abortError(signal)), { once: true });
+    signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   async open(bytes: Uint8Array, password?: string): Promise<void> {
@@ -125,13 +179,25 @@ class ThreadPdfDoc implements PdfDoc {
     return { ...r, data: asBuffer(r.data) };
   }
 
+  /** Frees the document; a thread still sound waits for the next one, any other is ended. */
   async close() {
+    this.signal?.removeEventListener('abort', this.onAbort);
+    const closed =
+      !this.dead &&
+      (await this.call('close', [], { page: 0, doing: 'close' }).then(
+        () => true,
+        () => false,
+      ));
     this.dead ??= new Error('the PDF was closed');
-    await this.worker.terminate();
+    this.worker.off('message', this.onMessage);
+    this.worker.off('error', this.onError);
+    this.worker.off('exit', this.onExit);
+    if (closed) returnThread(this.worker, this.heapMb);
+    else await this.worker.terminate();
   }
 
   /** Queues one call; a page call fails, and stops the thread, past the page deadline. */
-  private call(method: Method, args: unknown[], deadline?: { page: number; doing: 'read' | 'draw' }, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  private call(method: Method, args: unknown[], deadline?: { page: number; doing: 'read' | 'draw' | 'close' }, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const run = this.tail.then(
       () =>
         new Promise<unknown>((resolve, reject) => {
@@ -139,7 +205,11 @@ class ThreadPdfDoc implements PdfDoc {
           const p: Pending = { id: ++this.nextId, page: deadline?.page, resolve, reject };
           if (deadline) {
             const ms = this.limits.pageTimeoutMs;
-            p.timer = setTimeout(() => this.stop(ingestErrors.pageTooSlow(deadline.page, deadline.doing, ms)), ms);
+            const reason = () =>
+              deadline.doing === 'close'
+                ? ingestErrors.corrupt('the PDF thread did not close the document')
+                : ingestErrors.pageTooSlow(deadline.page, deadline.doing, ms);
+            p.timer = setTimeout(() => this.stop(reason()), ms);
           }
           this.pending = p;
           this.worker.postMessage({ id: p.id, method, args } satisfies ThreadCall, transfer);

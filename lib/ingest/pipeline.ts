@@ -35,7 +35,7 @@ import { createPaddleEngine } from './ocr-paddle';
 import { pageImagePath, pageThumbPath, manualDir, manualSourcePath } from './paths';
 import { discardPartialOutput } from './partial-output';
 import type { PageContent } from './pdf';
-import { openPdfInThread } from './pdf-thread';
+import { openPdfInThread, warmPdfThread } from './pdf-thread';
 import { PagePass } from './page-pass';
 import { storeStructure } from './structure-store';
 import { holdAtE2eGate } from './e2e-gate';
@@ -284,6 +284,8 @@ async function runPipelineWithin(
     await holdAtE2eGate(through, signal);
   };
 
+  // pdf.js loads in its thread while the store opens (when no idle thread waits).
+  warmPdfThread();
   // Opened inside the try: a store that is down fails the job with the reason, not the worker.
   let opened = deps.store;
   try {

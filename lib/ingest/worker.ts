@@ -11,6 +11,7 @@ import { getConfig } from '@/lib/config';
 import { claimNextManual, claimNextReembed, forgetWorker, heartbeat } from '@/lib/store/jobs';
 import { repairVectorIndex } from '@/lib/store/vector-audit';
 import { runGuarded } from './decode-guard';
+import { warmPdfThread } from './pdf-thread';
 import { ingestManual, shutdownOcrEngine } from './pipeline';
 import { prepareReembedding, reembedManual } from './reembed';
 import { recoverInterruptedJobs } from './recovery';
@@ -111,6 +112,8 @@ async function main() {
     });
   }
 
+  // The first upload finds pdf.js loaded.
+  warmPdfThread();
   await heartbeat(me);
   await reclaim();
   await repairIndex();
