@@ -12,7 +12,7 @@
 import { eng } from 'stopword';
 import { stopwords as snowball } from '@orama/stopwords/english';
 import { stemmer } from 'stemmer';
-import stopwordsIso from 'stopwords-iso';
+import stopwordsIso from 'stopwords-iso' with { type: 'json' };
 import { isUnit } from './units';
 
 const STOPWORDS: ReadonlySet<string> = new Set([...eng, ...snowball].map((w) => w.toLowerCase().replace(/[’']/g, '')));
