@@ -48,6 +48,15 @@ test.describe('app shell', () => {
     await expect(page.getByTestId('provider-ocr')).toContainText(/tesseract/i);
   });
 
+  test('/favicon.ico sends the browser to the app icon on the origin it used', async ({ request }) => {
+    const res = await request.get('/favicon.ico', { maxRedirects: 0 });
+    expect(res.status()).toBe(308);
+    // Relative: the server's own name for itself ("localhost") is another origin to a browser on 127.0.0.1.
+    expect(res.headers().location).toBe('/icon.svg');
+    const icon = await request.get('/favicon.ico');
+    expect(icon.headers()['content-type']).toContain('image/svg');
+  });
+
   test('health reports version, storage and providers', async ({ request }) => {
     const res = await request.get('/api/health');
     expect(res.status()).toBe(200);
