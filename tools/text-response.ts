@@ -16,7 +16,7 @@ import { bestRegionOnPage, readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type P
 import { readQuestion, type Reading } from '@/lib/answer/select';
 import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
-import type { RefHit } from '@/lib/answer/hits';
+import { ofDevice, type RefHit } from '@/lib/answer/hits';
 import { checkValues, type AnswerValue } from '@/lib/answer/values';
 import { formatHit } from '@/lib/agent/environment';
 import { truncate } from '@/lib/text/format';
@@ -223,7 +223,10 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     }
     const llm = await ctx.llm();
     // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
-    const units = await ctx.pageUnits(distinctPages(t.environment.textHits(), STRUCTURE_PAGES));
+    // The device the turn is about (named, picked or the chat's): the answer reads its pages only.
+    const device = t.preferManualIds ?? t.manualIds;
+    const readable = ofDevice(t.environment.textHits(), device);
+    const units = await ctx.pageUnits(distinctPages(readable.length ? readable : t.environment.textHits(), STRUCTURE_PAGES));
     let text = '';
     let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
@@ -268,8 +271,8 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       yield { type: 'status', message: `The answer did not pass the check (${failed}); showing the closest pages` };
       yield { type: 'response', delta: text, reset: true };
     } else if (method === 'extractive') {
-      const answer = extractiveAnswer(t.question, t.environment.textHits(), {
-        units,
+      const answer = extractiveAnswer(t.question, readable, {
+        units: ofDevice(units, device),
         formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
@@ -298,7 +301,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       mode = declined ? llmDeclineMode(t) : 'answer';
       if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
-    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits(), undefined, t.preferManualIds ?? t.manualIds), units, reading);
+    const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits(), undefined, device), units, reading);
     // Sources list what an answer cites, or the pages shown instead of one.
     const cited = !input.include_sources
       ? []

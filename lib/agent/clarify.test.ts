@@ -85,6 +85,22 @@ describe('near-identical manuals: which device?', () => {
     expect(r.text).toContain(v.relayRating);
   });
 
+  it("never states another device's value once the chat has a device: a code only a sibling lists gets its own device's pages", async () => {
+    const own = variants[1];
+    const sibling = variants[4];
+    const [code, meaning] = sibling.errors[2];
+    const id = ids.get(own.model)!;
+    const events = await ask(`What does error ${code} mean?`, { device: { manualIds: [id], device: own.model, turn: 1 } });
+    const r = responseOf(events);
+    // The sibling's page is found (so the reader had it to quote) ...
+    expect(eventsOf(events, 'result')[0].hits.some((h) => h.manualId === ids.get(sibling.model))).toBe(true);
+    // ... but the reply quotes nothing of it.
+    expect(r.text).not.toContain(meaning);
+    expect(r.mode).not.toBe('answer');
+    for (const s of r.sources) expect(s.manualId).toBe(id);
+    for (const p of r.pages ?? []) expect(p.manualId).toBe(id);
+  });
+
   it('never asks when the user picked one manual', async () => {
     const id = ids.get(variants[5].model)!;
     const r = responseOf(await ask('What is the output relay rating?', { manualIds: [id] }));

@@ -5,7 +5,7 @@
  */
 import { truncate } from '@/lib/text/format';
 import { sourceLabel } from './citations';
-import { viewerUrl, type RefHit } from './hits';
+import { ofDevice, viewerUrl, type RefHit } from './hits';
 
 /** What a card shows; the same shape as lib/agent/events ClosestPage (that module sits above this one). */
 export interface PageCard {
@@ -32,7 +32,7 @@ const SNIPPET_CHARS = 200;
 export function closestPages(hits: readonly RefHit[], max = MAX_PAGES, device?: readonly string[]): PageCard[] {
   const withText = hits.filter((h) => (h.text ?? '').trim());
   // The turn's device (named, or the chat's): its pages only, when the search found any.
-  const own = device?.length ? withText.filter((h) => device.includes(h.manualId)) : [];
+  const own = ofDevice(withText, device);
   return firstOfEachPage(own.length ? own : withText, max).map((h) => {
     const heading = sourceLabel(h.heading);
     return {

@@ -21,6 +21,14 @@ export function viewerUrl(s: { manualId: string; page: number; chunkId?: string 
   return viewerLink(s.manualId, s.page, s.chunkId);
 }
 
+/**
+ * The hits of the device a turn is about (`device`: its manuals, named or the chat's), or every
+ * hit when the turn has none: a stated answer reads only its own device's pages.
+ */
+export function ofDevice<T extends { manualId: string }>(hits: readonly T[], device?: readonly string[]): T[] {
+  return device?.length ? hits.filter((h) => device.includes(h.manualId)) : [...hits];
+}
+
 /** A passage of a manual page, as found by a text search. */
 export interface ChunkObject extends HitLocation {
   kind: 'chunk';
