@@ -313,4 +313,17 @@ describe('extractive answer', () => {
     // Each kept run is cited on its own: the value lock finds every value in the passage it cites.
     expect(checkValues(a.text, new Map([[1, `Power options:\n${item}`]])).unverified).toEqual([]);
   });
+
+  it("never quotes a row or a labelled line named by another designation than the asked one, but reads the asked one's row whatever its cells name", () => {
+    const codes = hits(['Code | Meaning\nE21 | Sensor open circuit\nE22 | Heater relay stuck\nE23 | Fan stalled', 'Error codes']);
+    const other = extractiveAnswer('What does error E53 mean?', codes);
+    expect(other.text).not.toMatch(/E2\d|circuit|stuck|stalled/);
+    expect(extractiveAnswer('What does error E22 mean?', codes).text).toMatch(/Heater relay stuck/);
+    const channels = hits(['CH1 max current: 3 A\nCH2 max current: 5 A', 'Outputs']);
+    expect(extractiveAnswer('What is the max current of CH2?', channels).text).toMatch(/5 A/);
+    expect(extractiveAnswer('What is the max current of CH2?', channels).text).not.toMatch(/3 A/);
+    // Designations in a row's cells (a key combination) do not make it another thing's row.
+    const keys = hits(['Function | Model A | Model B\nSafe boot | SK1 + 0 | P3 + 0\nReset | SK2 | P4', 'Power-on keys']);
+    expect(extractiveAnswer('Which keys give a safe boot?', keys).text).toMatch(/SK1 \+ 0/);
+  });
 });

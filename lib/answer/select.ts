@@ -134,7 +134,7 @@ export function askedDesignations(r: Reading, manualId: string): Set<string> {
   return new Set(asked.map((m) => designation(m[0])));
 }
 
-/** A line that names designations, none of them asked, is a neighbour's ("E21" when "E53" is asked). */
+/** A label (a row's first cell, a "label: value" line's key) naming designations, none of them asked, is a neighbour's ("E21" when "E53" is asked). */
 export function namesOtherDesignation(text: string, asked: ReadonlySet<string>): boolean {
   if (!asked.size) return false;
   const named = designationsIn(text);
@@ -193,7 +193,7 @@ function scoring(r: Reading): Scoring {
   const askedIn = (manualId: string) => asked.get(manualId) ?? asked.set(manualId, askedDesignations(r, manualId)).get(manualId)!;
   const eligible = (u: Unit) => {
     if (!answerLike(u)) return false;
-    if (u.kind === 'row' && namesOtherDesignation(u.text, askedIn(u.manualId))) return false;
+    if (namesOtherDesignation(u.labelText, askedIn(u.manualId))) return false;
     return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && (!isTopic(t, u.manualId) || onlyTopic(u.manualId)) && (weight.get(t) ?? 0) > 0);
   };
   // Values, steps for "how do I" and better-ranked pages are preferred; so is a line whose label
