@@ -4,7 +4,7 @@
  * a citation [n] means one thing for the whole turn.
  */
 import type { BBox } from '@/lib/providers/types';
-import type { Hit, ModelLookup, RefHit, Source, ToolResult, TopicTerms } from '../answer/hits';
+import { formatHit, type Hit, type ModelLookup, type RefHit, type Source, type ToolResult, type TopicTerms } from '../answer/hits';
 import { terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { truncate } from '@/lib/text/format';
@@ -216,14 +216,6 @@ export class Environment {
     if (this.summaries.length) lines.push(`Summary so far: ${this.summaries.at(-1)}`);
     return lines.length ? lines.join('\n') : '(empty: nothing retrieved yet)';
   }
-}
-
-/** "[3] Pump manual p.12 (Specifications > Electrical): text…" */
-export function formatHit(h: RefHit, maxChars: number): string {
-  const where = `${h.manualTitle ?? h.manualId} p.${h.page}`;
-  const heading = h.heading ? ` (${h.heading})` : '';
-  const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
-  return `[${h.ref}] ${where}${heading}${body}`;
 }
 
 /**

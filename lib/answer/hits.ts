@@ -3,6 +3,7 @@
  * environment into events, the sessions DB and the viewer, so they are plain JSON.
  */
 import type { BBox } from '@/lib/providers/types';
+import { truncate } from '../text/format';
 import { viewerLink } from '../text/page-links';
 
 /** Where a hit sits: the fields every hit shape (tool object, event hit, citation) shares. */
@@ -71,6 +72,14 @@ export interface EventHit extends HitLocation {
 
 /** Manual → question terms that name its device (on most of its pages). */
 export type TopicTerms = Record<string, string[]>;
+
+/** "[3] Pump manual p.12 (Specifications > Electrical): text…" */
+export function formatHit(h: RefHit, maxChars: number): string {
+  const where = `${h.manualTitle ?? h.manualId} p.${h.page}`;
+  const heading = h.heading ? ` (${h.heading})` : '';
+  const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
+  return `[${h.ref}] ${where}${heading}${body}`;
+}
 
 /** What a search found out about a query's model names. */
 export interface ModelLookup {
