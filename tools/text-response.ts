@@ -126,8 +126,9 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let fallbackReason: string | undefined;
     let streamed = false;
     let regenerated = false;
+    const writerInput = writerEvidence(t, units);
     if (llm) {
-      const writing = yield* writeWithLlm(llm.model, writerEvidence(t, units), {
+      const writing = yield* writeWithLlm(llm.model, writerInput, {
         signal: ctx.signal,
         recordUsage: (usage) => ctx.recordUsage(usage),
         onDelta: () => (streamed = true),
@@ -147,7 +148,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       method === 'llm'
         ? llmAnswerFails(
             text,
-            { ...writerEvidence(t, units), topicTerms: t.environment.topicTerms() },
+            { ...writerInput, topicTerms: t.environment.topicTerms() },
             t.environment.sourcesFor(text).map((s) => s.manualId),
           )
         : undefined;
