@@ -231,10 +231,17 @@ export const hybridSearch: Tool<z.output<typeof inputs>> = {
         ...(failedLeg ? { partial: failedLeg } : {}),
         ...(degraded ? { degraded } : {}),
         ...(rankError ? { rank_error: rankError } : {}),
-        ...(models ? { model_lookup: models.known } : {}),
-        ...(models?.variants ? { model_variants: models.variants } : {}),
-        ...(Object.keys(notReady).length ? { not_ready: notReady } : {}),
       },
+      ...(models || Object.keys(notReady).length
+        ? {
+            modelLookup: {
+              query: input.query,
+              known: models?.known ?? {},
+              ...(models?.variants ? { variants: models.variants } : {}),
+              ...(Object.keys(notReady).length ? { notReady } : {}),
+            },
+          }
+        : {}),
       // Per manual, the question's terms that name its device (the answer weighs them little).
       topicTerms: identity ? deviceTermsOf(identity, distinctManuals(objects), input.query) : {},
       llmMessage: `Hybrid search for "${input.query}": ${describeFound(objects, 'results')}${failedLeg ? ` (${failedLeg})` : ''}${degraded ? ` (${degraded})` : ''}.`,

@@ -345,7 +345,7 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     const question = 'How do I update the firmware of a Rigol DP832 power supply?';
     const t = treeWith({ question });
     const { result } = await run(hybridSearch, { query: question }, t);
-    expect(result!.metadata.model_lookup).toEqual({ dp832: false });
+    expect(result!.modelLookup?.known).toEqual({ dp832: false });
     const { response } = await run(textResponse, {}, t);
     expect(response).toMatchObject({
       declined: true,
@@ -359,17 +359,17 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
     ] as const) {
       const t = treeWith({ question: query });
       const known = await run(hybridSearch, { query }, t);
-      expect(known.result!.metadata.model_lookup).toEqual(lookup);
+      expect(known.result!.modelLookup?.known).toEqual(lookup);
       expect(unknownDevices(t.environment.modelLookups())).toEqual([]);
     }
     // a code is looked up too (a variant check needs it), and is no device
     const t2 = treeWith({ question: 'What does error E05 mean?' });
     const plain = await run(hybridSearch, { query: 'What does error E05 mean?' }, t2);
-    expect(plain.result!.metadata.model_lookup).toEqual({ e05: true });
+    expect(plain.result!.modelLookup?.known).toEqual({ e05: true });
     expect(unknownDevices(t2.environment.modelLookups())).toEqual([]);
     // a question without any designation looks nothing up
     const none = await run(hybridSearch, { query: 'How do I clean the filter?' });
-    expect(none.result!.metadata.model_lookup).toBeUndefined();
+    expect(none.result!.modelLookup).toBeUndefined();
   });
 
   it('a device whose only manual is still processing: the answer says it is not ready, not that no manual covers it', async () => {
@@ -382,12 +382,12 @@ describe('inputs (zod defaults) and outputs over the real index', () => {
       const question = 'What supply voltage does the Brio KL-9 need?';
       const t = treeWith({ question });
       const { result } = await run(hybridSearch, { query: question }, t);
-      expect(result!.metadata.not_ready).toMatchObject({ 'kl-9': { title: 'Brio KL-9 Service Manual', percent } });
+      expect(result!.modelLookup?.notReady).toMatchObject({ 'kl-9': { title: 'Brio KL-9 Service Manual', percent } });
       const { response } = await run(textResponse, {}, t);
       expect(response).toMatchObject({ declined: true, text: `The KL-9 manual is still processing (${percent} %); ask again when it is ready.` });
       // the sample's own device is ready: its question is answered as before
       const ready = treeWith({ question: 'What supply voltage does the HX-200 controller need?' });
-      expect((await run(hybridSearch, { query: ready.question }, ready)).result!.metadata.not_ready).toBeUndefined();
+      expect((await run(hybridSearch, { query: ready.question }, ready)).result!.modelLookup?.notReady).toBeUndefined();
     } finally {
       await deleteManualRow(pendingId);
     }
@@ -410,7 +410,7 @@ describe('a manual still processing, searchable through its first pages', () => 
       );
       const t = treeWith({ question: 'What supply voltage does the Brio KL-9 drive need?', manualIds: [id] });
       const { result } = await run(hybridSearch, { query: t.question }, t);
-      expect(result!.metadata.not_ready).toBeUndefined();
+      expect(result!.modelLookup?.notReady).toBeUndefined();
       expect(result!.objects[0]).toMatchObject({ manualId: id, page: 1 });
       const { response } = await run(textResponse, {}, t);
       expect(response!.text).toContain('“Brio KL-9 Service Manual” (searchable through page 1 of 40) is still processing; this answer may be incomplete.');

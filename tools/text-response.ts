@@ -1,10 +1,10 @@
 /**
- * text_response: the end tool. With an LLM it streams a grounded answer that cites the
- * environment's [n] references; without one (or if the LLM fails) it answers extractively from
- * the best sentences, and declines with "The manuals do not say …" when the evidence is weak.
- * Sources carry what the viewer needs to open the page and highlight the cited passage.
+ * text_response: the end tool. It gathers the turn's evidence and hands it to a writer in
+ * lib/answer: with an LLM the streamed, cited answer of lib/answer/llm-writer.ts; without one (or if the
+ * LLM fails) the extractive answer, which declines when the evidence is weak. It shapes what they
+ * write into the reply: the form, the closest pages, and sources that carry what the viewer needs
+ * to open the page and highlight the cited passage.
  */
-import { streamText, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import { devicesNotReady, uncoveredVariants, unknownDevices } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
@@ -12,125 +12,18 @@ import { clarifySentence, readDevices, shouldClarify, type ClarifyReading } from
 import { closestPages, distinctPages } from '@/lib/answer/closest-pages';
 import { deviceKey, deviceProfiles, manualsOfKind, type DeviceProfile } from '@/lib/device/identity';
 import { extractiveAnswer } from '@/lib/answer/extractive';
-import { bestRegionOnPage, readingBoxes, STRUCTURE_PAGES, unitsForPrompt, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
+import { llmAnswerFails, llmReplyForm, writeWithLlm, type WriterEvidence } from '@/lib/answer/llm-writer';
+import { bestRegionOnPage, readingBoxes, STRUCTURE_PAGES, type PageUnit, type StructuredReading } from '@/lib/answer/structured';
 import { readQuestion, type Reading } from '@/lib/answer/select';
-import { closestPagesSentence, stillProcessingSentence } from '@/lib/answer/word';
+import { closestPagesSentence, namingManual, stillProcessingSentence } from '@/lib/answer/word';
 import type { AnswerMode } from '@/lib/answer/form';
 import { ofDevice, type RefHit } from '@/lib/answer/hits';
-import { checkValues, type AnswerValue } from '@/lib/answer/values';
-import { formatHit } from '@/lib/agent/environment';
-import { truncate } from '@/lib/text/format';
 import type { TreeData } from '@/lib/agent/contract';
-import { type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext, type ToolOutput } from '@/lib/agent/contract';
-
-/** Evidence shown to the LLM (~15k tokens); the best-ranked passages come first. */
-const MAX_EVIDENCE_CHARS = 60_000;
+import { type AnswerMethod, type ClosestPage, type ProcessingManual, type Source, type Tool, type ToolContext } from '@/lib/agent/contract';
 
 const inputs = z.object({
   include_sources: z.boolean().default(true).describe('attach the cited sources to the answer'),
 });
-
-const DECLINED = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify)/i;
-
-// The answer contract: copy values, cite every claim, say when the manuals do not cover
-// it, name the device. The value lock checks the first rule after the answer is written.
-const SYSTEM = `You answer a technician's question using only the numbered manual sources provided.
-- Cite every factual sentence with its source number in square brackets right after the claim, e.g. "The fuse is rated 2 A [3]."
-- Copy values, units, part numbers, pin names, codes and settings exactly as the cited source writes them; never compute, convert or round them. Use numbered steps for procedures.
-- Each source line starts with its manual's title. If the question names a device and the sources are about another device, say so in the first sentence.
-- If the sources do not contain the answer, reply with one sentence starting "The manuals do not say" that names what is missing. Never guess or use outside knowledge.
-- Be concise.`;
-
-function answerPrompt(t: TreeData, units: readonly PageUnit[], finding?: string): string {
-  const lines = [`Question: ${t.question}`];
-  const history = t.history.slice(-4);
-  if (history.length) {
-    lines.push('', 'Earlier in this conversation:');
-    for (const turn of history) lines.push(`${turn.role}: ${truncate(turn.content.replace(/\s+/g, ' '), 400)}`);
-  }
-  lines.push('', 'Sources:');
-  let used = 0;
-  for (const hit of t.environment.textHits()) {
-    const line = formatHit(hit, 4000);
-    if (used + line.length > MAX_EVIDENCE_CHARS) break;
-    lines.push(line);
-    used += line.length;
-  }
-  if (used === 0) lines.push('(no sources were found)');
-  const hits = t.environment.textHits();
-  const structures = unitsForPrompt(units, (manualId, page) => hits.find((h) => h.manualId === manualId && h.page === page)?.ref);
-  if (structures.length) lines.push('', 'Tables, procedures and values on the best pages, as printed (cite their source number):', ...structures);
-  const lookups = t.environment.modelLookups();
-  const unknown = unknownDevices(lookups);
-  if (unknown.length) lines.push('', `Note: no manual in the library mentions ${unknown.join(' or ')}.`);
-  for (const { asked, listed } of uncoveredVariants(lookups))
-    lines.push('', `Note: the manuals list ${listed.join(', ')} but never ${asked}; say that they do not cover ${asked}.`);
-  for (const { device, percent } of devicesNotReady(lookups))
-    lines.push(
-      '',
-      `Note: the manual of the ${device} is still processing${percent !== undefined ? ` (${percent} %)` : ''} and cannot be searched yet; say so.`,
-    );
-  const summary = t.environment.summaries.at(-1);
-  if (summary) lines.push('', `Summary of the sources: ${summary}`);
-  if (finding) lines.push('', finding);
-  return lines.join('\n');
-}
-
-async function* llmAnswer(
-  t: TreeData,
-  ctx: ToolContext,
-  model: LanguageModel,
-  units: readonly PageUnit[],
-  onDelta: () => void,
-  finding?: string,
-): AsyncGenerator<ToolOutput, string> {
-  // Errors arrive as 'error' parts below and are handled there; the default handler would only log them.
-  const result = streamText({ model, system: SYSTEM, prompt: answerPrompt(t, units, finding), abortSignal: ctx.signal, maxRetries: 0, onError: () => {} });
-  let text = '';
-  for await (const part of result.fullStream) {
-    if (part.type === 'text-delta') {
-      // A rewrite replaces what the UI already shows.
-      const reset = finding !== undefined && text === '';
-      text += part.text;
-      onDelta();
-      yield { type: 'response', delta: part.text, ...(reset ? { reset: true } : {}) };
-    } else if (part.type === 'error') {
-      throw part.error instanceof Error ? part.error : new Error(String(part.error));
-    } else if (part.type === 'finish') {
-      ctx.recordUsage(part.totalUsage);
-    }
-  }
-  return text.trim();
-}
-
-/** An LLM's reply that declines: not covered when the searches found the asked device or variant uncovered, else the pages. */
-function llmDeclineMode(t: TreeData): AnswerMode {
-  const lookups = t.environment.modelLookups();
-  return unknownDevices(lookups).length || uncoveredVariants(lookups).length || devicesNotReady(lookups).length ? 'not_covered' : 'pages';
-}
-
-function valueFinding(unverified: AnswerValue[]): string {
-  const lines = unverified.map((u) => `- "${u.value}" (cited ${u.refs.length ? u.refs.map((r) => `[${r}]`).join(', ') : 'nothing'})`);
-  return [
-    'Your previous answer stated values that do not appear in the sources it cites:',
-    ...lines,
-    'Write the answer again. Copy every value exactly from the source you cite, cite the source that contains it, and leave out any value the sources do not give.',
-  ].join('\n');
-}
-
-/**
- * The answer check on an LLM's answer: a value no cited passage holds even after the
- * rewrite, or an answer citing only other manuals than the one whose device the question names,
- * is not stated. Returns why, or undefined when the answer holds.
- */
-function failedCheck(t: TreeData, text: string): string | undefined {
-  const unverified = checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified;
-  if (unverified.length) return `${[...new Set(unverified.map((u) => u.value))].join(', ')}: not in the cited sources after a rewrite`;
-  const named = readQuestion(t.question, t.environment.textHits(), t.environment.topicTerms())?.named;
-  const cited = new Set(t.environment.sourcesFor(text).map((s) => s.manualId));
-  if (named && cited.size && !cited.has(named)) return 'the answer cites only other manuals than the one of the device the question names';
-  return undefined;
-}
 
 /**
  * Manuals the reply draws on or the turn is scoped to that are still processing, with searchable
@@ -149,6 +42,20 @@ async function processingManuals(t: TreeData, ctx: ToolContext, sources: readonl
       pageCount: m.pageCount ?? null,
       figureLabels: m.figureLabels ?? null,
     }));
+}
+
+/** The LLM writer's evidence: the turn's question and history, and what the environment holds of the pages it may read. */
+function writerEvidence(t: TreeData, hits: readonly RefHit[], units: readonly PageUnit[]): WriterEvidence {
+  return {
+    question: t.question,
+    history: t.history,
+    hits,
+    units,
+    lookups: t.environment.modelLookups(),
+    summary: t.environment.summaries.at(-1),
+    citable: t.environment.citableTexts(),
+    titles: t.environment.manualTitles(),
+  };
 }
 
 /** "[3] [7]": the refs of the shown pages' snippets, so `sources` can list those pages. */
@@ -171,16 +78,6 @@ function deviceReading(t: TreeData, profiles: ReadonlyMap<string, DeviceProfile>
   const titles = new Map(hits.map((h) => [h.manualId, h.manualTitle ?? h.manualId]));
   const reading = readDevices(hits, (id) => profiles.get(id)?.name ?? titles.get(id) ?? id, manualsOfKind(t.question, profiles));
   return reading.choices.length ? reading : undefined;
-}
-
-/**
- * A stated answer in a library of several devices names its manual first ("HX-200 controller:
- * …"), unless its first words already do. `name` is the cited manual's device name.
- */
-function namingManual(text: string, name: string | undefined): string {
-  if (!name || !text.trim()) return text;
-  const head = text.slice(0, Math.max(80, name.length + 20)).toLowerCase();
-  return head.includes(name.toLowerCase()) ? text : `${name}: ${text}`;
 }
 
 export const textResponse: Tool<z.output<typeof inputs>> = {
@@ -222,38 +119,28 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       return;
     }
     const llm = await ctx.llm();
-    // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
     // The device the turn is about (named, picked or the chat's): the answer reads its pages only.
     const device = t.preferManualIds ?? t.manualIds;
     const readable = ofDevice(t.environment.textHits(), device);
+    // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
     const units = await ctx.pageUnits(distinctPages(readable.length ? readable : t.environment.textHits(), STRUCTURE_PAGES));
+    const readableUnits = ofDevice(units, device);
     let text = '';
     let method: AnswerMethod = 'extractive';
     let fallbackReason: string | undefined;
     let streamed = false;
     let regenerated = false;
+    const writerInput = writerEvidence(t, readable, readableUnits);
     if (llm) {
-      try {
-        text = yield* llmAnswer(t, ctx, llm.model, units, () => (streamed = true));
-        if (!text) throw new Error('the model returned an empty answer');
-        method = 'llm';
-        // Value lock: a value no cited passage contains gets one rewrite with the finding; an
-        // answer still failing it is not stated (failedCheck, below).
-        const unverified = DECLINED.test(text) ? [] : checkValues(text, t.environment.citableTexts(), t.environment.manualTitles()).unverified;
-        if (unverified.length) {
-          const listed = [...new Set(unverified.map((u) => u.value))].join(', ');
-          yield { type: 'status', message: `${listed}: not in the cited sources; asking the model to correct the answer` };
-          const rewrite = yield* llmAnswer(t, ctx, llm.model, units, () => (streamed = true), valueFinding(unverified));
-          if (rewrite) {
-            text = rewrite;
-            regenerated = true;
-          }
-        }
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        fallbackReason = err instanceof Error ? err.message : String(err);
-        yield { type: 'status', message: 'The language model failed; answering from the passages directly' };
-      }
+      const writing = yield* writeWithLlm(llm.model, writerInput, {
+        signal: ctx.signal,
+        recordUsage: (usage) => ctx.recordUsage(usage),
+        onDelta: () => (streamed = true),
+      });
+      text = writing.text;
+      regenerated = writing.regenerated;
+      fallbackReason = writing.failure;
+      if (writing.answered) method = 'llm';
     }
     let declined: boolean;
     let mode: AnswerMode;
@@ -261,7 +148,14 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     let evidence: AnswerEvidence | undefined;
     let structure: StructuredReading | undefined;
     let reading: Reading | undefined;
-    const failed = method === 'llm' && !DECLINED.test(text) ? failedCheck(t, text) : undefined;
+    const failed =
+      method === 'llm'
+        ? llmAnswerFails(
+            text,
+            { ...writerInput, topicTerms: t.environment.topicTerms() },
+            t.environment.sourcesFor(text).map((s) => s.manualId),
+          )
+        : undefined;
     if (failed) {
       // The check failed: no paragraph that reads like an answer, the closest pages instead.
       text = closestPagesSentence(t.question);
@@ -272,7 +166,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       yield { type: 'response', delta: text, reset: true };
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, readable, {
-        units: ofDevice(units, device),
+        units: readableUnits,
         formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),
@@ -297,8 +191,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
         yield { type: 'response', delta: i === 0 ? sentence : ` ${sentence}`, ...(i === 0 && streamed ? { reset: true } : {}) };
       }
     } else {
-      declined = DECLINED.test(text);
-      mode = declined ? llmDeclineMode(t) : 'answer';
+      ({ declined, mode } = llmReplyForm(text, t.environment.modelLookups()));
       if (!declined) text = namingManual(text, nameFor(t.environment.sourcesFor(text)[0]?.ref));
     }
     const pages = mode === 'answer' ? [] : withRegions(t, closestPages(t.environment.textHits(), undefined, device), units, reading);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTools } from '@/tools';
 import { agentServices } from '@/lib/services/agent-services';
-import { collectTurn, eventsOf } from '@/lib/agent/testing/turn';
+import { collectTurn, eventsOf, mockLlm, promptText } from '@/lib/agent/testing/turn';
 import { ingestManual } from '@/lib/ingest/pipeline';
 import { closeIngestStack } from '@/lib/ingest/testing/teardown';
 import { acceptUpload } from '@/lib/manuals/service';
@@ -99,6 +99,21 @@ describe('near-identical manuals: which device?', () => {
     expect(r.mode).not.toBe('answer');
     for (const s of r.sources) expect(s.manualId).toBe(id);
     for (const p of r.pages ?? []) expect(p.manualId).toBe(id);
+  });
+
+  it("with a language model, the writer is shown only the chat's device's pages", async () => {
+    const own = variants[1];
+    const sibling = variants[4];
+    const id = ids.get(own.model)!;
+    const { client, model } = mockLlm({ stream: ['The manual does not list this code [1].'] });
+    const events = await ask(`What does error ${sibling.errors[2][0]} mean?`, {
+      device: { manualIds: [id], device: own.model, turn: 1 },
+      services: agentServices({ llm: client, vlm: null, decider: 'rules' }),
+    });
+    expect(eventsOf(events, 'result')[0].hits.some((h) => h.manualId === ids.get(sibling.model))).toBe(true);
+    const prompt = promptText(model.doStreamCalls[0]);
+    expect(prompt).toContain(own.model);
+    expect(prompt).not.toContain(sibling.model);
   });
 
   it('never asks when the user picked one manual', async () => {

@@ -6,7 +6,6 @@
  * outputs — status, result, error, response — that the loop folds into the environment (TreeData)
  * and streams as events. The README's Architecture section has the whole picture.
  */
-import type { PendingManual } from '@/lib/answer/applicability';
 import type { AnswerEvidence } from '@/lib/answer/decide';
 import type { AnswerMode } from '@/lib/answer/form';
 import type { PageUnit } from '@/lib/answer/structured';
@@ -20,7 +19,7 @@ import type { Skill } from './decision/skills';
 import type { TurnPolicies } from './policies';
 import type { Environment } from './environment';
 import type { PageCard } from '../answer/closest-pages';
-import type { Source, ToolResult } from '../answer/hits';
+import type { PendingManual, Source, ToolResult } from '../answer/hits';
 import { pageImageLink } from '../text/page-links';
 
 export type { ChunkObject, EventHit, Hit, PageObject, RefHit, Source, TopicTerms } from '../answer/hits';

@@ -4,12 +4,11 @@
  * a citation [n] means one thing for the whole turn.
  */
 import type { BBox } from '@/lib/providers/types';
-import type { Hit, RefHit, Source, ToolResult, TopicTerms } from '../answer/hits';
+import { formatHit, type Hit, type ModelLookup, type RefHit, type Source, type ToolResult, type TopicTerms } from '../answer/hits';
 import { terms, words } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
-import type { ModelLookup } from '@/lib/answer/applicability';
 import { valueBoxes } from '@/lib/answer/value-boxes';
 
 export interface EnvironmentResult {
@@ -18,6 +17,7 @@ export interface EnvironmentResult {
   refs: number[];
   metadata: Record<string, unknown>;
   topicTerms?: TopicTerms;
+  modelLookup?: ModelLookup;
   llmMessage: string;
   iteration: number;
 }
@@ -60,6 +60,7 @@ export class Environment {
       refs: refHits.map((h) => h.ref),
       metadata: output.metadata,
       ...(output.topicTerms ? { topicTerms: output.topicTerms } : {}),
+      ...(output.modelLookup ? { modelLookup: output.modelLookup } : {}),
       llmMessage: output.llmMessage,
       iteration,
     });
@@ -142,18 +143,11 @@ export class Environment {
     return out;
   }
 
-  /** What the searches found out about their queries' model names (hybrid_search's model_lookup, model_variants, not_ready), in the order they ran. */
+  /** What the searches found out about their queries' model names (ToolResult.modelLookup), in the order they ran. */
   modelLookups(): ModelLookup[] {
     const out: ModelLookup[] = [];
     for (const byName of Object.values(this.results))
-      for (const list of Object.values(byName))
-        for (const r of list) {
-          const known = r.metadata.model_lookup as Record<string, boolean> | undefined;
-          const variants = r.metadata.model_variants as ModelLookup['variants'];
-          const notReady = r.metadata.not_ready as ModelLookup['notReady'];
-          if (known || notReady)
-            out.push({ query: String(r.metadata.query), known: known ?? {}, ...(variants ? { variants } : {}), ...(notReady ? { notReady } : {}) });
-        }
+      for (const list of Object.values(byName)) for (const r of list) if (r.modelLookup) out.push(r.modelLookup);
     return out;
   }
 
@@ -222,14 +216,6 @@ export class Environment {
     if (this.summaries.length) lines.push(`Summary so far: ${this.summaries.at(-1)}`);
     return lines.length ? lines.join('\n') : '(empty: nothing retrieved yet)';
   }
-}
-
-/** "[3] Pump manual p.12 (Specifications > Electrical): text…" */
-export function formatHit(h: RefHit, maxChars: number): string {
-  const where = `${h.manualTitle ?? h.manualId} p.${h.page}`;
-  const heading = h.heading ? ` (${h.heading})` : '';
-  const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
-  return `[${h.ref}] ${where}${heading}${body}`;
 }
 
 /**

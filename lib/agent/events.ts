@@ -8,8 +8,9 @@ import type { AnswerMode } from '@/lib/answer/form';
 import type { DeviceChoice } from '@/lib/answer/clarify';
 import type { AnswerMethod, ClosestPage, DeciderKind, EventHit, ProcessingManual, ShownTool, Source, TopicTerms } from './contract';
 import type { DeviceContext } from './device-context';
+import type { UnsupportedSentence } from '@/lib/answer/check';
 
-export type { DeciderKind, DeviceContext, EventHit, ShownTool };
+export type { DeciderKind, DeviceContext, EventHit, ShownTool, UnsupportedSentence };
 
 /** A citation target as streamed and stored: the tools' Source, unchanged (plain JSON). */
 export type EventSource = Source;
@@ -35,14 +36,6 @@ export interface AuditRecord {
   objects: number;
   /** True when the size guard cut objects or text. */
   truncated?: boolean;
-}
-
-export interface UnsupportedSentence {
-  /** 0-based sentence index in the answer. */
-  index: number;
-  sentence: string;
-  refs: number[];
-  reason: string;
 }
 
 export interface TurnMetrics {

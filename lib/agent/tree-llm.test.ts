@@ -191,7 +191,7 @@ describe('runTurn with an LLM', () => {
     });
     const unknownSearch = scriptedTool({
       name: 'hybrid_search',
-      run: () => [{ ...resultOf(PUMP), metadata: { query: 'What voltage is a Grundfos CR45 pump rated for?', model_lookup: { cr45: false } } }],
+      run: () => [{ ...resultOf(PUMP), modelLookup: { query: 'What voltage is a Grundfos CR45 pump rated for?', known: { cr45: false } } }],
     });
     const events = await collectTurn({
       question: 'What voltage is a Grundfos CR45 pump rated for?',

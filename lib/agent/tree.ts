@@ -13,7 +13,7 @@ import { deviceKey } from '@/lib/device/identity';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { resolveFollowUp } from './follow-up';
 import { chooseScope, type DeviceContext, type TurnScope } from './device-context';
-import { checkAnswer, withUnverifiedValues } from './answer-check';
+import { checkAnswer, withUnverifiedValues } from '@/lib/answer/check';
 import { createLlmDecider, DEFAULT_FAST_PATH_CONFIDENCE } from './decision/llm';
 import { decideByRules, defaultInputFor, rulesDecider } from './decision/rules';
 import { loadSkills, matchSkill, type Skill } from './decision/skills';

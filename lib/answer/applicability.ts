@@ -12,35 +12,8 @@
 import { words } from '@/lib/text/analyze';
 import { designations, designationTokens, modelCore, modelMentions, variantOf } from '@/lib/device/designations';
 import { identityTokens, nameText } from '@/lib/device/tokens';
+import type { ModelLookup, PendingManual } from './hits';
 import type { Reading } from './select';
-
-/** What a search found out about a query's model names. */
-export interface ModelLookup {
-  query: string;
-  /** Designation → the library mentions it. */
-  known: Record<string, boolean>;
-  /** Designation → the other variants of its model the library writes, when it never writes this one. */
-  variants?: Record<string, string[]>;
-  /** Designation → the manual not ready yet whose title or file name names it, when no ready manual mentions it. */
-  notReady?: Record<string, PendingManual>;
-}
-
-/**
- * A manual still being processed (queued, parsing … indexing). With no searchable page yet it is
- * "not ready"; with some, the library index holds those pages and an answer from them says the
- * manual is still processing (./word.ts stillProcessingSentence).
- */
-export interface PendingManual {
-  id?: string;
-  title: string;
-  fileName: string;
-  /** Share of the processing done, 0–100, when known. */
-  percent?: number;
-  /** Pages 1..N are searchable (progressive availability); 0 or absent: none yet. */
-  searchablePages?: number;
-  pageCount?: number | null;
-  figureLabels?: 'pending' | 'done' | null;
-}
 
 /** What the check needs of the library index (lib/ranking/library-index.ts). */
 interface Mentions {

@@ -322,6 +322,9 @@ describe('extractive answer', () => {
     const channels = hits(['CH1 max current: 3 A\nCH2 max current: 5 A', 'Outputs']);
     expect(extractiveAnswer('What is the max current of CH2?', channels).text).toMatch(/5 A/);
     expect(extractiveAnswer('What is the max current of CH2?', channels).text).not.toMatch(/3 A/);
+    // A label of another series may be the answer itself.
+    const wiring = hits(['Connector J3 (sensor): transducer B1, signal wire white.\nConnector J4 (fan): fan M1, supply wire red.', 'Wiring']);
+    expect(extractiveAnswer('Which connector does transducer B1 plug into?', wiring).text).toMatch(/J3/);
     // Designations in a row's cells (a key combination) do not make it another thing's row.
     const keys = hits(['Function | Model A | Model B\nSafe boot | SK1 + 0 | P3 + 0\nReset | SK2 | P4', 'Power-on keys']);
     expect(extractiveAnswer('Which keys give a safe boot?', keys).text).toMatch(/SK1 \+ 0/);

@@ -1,6 +1,6 @@
 /**
- * Offline answers: the passages' best sentences and table rows, each cited, or a plain "The
- * manuals do not say …" when they do not cover the question. The steps, each in its module:
+ * Offline answers: the passages' best sentences and table rows, each cited, or a plain decline
+ * (./word.ts declineSentence) when they do not cover the question. The steps, each in its module:
  * read the passages into units (./units.ts), select the units that answer (./select.ts), quote
  * them with their context (./quote.ts), decide whether the evidence suffices (./decide.ts) and is
  * about the asked device (./applicability.ts), in fixed wording (./word.ts).

@@ -3,6 +3,7 @@
  * environment into events, the sessions DB and the viewer, so they are plain JSON.
  */
 import type { BBox } from '@/lib/providers/types';
+import { truncate } from '../text/format';
 import { viewerLink } from '../text/page-links';
 
 /** Where a hit sits: the fields every hit shape (tool object, event hit, citation) shares. */
@@ -80,6 +81,42 @@ export interface EventHit extends HitLocation {
 /** Manual → question terms that name its device (on most of its pages). */
 export type TopicTerms = Record<string, string[]>;
 
+/** "[3] Pump manual p.12 (Specifications > Electrical): text…" */
+export function formatHit(h: RefHit, maxChars: number): string {
+  const where = `${h.manualTitle ?? h.manualId} p.${h.page}`;
+  const heading = h.heading ? ` (${h.heading})` : '';
+  const body = h.text ? `: ${truncate(h.text.replace(/\s+/g, ' '), maxChars)}` : h.kind === 'page' ? ': [page image]' : '';
+  return `[${h.ref}] ${where}${heading}${body}`;
+}
+
+/** What a search found out about a query's model names. */
+export interface ModelLookup {
+  query: string;
+  /** Designation → the library mentions it. */
+  known: Record<string, boolean>;
+  /** Designation → the other variants of its model the library writes, when it never writes this one. */
+  variants?: Record<string, string[]>;
+  /** Designation → the manual not ready yet whose title or file name names it, when no ready manual mentions it. */
+  notReady?: Record<string, PendingManual>;
+}
+
+/**
+ * A manual still being processed (queued, parsing … indexing). With no searchable page yet it is
+ * "not ready"; with some, the library index holds those pages and an answer from them says the
+ * manual is still processing (./word.ts stillProcessingSentence).
+ */
+export interface PendingManual {
+  id?: string;
+  title: string;
+  fileName: string;
+  /** Share of the processing done, 0–100, when known. */
+  percent?: number;
+  /** Pages 1..N are searchable (progressive availability); 0 or absent: none yet. */
+  searchablePages?: number;
+  pageCount?: number | null;
+  figureLabels?: 'pending' | 'done' | null;
+}
+
 /** A tool's result output: what the loop folds into the environment. */
 export interface ToolResult {
   type: 'result';
@@ -91,6 +128,8 @@ export interface ToolResult {
   llmMessage: string;
   /** Question terms that name each manual's device; the offline answer weighs them little. */
   topicTerms?: TopicTerms;
+  /** What the search found out about its query's model names: the answer's applicability check reads it (./applicability.ts). */
+  modelLookup?: ModelLookup;
   /** Ask the loop to shrink the environment's passages after a summary (see summarize). */
   compactEnvironment?: { maxCharsPerHit: number };
 }

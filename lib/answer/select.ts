@@ -134,12 +134,18 @@ export function askedDesignations(r: Reading, manualId: string): Set<string> {
   return new Set(asked.map((m) => designation(m[0])));
 }
 
-/** A label (a row's first cell, a "label: value" line's key) naming designations, none of them asked, is a neighbour's ("E21" when "E53" is asked). */
+/**
+ * A label (a row's first cell, a "label: value" line's key) naming designations of an asked one's
+ * series, none of them asked, is a neighbour's: "E21" when "E53" is asked, "CH1" for "CH2". One of
+ * another series may be the answer itself ("J3" for "which connector does B1 plug into?").
+ */
 export function namesOtherDesignation(text: string, asked: ReadonlySet<string>): boolean {
   if (!asked.size) return false;
-  const named = designationsIn(text);
-  return named.size > 0 && ![...named].some((d) => asked.has(d));
+  const series = new Set([...asked].map(seriesOf));
+  const named = [...designationsIn(text)];
+  return named.some((d) => series.has(seriesOf(d))) && !named.some((d) => asked.has(d));
 }
+const seriesOf = (d: string) => d.replace(/\d.*$/, '');
 
 /**
  * The manual whose device the question names: the one whose naming terms the question shares

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { closestPagesSentence, declineSentence, notReadySentence, stillProcessingSentence, uncoveredVariantSentence, unknownDeviceSentence } from './word';
+import {
+  closestPagesSentence,
+  DECLINE_OPENING,
+  declineSentence,
+  isDecline,
+  namingManual,
+  notReadySentence,
+  stillProcessingSentence,
+  uncoveredVariantSentence,
+  unknownDeviceSentence,
+} from './word';
 
 describe('declineSentence and closestPagesSentence', () => {
   it('are fixed, whole sentences that name what was looked for', () => {
@@ -48,5 +58,22 @@ describe('a device named with its article keeps one', () => {
     expect(unknownDeviceSentence(['Quillon ZR-12', 'Harlo KP-7'])).toBe(
       'The manuals do not cover the Quillon ZR-12 or the Harlo KP-7: no manual in the library mentions them.',
     );
+  });
+});
+
+describe('the decline opening', () => {
+  it('opens every decline, and a model reply opening with it or a close variant reads as one', () => {
+    expect(declineSentence('What holding torque does the motor have?').startsWith(DECLINE_OPENING)).toBe(true);
+    expect(isDecline(`${DECLINE_OPENING} which fuse fits.`)).toBe(true);
+    expect(isDecline('  The manual does not mention the DP832.')).toBe(true);
+    expect(isDecline('The fuse is rated 2 A; the manuals do not say more.')).toBe(false);
+  });
+});
+
+describe('namingManual', () => {
+  it('names the cited manual first unless the answer already opens with it', () => {
+    expect(namingManual('The fuse is rated 2 A [1].', 'HX-200 controller')).toBe('HX-200 controller: The fuse is rated 2 A [1].');
+    expect(namingManual('The HX-200 controller takes a 2 A fuse [1].', 'HX-200 controller')).toBe('The HX-200 controller takes a 2 A fuse [1].');
+    expect(namingManual('The fuse is rated 2 A [1].', undefined)).toBe('The fuse is rated 2 A [1].');
   });
 });

@@ -8,12 +8,23 @@
 import { askedSpan } from '@/lib/text/asked';
 import { joinWithAnd } from '@/lib/text/format';
 
+/** The words every decline opens with, the offline writer's and the LLM writer's (its prompt asks for them). */
+export const DECLINE_OPENING = 'The manuals do not say';
+
+/** A decline's opening as written, or a model's close variant of it ("The manual does not mention …"). */
+const DECLINES = /^\s*the manuals? do(es)? not (say|mention|cover|contain|specify|describe)/i;
+
+/** The reply (or sentence) opens as a decline: it makes no claim about the sources. */
+export function isDecline(text: string): boolean {
+  return DECLINES.test(text);
+}
+
 /** "The manuals do not say: I found no passage giving the cable length in the manuals searched." (nothing retrieved at all) */
 export function declineSentence(question: string): string {
   const asked = askedSpan(question);
   return asked
-    ? `The manuals do not say: I found no passage giving the ${asked} in the manuals searched.`
-    : 'The manuals do not say: I found no passage in the manuals searched that answers this question.';
+    ? `${DECLINE_OPENING}: I found no passage giving the ${asked} in the manuals searched.`
+    : `${DECLINE_OPENING}: I found no passage in the manuals searched that answers this question.`;
 }
 
 /**
@@ -70,4 +81,14 @@ export function notReadySentence(devices: ReadonlyArray<{ device: string; percen
   const one = devices.length === 1;
   const percent = one && devices[0].percent !== undefined ? ` (${devices[0].percent} %)` : '';
   return `The ${joinWithAnd(devices.map((d) => d.device))} ${one ? 'manual is' : 'manuals are'} still processing${percent}; ask again when ${one ? 'it is' : 'they are'} ready.`;
+}
+
+/**
+ * A stated answer in a library of several devices names its manual first ("HX-200 controller:
+ * …"), unless its first words already do. `name` is the cited manual's device name.
+ */
+export function namingManual(text: string, name: string | undefined): string {
+  if (!name || !text.trim()) return text;
+  const head = text.slice(0, Math.max(80, name.length + 20)).toLowerCase();
+  return head.includes(name.toLowerCase()) ? text : `${name}: ${text}`;
 }

@@ -6,6 +6,7 @@
  * - stated answers against a reference answer: ROUGE-L over lower-cased word tokens;
  * - latency percentiles.
  */
+import { isDecline } from '@/lib/answer/word';
 
 /** A retrieved item: a page of a manual. */
 export interface PageRef {
@@ -83,8 +84,8 @@ export function missingKeywords(answer: string, keywords: readonly string[]): st
 }
 
 /**
- * An answer that says the manuals do not contain the information. Matches the agent's own decline
- * wording ("The manuals do not say …") and the usual LLM phrasings.
+ * An answer that says the manuals do not contain the information: the agent's own decline
+ * (isDecline, lib/answer/word.ts) and the usual LLM phrasings, anywhere in the reply.
  */
 const REFUSAL_PATTERNS: RegExp[] = [
   /\b(?:the |these |this |your )?(?:manuals?|documents?|documentation|sources?|passages?|guides?|provided (?:manuals?|documents?|sources?))\s+(?:do|does|did)\s*(?:not|n['’]t)\s+(?:say|mention|cover|contain|specify|include|list|state|give|provide|describe|document)/i,
@@ -95,7 +96,7 @@ const REFUSAL_PATTERNS: RegExp[] = [
 ];
 
 export function saysNotInManuals(text: string): boolean {
-  return REFUSAL_PATTERNS.some((re) => re.test(text));
+  return isDecline(text) || REFUSAL_PATTERNS.some((re) => re.test(text));
 }
 
 /** Citation markers like [2] or [1, 3] are the reply's links, not its words or values. */

@@ -7,11 +7,20 @@
 import { generateText, Output, type LanguageModelUsage } from 'ai';
 import { z } from 'zod';
 import type { LlmClient } from '@/lib/providers/types';
-import type { ValueCheck } from '@/lib/answer/values';
-import type { UnsupportedSentence } from './events';
+import type { ValueCheck } from './values';
+import { isDecline } from './word';
 import { terms } from '@/lib/text/analyze';
 import { numbersIn, truncate } from '@/lib/text/format';
 import { citedRefs, splitSentences, stripCitations } from '@/lib/text/sentences';
+
+/** A sentence of an answer that its cited sources do not support, and why. */
+export interface UnsupportedSentence {
+  /** 0-based sentence index in the answer. */
+  index: number;
+  sentence: string;
+  refs: number[];
+  reason: string;
+}
 
 export interface CheckResult {
   method: 'llm' | 'lexical';
@@ -23,8 +32,8 @@ export interface CheckResult {
 const LEXICAL_SUPPORT = 0.5;
 
 // Declines and framing sentences make no claim about the sources.
-const NO_CLAIM =
-  /^(the manuals? (do|does) not (say|mention|cover|contain|specify|describe)|i (could not|couldn't|can't|cannot) find|no (relevant )?(information|passage)|sources?:)/i;
+const NO_CLAIM = /^(i (could not|couldn't|can't|cannot) find|no (relevant )?(information|passage)|sources?:)/i;
+const makesNoClaim = (sentence: string) => isDecline(sentence) || NO_CLAIM.test(sentence);
 
 interface Claim {
   index: number;
@@ -35,7 +44,7 @@ interface Claim {
 function claimsOf(answer: string): Claim[] {
   return splitSentences(answer)
     .map((sentence, index) => ({ index, sentence, refs: citedRefs(sentence) }))
-    .filter((c) => !NO_CLAIM.test(stripCitations(c.sentence).trim()) && terms(stripCitations(c.sentence)).length > 0);
+    .filter((c) => !makesNoClaim(stripCitations(c.sentence).trim()) && terms(stripCitations(c.sentence)).length > 0);
 }
 
 function lexicalSupport(sentence: string, sourceText: string): { support: number; missingNumbers: string[] } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, checkLexically } from './answer-check';
-import { jsonResult, mockLlm, promptText } from './testing/turn';
+import { checkAnswer, checkLexically } from './check';
+import { jsonResult, mockLlm, promptText } from '@/lib/agent/testing/turn';
 
 const SOURCES = new Map([
   [1, 'The motor is rated at 230 V and draws 6.8 A at full load.'],
