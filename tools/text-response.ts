@@ -165,8 +165,9 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       yield { type: 'status', message: `The answer did not pass the check (${failed}); showing the closest pages` };
       yield { type: 'response', delta: text, reset: true };
     } else if (method === 'extractive') {
-      const answer = extractiveAnswer(t.question, readable, {
+      const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         units: readableUnits,
+        ...(device ? { device } : {}),
         formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),

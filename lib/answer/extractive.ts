@@ -48,6 +48,11 @@ export interface ExtractiveOptions {
   notReady?: ReadonlyArray<{ device: string; percent?: number }>;
   /** The structure units of the best retrieved pages (./structured.ts reads an answer from one). */
   units?: readonly PageUnit[];
+  /**
+   * The manuals of the device the turn is about (named, picked or the chat's): the answer quotes
+   * only them. Every hit still weighs the question's words, so only what is quoted changes.
+   */
+  device?: readonly string[];
 }
 
 export function extractiveAnswer(question: string, hits: RefHit[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
@@ -57,7 +62,8 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   // passage found is about another device (or another variant), whatever else the question names.
   if (opts.notReady?.length) return notCovered(notReadySentence(opts.notReady));
   if (opts.uncoveredVariants?.length) return notCovered(uncoveredVariantSentence(opts.uncoveredVariants));
-  const reading = readQuestion(question, hits, opts.topicTerms);
+  const read = readQuestion(question, hits, opts.topicTerms);
+  const reading = read && opts.device?.length ? { ...read, quotable: opts.device } : read;
   if (!reading) return withheld(question, form(null), NO_EVIDENCE);
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.

@@ -68,6 +68,8 @@ export interface Reading {
   askedQuantities: Set<string>;
   /** "How do I …": answered with steps. */
   procedural: boolean;
+  /** The manuals an answer may quote (the turn's device); undefined = any. */
+  quotable?: readonly string[];
 }
 
 /** The question and the passages, or undefined when there is nothing to answer from. */
@@ -198,7 +200,7 @@ function scoring(r: Reading): Scoring {
   const asked = new Map<string, Set<string>>();
   const askedIn = (manualId: string) => asked.get(manualId) ?? asked.set(manualId, askedDesignations(r, manualId)).get(manualId)!;
   const eligible = (u: Unit) => {
-    if (!answerLike(u)) return false;
+    if (!answerLike(u) || (r.quotable && !r.quotable.includes(u.manualId))) return false;
     if (namesOtherDesignation(u.labelText, askedIn(u.manualId))) return false;
     return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && (!isTopic(t, u.manualId) || onlyTopic(u.manualId)) && (weight.get(t) ?? 0) > 0);
   };
