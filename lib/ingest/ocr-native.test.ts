@@ -170,6 +170,79 @@ describe.runIf(binary)('native tesseract engine', () => {
     }
   });
 
+  describe('a failed process', () => {
+    async function region(): Promise<Buffer> {
+      const doc = await openPdf(await scan());
+      try {
+        return toPam(await doc.renderRegionRaw(1, { x: 30, y: 40, w: 400, h: 140 }, { scale: 3 }));
+      } finally {
+        await doc.close();
+      }
+    }
+    /** An engine whose attempt n has the deadline `limits[n - 1]`, recording the attempts made. */
+    function withLimits(limits: number[], bin = binary!) {
+      const attempts: number[] = [];
+      const timeoutMs = (n: number) => {
+        attempts.push(n);
+        return limits[n - 1];
+      };
+      return { attempts, engine: createNativeTesseractEngine({ binary: bin, workers: 1, timeoutMs, retry: { initialBackoffMs: 0 } }) };
+    }
+
+    it('killed at its deadline is read again, and the retry returns the words', async () => {
+      const image = await region();
+      const { attempts, engine: e } = withLimits([1, 60_000]);
+      try {
+        expect((await e.recognize(image, { mode: 'block', dpi: 216 })).text).toContain('Error 1240');
+        expect(attempts).toEqual([1, 2]);
+      } finally {
+        await e.terminate();
+      }
+    });
+
+    it('killed at its deadline twice fails with ocr_failed, the cause and the attempts in its detail', async () => {
+      const image = await region();
+      const { attempts, engine: e } = withLimits([1, 1]);
+      try {
+        const err = await e.recognize(image, { mode: 'block', dpi: 216 }).catch((x: unknown) => x);
+        expect(err).toMatchObject({ code: 'ocr_failed', detail: expect.stringMatching(/killed at its 1 ms deadline.*gave up after 2 attempts/) });
+        expect(attempts).toEqual([1, 2]);
+      } finally {
+        await e.terminate();
+      }
+    });
+
+    it('that cannot read its image fails at once', async () => {
+      const { attempts, engine: e } = withLimits([60_000, 60_000]);
+      try {
+        await expect(e.recognize(Buffer.from('not an image'), { mode: 'block' })).rejects.toMatchObject({
+          code: 'ocr_failed',
+          detail: expect.stringMatching(/^tesseract exit \d+/),
+        });
+        expect(attempts).toEqual([1]);
+      } finally {
+        await e.terminate();
+      }
+    });
+
+    it('that cannot start (the binary gone) fails at once with the reason', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mc-tess-'));
+      const gone = path.join(dir, 'tesseract');
+      fs.symlinkSync(binary!, gone);
+      const { attempts, engine: e } = withLimits([60_000, 60_000], gone);
+      fs.rmSync(dir, { recursive: true });
+      try {
+        await expect(e.recognize(await region(), { mode: 'block' })).rejects.toMatchObject({
+          code: 'ocr_failed',
+          detail: expect.stringMatching(/could not run tesseract: .*ENOENT/),
+        });
+        expect(attempts).toEqual([1]);
+      } finally {
+        await e.terminate();
+      }
+    });
+  });
+
   it('stops a recognition when its signal aborts', async () => {
     const doc = await openPdf(await scan());
     const raw = await doc.renderRegionRaw(1, { x: 0, y: 0, w: 500, h: 300 }, { scale: 3 });

@@ -14,7 +14,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ingestErrors } from './errors';
+import { type AttemptResult, giveUpNote, type RetryPolicy, retryPolicy, withRetry } from '@/lib/providers/retry';
+import { ingestErrors, isIngestError } from './errors';
 import type { OcrEngine, OcrLine, OcrMode, OcrOptions, OcrResult, OcrWord } from './ocr';
 import { meanConfidence } from './ocr-confidence';
 import { pamLayout } from './render';
@@ -84,16 +85,31 @@ export interface NativeEngineOptions {
   workers?: number;
   /** Tesseract language codes, joined with '+' (default eng). */
   languages?: string[];
-  /** Per-image time limit (default 120 s): a hung process must not hold a job forever. */
-  timeoutMs?: number;
+  /**
+   * Time limit of an image's attempt n (default 120 s × n): a hung process must not hold a job
+   * forever, and one killed at its limit on a loaded machine gets longer the second time.
+   */
+  timeoutMs?: number | ((attempt: number) => number);
+  /** How a failed process is retried (default: one retry after ~1 s). */
+  retry?: Partial<RetryPolicy>;
 }
+
+/** One retry: a process killed at its deadline or by a crash usually reads the image the second time. */
+const OCR_RETRY = { maxAttempts: 2, initialBackoffMs: 1_000 };
+
+/** Spawn failures that pass (too many processes or open files, memory): the others mean tesseract cannot run. */
+const TRANSIENT_SPAWN_CODES = new Set(['EAGAIN', 'EMFILE', 'ENFILE', 'ENOMEM']);
 
 export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEngine {
   const info = nativeTesseractInfo(options.binary);
   if (!info) throw ingestErrors.ocrFailed(`${options.binary} does not run (tesseract --version failed)`);
   const size = Math.max(1, options.workers ?? os.availableParallelism());
   const languages = options.languages?.length ? options.languages : ['eng'];
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const limitOf = (attempt: number) => {
+    const t = options.timeoutMs ?? 120_000;
+    return typeof t === 'function' ? t(attempt) : t * attempt;
+  };
+  const policy = retryPolicy({ ...OCR_RETRY, ...options.retry });
   let running = 0;
   let terminated = false;
   const queue: Array<() => void> = [];
@@ -119,29 +135,55 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
     return args;
   };
 
-  /** Runs tesseract with `args` (the image on stdin, if given), parsing its stdout with `parse`. */
-  const runOne = <T>(image: Buffer | null, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T, limitMs = timeoutMs): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  /**
+   * One tesseract process with `args` (the image on stdin, if given), its stdout parsed with `parse`.
+   * A failure is transient when the process was killed (its deadline, a crash, the OOM killer) or
+   * could not be started for want of resources; a non-zero exit (an image it cannot read) or a
+   * missing binary is not. An abort rejects.
+   */
+  const attemptOne = <T>(
+    image: Buffer | null,
+    args: string[],
+    opts: OcrOptions,
+    parse: (stdout: string, ms: number) => T,
+    limitMs: number,
+  ): Promise<AttemptResult<T>> =>
+    new Promise<AttemptResult<T>>((resolve, reject) => {
       const t0 = performance.now();
       const child = spawn(options.binary, args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
       children.add(child);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, limitMs);
       const onAbort = () => child.kill('SIGKILL');
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => err.push(d));
       // EPIPE when the process dies before reading all of stdin: the exit code says what happened.
       child.stdin.on('error', () => {});
-      child.on('error', (e) => finish(() => reject(ingestErrors.ocrFailed(`could not run tesseract: ${e.message}`, e))));
+      child.on('error', (e: NodeJS.ErrnoException) =>
+        finish(() =>
+          resolve({
+            ok: false,
+            cause: ingestErrors.ocrFailed(`could not run tesseract: ${e.message}`, e),
+            transient: TRANSIENT_SPAWN_CODES.has(e.code ?? ''),
+          }),
+        ),
+      );
       child.on('close', (code, sig) =>
         finish(() => {
+          const ms = Math.round(performance.now() - t0);
           if (opts.signal?.aborted) reject(opts.signal.reason ?? new Error('aborted'));
+          else if (terminated) reject(new Error('OCR engine was terminated'));
           else if (code !== 0) {
-            const why = sig ? `killed (${sig}${sig === 'SIGKILL' ? `, over ${limitMs} ms?` : ''})` : `exit ${code}`;
-            reject(ingestErrors.ocrFailed(`tesseract ${why}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
-          } else resolve(parse(Buffer.concat(out).toString('utf8'), performance.now() - t0));
+            const why = timedOut ? `killed at its ${limitMs} ms deadline` : sig ? `killed by ${sig} after ${ms} ms` : `exit ${code}`;
+            const stderr = Buffer.concat(err).toString('utf8').trim().slice(0, 300);
+            resolve({ ok: false, cause: ingestErrors.ocrFailed(`tesseract ${why}${stderr ? `: ${stderr}` : ''}`), transient: timedOut || sig !== null });
+          } else resolve({ ok: true, value: parse(Buffer.concat(out).toString('utf8'), performance.now() - t0) });
         }),
       );
       let done = false;
@@ -155,6 +197,25 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
       }
       child.stdin.end(image ?? undefined);
     });
+
+  /** `attemptOne` under the retry policy, the limit growing with the attempt; the cause of each failure is logged. */
+  const runOne = async <T>(image: Buffer | null, args: string[], opts: OcrOptions, parse: (stdout: string, ms: number) => T): Promise<T> => {
+    let last: unknown;
+    return withRetry(
+      policy,
+      async (n) => {
+        const result = await attemptOne(image, args, opts, parse, limitOf(n));
+        if (!result.ok) last = result.cause;
+        return result;
+      },
+      {
+        signal: opts.signal,
+        onRetry: ({ delayMs }, n) => console.warn(`[ocr] attempt ${n} failed, retrying in ${delayMs} ms: ${detailOf(last)}`),
+        giveUp: ({ cause }, decision, n) =>
+          decision.why === 'permanent' ? cause : ingestErrors.ocrFailed(`${detailOf(cause)}${giveUpNote(decision, cause, n)}`, cause),
+      },
+    );
+  };
 
   /**
    * Several images in one process: written to files named in a list, which tesseract reads as a
@@ -174,13 +235,16 @@ export function createNativeTesseractEngine(options: NativeEngineOptions): OcrEn
       const list = path.join(dir, 'images.txt');
       await fs.promises.writeFile(list, `${files.join('\n')}\n`);
       const [, , ...rest] = jobs[0].args;
-      const results = await runOne(
+      // One attempt: a batch that fails is read again one image at a time, each with its own retry.
+      const attempt = await attemptOne(
         null,
         [list, 'stdout', ...rest],
         jobs[0].opts,
         (out, ms) => splitTsvPages(out, jobs.length).map((tsv) => parseTsv(tsv, ms)),
-        timeoutMs * jobs.length,
+        limitOf(1) * jobs.length,
       ).catch((err: unknown) => (jobs[0].opts.signal?.aborted ? Promise.reject(err) : null));
+      if (attempt && !attempt.ok) console.warn(`[ocr] a batch of ${jobs.length} images failed, reading them one at a time: ${detailOf(attempt.cause)}`);
+      const results = attempt?.ok ? attempt.value : null;
       if (results) jobs.forEach((job, i) => job.resolve(results[i]));
       else if (terminated) throw new Error('OCR engine was terminated');
       else for (const job of jobs) await runOne(job.image, job.args, job.opts, parseTsv).then(job.resolve, job.reject);
@@ -283,6 +347,12 @@ interface SmallJob {
   pixels: number;
   resolve: (r: OcrResult) => void;
   reject: (e: unknown) => void;
+}
+
+/** The low-level cause of an OCR failure, for the log. */
+function detailOf(err: unknown): string {
+  if (isIngestError(err)) return err.detail ?? err.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**
