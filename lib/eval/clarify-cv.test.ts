@@ -17,6 +17,13 @@ describe('the clarify threshold under cross-validation', () => {
     // Every question below 0.85 would be asked: over the bound, so not chosen.
     expect(chooseClarifyPolicy(s).maxTopShare).toBeLessThan(0.85);
   });
+  it('bounds asking among the questions that could ask, not among all: named ones never ask', () => {
+    const open = [sample('a', 'm1', 0.4, wrong), sample('b', 'm2', 0.6, wrong), ...Array.from({ length: 3 }, (_, i) => sample(`o${i}`, `g${i}`, 0.95))];
+    const named = Array.from({ length: 10 }, (_, i) => sample(`n${i}`, `h${i}`, undefined));
+    // Asking both would be 2 of 15 questions, but 2 of the 5 that could ask: over the bound.
+    expect(clarifyFigures([...open, ...named], () => 0.65)).toMatchObject({ clarify_rate: 0.133, clarify_rate_open: 0.4 });
+    expect(chooseClarifyPolicy([...open, ...named]).maxTopShare).toBe(0.45);
+  });
   it('reports asking off beside the fold thresholds, overall and per set', () => {
     const r = clarifyReport([sample('a', 'm1', 0.4, wrong), sample('b', 'm2', 0.42, wrong), sample('c', 'm3', 0.95), sample('d', 'm4', 0.95), sample('e', 'm5', 0.95), sample('f', 'm6', 0.95), sample('g', 'm7', 0.95)]);
     expect(r.never.overall['wrong_device@1']).toBe(2);

@@ -6,7 +6,8 @@
  * manual picked (what the runner does after a clarify). Any threshold τ can then be replayed:
  * a question whose share is below τ asks, and counts with its picked outcome.
  *
- * Choice on the training folds: at most MAX_CLARIFY_RATE of the questions asked; among those τ,
+ * Choice on the training folds: at most MAX_CLARIFY_RATE of the questions that could ask (no device
+ * in the turn, pages from several devices: the unnamed ones) asked; among those τ,
  * the fewest wrong-device outcomes (another manual's page first, plus stated answers citing another
  * manual), then the best R@1, then the smallest τ (the fewest questions asked).
  */
@@ -31,7 +32,7 @@ export interface ClarifySample {
   picked?: ClarifyOutcome;
 }
 
-/** The bound on asking: at most 30 % of the questions. */
+/** The bound on asking: at most 30 % of the questions naming no device. */
 const MAX_CLARIFY_RATE = 0.3;
 const CLARIFY_GRID: readonly number[] = [0, ...Array.from({ length: 14 }, (_, i) => Math.round((0.35 + i * 0.05) * 100) / 100)];
 
@@ -41,6 +42,8 @@ const outcome = (s: ClarifySample, t: number) => (asks(s, t) ? s.picked! : s.ope
 export interface ClarifyFigures {
   n: number;
   clarify_rate: number;
+  /** Asked among the questions that could ask (share recorded): named ones never do. */
+  clarify_rate_open: number;
   'wrong_device@1': number;
   wrong_device_stated: number;
   /** Answerable questions: R@1 of the row as the runner scores it (after the pick when asked). */
@@ -55,6 +58,7 @@ export function clarifyFigures(samples: readonly ClarifySample[], thresholdOf: (
   return {
     n: samples.length,
     clarify_rate: round(samples.filter((s) => asks(s, thresholdOf(s))).length / (samples.length || 1)),
+    clarify_rate_open: round(samples.filter((s) => asks(s, thresholdOf(s))).length / (samples.filter((s) => s.share !== undefined).length || 1)),
     'wrong_device@1': answerable.filter((s) => outcome(s, thresholdOf(s)).wrongFirst).length,
     wrong_device_stated: samples.filter((s) => outcome(s, thresholdOf(s)).wrongStated).length,
     'recall@1': answerable.length ? round(answerable.filter((s) => outcome(s, thresholdOf(s)).rank === 1).length / answerable.length) : null,
@@ -66,7 +70,7 @@ export function chooseClarifyPolicy(samples: readonly ClarifySample[]): ClarifyP
   let best: { t: number; wrong: number; r1: number } | undefined;
   for (const t of CLARIFY_GRID) {
     const f = clarifyFigures(samples, () => t);
-    if (f.clarify_rate > MAX_CLARIFY_RATE) continue;
+    if (f.clarify_rate_open > MAX_CLARIFY_RATE) continue;
     const wrong = f['wrong_device@1'] + f.wrong_device_stated;
     const r1 = f['recall@1'] ?? 0;
     if (!best || wrong < best.wrong || (wrong === best.wrong && r1 > best.r1)) best = { t, wrong, r1 };
