@@ -123,7 +123,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     const device = t.preferManualIds ?? t.manualIds;
     const readable = ofDevice(t.environment.textHits(), device);
     // The structure units of the best pages: the offline reader answers from one, an LLM reads them as grids and step lists.
-    const units = await ctx.pageUnits(distinctPages(readable.length ? readable : t.environment.textHits(), STRUCTURE_PAGES));
+    const units = await ctx.pageUnits(distinctPages(t.environment.textHits(), STRUCTURE_PAGES));
     const readableUnits = ofDevice(units, device);
     let text = '';
     let method: AnswerMethod = 'extractive';
@@ -166,7 +166,7 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
       yield { type: 'response', delta: text, reset: true };
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
-        units: readableUnits,
+        units,
         ...(device ? { device } : {}),
         formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),

@@ -329,4 +329,15 @@ describe('extractive answer', () => {
     const keys = hits(['Function | Model A | Model B\nSafe boot | SK1 + 0 | P3 + 0\nReset | SK2 | P4', 'Power-on keys']);
     expect(extractiveAnswer('Which keys give a safe boot?', keys).text).toMatch(/SK1 \+ 0/);
   });
+
+  it("quotes only the turn's device when the question names none", () => {
+    // The same error table in the device's manual's copy filed under another title ('m2'), found first.
+    const table = 'Code | Meaning\nE05 | Overpressure above 360 bar\nE06 | Pump motor overload';
+    const found = searched(
+      chunk(table, { manualId: 'm2', manualTitle: 'Press controller (renamed copy)', page: 6, heading: 'Error codes' }),
+      chunk('The controller switches the pump off when a fault latches.', { manualId: 'm1', manualTitle: 'Acme HX-200 manual', page: 2 }),
+    );
+    expect(extractiveAnswer('What does error E05 mean?', found).text).toMatch(/Overpressure/);
+    expect(extractiveAnswer('What does error E05 mean?', found, { device: ['m1'] }).text).not.toMatch(/Overpressure/);
+  });
 });

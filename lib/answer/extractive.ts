@@ -49,8 +49,9 @@ export interface ExtractiveOptions {
   /** The structure units of the best retrieved pages (./structured.ts reads an answer from one). */
   units?: readonly PageUnit[];
   /**
-   * The manuals of the device the turn is about (named, picked or the chat's): the answer quotes
-   * only them. Every hit still weighs the question's words, so only what is quoted changes.
+   * The manuals of the device the turn is about (picked or the chat's): when the question itself
+   * names none, the answer quotes only them. Every hit still weighs the question's words, so only
+   * what is quoted changes.
    */
   device?: readonly string[];
 }
@@ -63,7 +64,11 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   if (opts.notReady?.length) return notCovered(notReadySentence(opts.notReady));
   if (opts.uncoveredVariants?.length) return notCovered(uncoveredVariantSentence(opts.uncoveredVariants));
   const read = readQuestion(question, hits, opts.topicTerms);
-  const reading = read && opts.device?.length ? { ...read, quotable: opts.device } : read;
+  // A question naming the turn's device (its words name the device's manuals, topicTerms) is read
+  // as before, its manual's passages first: a copy of that manual under another title is no other
+  // device to the technician. One naming none (a pick, the chat's device) quotes the device only.
+  const namesDevice = !!opts.device?.some((id) => (opts.topicTerms?.get(id)?.size ?? 0) > 0);
+  const reading = read && opts.device?.length && !namesDevice ? { ...read, quotable: opts.device } : read;
   if (!reading) return withheld(question, form(null), NO_EVIDENCE);
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.
@@ -81,10 +86,12 @@ function readAnswer(
 ): ExtractiveAnswer {
   const selection = selectUnits(reading);
   const quoted = selection && quoteAnswer(reading, selection);
-  const bag = selection && quoted && quotedAnswer(reading, selection, quoted, opts.units ?? []);
+  // The units of the pages the answer may quote (the turn's device, when the reading is so bound).
+  const units = (opts.units ?? []).filter((u) => !reading.quotable || reading.quotable.includes(u.manualId));
+  const bag = selection && quoted && quotedAnswer(reading, selection, quoted, units);
   // A unit read whole (a cell with its labels, a procedure to its last step) is the answer when it
   // covers the question at least as well as the sentences the bag reader would quote.
-  const structure = opts.units?.length ? readStructure(reading, opts.units) : undefined;
+  const structure = units.length ? readStructure(reading, units) : undefined;
   const useStructure = !!structure && (!bag || structure.coverage >= bag.evidence.coverage);
   const chosen = useStructure
     ? {
