@@ -167,7 +167,9 @@ export const textResponse: Tool<z.output<typeof inputs>> = {
     } else if (method === 'extractive') {
       const answer = extractiveAnswer(t.question, t.environment.textHits(), {
         units,
-        ...(device ? { device } : {}),
+        // A question naming its device is read as before, its manual's passages first: a copy of
+        // that manual under another title is no other device to the technician.
+        ...(device && !t.deviceNamed ? { device } : {}),
         formPolicy: ctx.policies.form,
         topicTerms: t.environment.topicTerms(),
         unknownDevices: unknownDevices(t.environment.modelLookups()),

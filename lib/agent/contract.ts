@@ -151,6 +151,8 @@ export interface TreeData {
   manualIds?: string[];
   /** Manuals whose pages the final ranking puts first (a named device, policy 'first' of ./device-context.ts). */
   preferManualIds?: string[];
+  /** The question itself names the turn's device (not only the chat's device or a pick). */
+  deviceNamed?: boolean;
   environment: Environment;
   errors: ToolErrorRecord[];
   /** 0-based index of the decision being made. */

@@ -15,13 +15,14 @@ const scoped = (input: ScopeInput) => chooseScope({ ...input, policy: 'scope' })
 describe('the scope of a turn', () => {
   it('is the device the first question names, which becomes the chat context', async () => {
     const scope = scoped({ picked: undefined, named: hx200, context: null, turn: 1, titleOf });
-    expect(scope).toMatchObject({ manualIds: ['hx200'], context: { manualIds: ['hx200'], device: 'HX-200', turn: 1 } });
+    expect(scope).toMatchObject({ manualIds: ['hx200'], context: { manualIds: ['hx200'], device: 'HX-200', turn: 1 }, named: true });
     expect(scope.reason).toBe('searched "Acme HX-200 Press Controller": named in this question ("HX-200")');
   });
 
   it('keeps the context for a follow-up that names no device, and says where it came from', async () => {
     const scope = scoped({ picked: undefined, named: none, context, turn: 2, titleOf });
     expect(scope).toMatchObject({ manualIds: ['hx200'], context });
+    expect(scope.named).toBeUndefined();
     expect(scope.reason).toContain('named in your first question ("HX-200")');
   });
 

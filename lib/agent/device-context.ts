@@ -43,6 +43,8 @@ export interface TurnScope {
   context: DeviceContext | null;
   /** The manuals an ambiguous name matched. */
   ambiguous?: string[];
+  /** This question names the device searched first (not only the chat or a pick). */
+  named?: boolean;
 }
 
 export interface ScopeInput {
@@ -76,13 +78,14 @@ export function chooseScope({ picked, named, context, turn, titleOf, policy = SH
     return { manualIds: ids, reason: `searched ${what}: ${why}`, context: next, ...extra };
   };
   if (picked?.length) {
-    if (one && !sameManuals(one, picked) && policy !== 'off') return searched(one, `named in this question, among the manuals you picked`, kept);
+    if (one && !sameManuals(one, picked) && policy !== 'off')
+      return searched(one, `named in this question, among the manuals you picked`, kept, { named: true });
     return searched(picked, 'the manuals you picked', kept);
   }
   if (policy === 'off') return { manualIds: undefined, reason: 'searched every manual', context: kept };
   if (one) {
     const next = context && sameManuals(context.manualIds, one) ? context : { manualIds: one, device: named.written.join(' ') || titleOf(one[0]), turn };
-    return searched(one, namedIn(next, turn), next);
+    return searched(one, namedIn(next, turn), next, { named: true });
   }
   if (ambiguous) {
     const names = joinWithAnd(ambiguous.map((id) => `"${titleOf(id)}"`));

@@ -98,6 +98,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
     history: input.history ?? [],
     manualIds: scope?.manualIds ?? (input.manualIds?.length ? [...input.manualIds] : undefined),
     ...(scope?.preferManualIds ? { preferManualIds: scope.preferManualIds } : {}),
+    ...(scope?.named ? { deviceNamed: true } : {}),
     environment: new Environment(),
     errors: [],
     iteration: 0,

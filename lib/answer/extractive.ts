@@ -49,9 +49,9 @@ export interface ExtractiveOptions {
   /** The structure units of the best retrieved pages (./structured.ts reads an answer from one). */
   units?: readonly PageUnit[];
   /**
-   * The manuals of the device the turn is about (picked or the chat's): when the question itself
-   * names none, the answer quotes only them. Every hit still weighs the question's words, so only
-   * what is quoted changes.
+   * The manuals of the device the turn is about when the question itself names none (a pick, the
+   * chat's device): the answer quotes only them. Every hit still weighs the question's words, so
+   * only what is quoted changes.
    */
   device?: readonly string[];
 }
@@ -64,11 +64,7 @@ export function extractiveAnswer(question: string, hits: RefHit[], opts: Extract
   if (opts.notReady?.length) return notCovered(notReadySentence(opts.notReady));
   if (opts.uncoveredVariants?.length) return notCovered(uncoveredVariantSentence(opts.uncoveredVariants));
   const read = readQuestion(question, hits, opts.topicTerms);
-  // A question naming the turn's device (its words name the device's manuals, topicTerms) is read
-  // as before, its manual's passages first: a copy of that manual under another title is no other
-  // device to the technician. One naming none (a pick, the chat's device) quotes the device only.
-  const namesDevice = !!opts.device?.some((id) => (opts.topicTerms?.get(id)?.size ?? 0) > 0);
-  const reading = read && opts.device?.length && !namesDevice ? { ...read, quotable: opts.device } : read;
+  const reading = read && opts.device?.length ? { ...read, quotable: opts.device } : read;
   if (!reading) return withheld(question, form(null), NO_EVIDENCE);
   // A device no manual mentions, unless the question also names a manual's device (or one by its
   // title): another device's passages would only mislead.
