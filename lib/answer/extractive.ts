@@ -5,7 +5,7 @@
  * them with their context (./quote.ts), decide whether the evidence suffices (./decide.ts) and is
  * about the asked device (./applicability.ts), in fixed wording (./word.ts).
  */
-import type { RefHit } from '@/lib/answer/hits';
+import { ofDevice, type RefHit } from '@/lib/answer/hits';
 import { terms } from '@/lib/text/analyze';
 import { Bm25Index } from '@/lib/text/bm25';
 import { splitSentences } from '@/lib/text/sentences';
@@ -83,7 +83,7 @@ function readAnswer(
   const selection = selectUnits(reading);
   const quoted = selection && quoteAnswer(reading, selection);
   // The units of the pages the answer may quote (the turn's device, when the reading is so bound).
-  const units = (opts.units ?? []).filter((u) => !reading.quotable || reading.quotable.includes(u.manualId));
+  const units = ofDevice(opts.units ?? [], reading.quotable);
   const bag = selection && quoted && quotedAnswer(reading, selection, quoted, units);
   // A unit read whole (a cell with its labels, a procedure to its last step) is the answer when it
   // covers the question at least as well as the sentences the bag reader would quote.

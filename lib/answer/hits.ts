@@ -22,10 +22,7 @@ export function viewerUrl(s: { manualId: string; page: number; chunkId?: string 
   return viewerLink(s.manualId, s.page, s.chunkId);
 }
 
-/**
- * The hits of the device a turn is about (`device`: its manuals, named or the chat's), or every
- * hit when the turn has none: a stated answer reads only its own device's pages.
- */
+/** The hits (or units) of the device a turn is about (`device`: its manuals), or all of them when the turn has none. */
 export function ofDevice<T extends { manualId: string }>(hits: readonly T[], device?: readonly string[]): T[] {
   return device?.length ? hits.filter((h) => device.includes(h.manualId)) : [...hits];
 }
