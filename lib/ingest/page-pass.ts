@@ -1,13 +1,14 @@
 /**
  * The first three ingest stages as one pass over the pages, pipelined. For each page, on this
  * thread: extract the text layer and image regions, draw the regions that need OCR and hand them
- * to the OCR pool, draw the page preview and hand it to sharp (a scanned page is drawn once: its
- * preview is downscaled from the OCR render, off this thread). Recognition (tesseract workers) and
- * PNG/WebP encoding (libuv thread pool) of page n run while page n+1 is being extracted and drawn,
- * so the cores are busy together instead of one stage after the other.
+ * to the OCR pool (a scanned page is drawn once: its preview is downscaled from the OCR render, off
+ * this thread). Recognition (tesseract workers) and PNG/WebP encoding (libuv thread pool) of page n
+ * run while page n+1 is being extracted, so the cores are busy together instead of one stage after
+ * the other. A text page's preview is drawn later, in `rendering`: drawing costs several times what
+ * extracting does, and a page's text should not wait for the previews before it.
  *
- * The pipeline still reports three stages: `parsing` covers the pass itself, `ocr` the wait for
- * the recognitions still running when it ends, `rendering` the wait for the last image files.
+ * The pipeline still reports three stages: `parsing` covers the pass itself, `ocr` the figure-label
+ * pass and the recognitions still running, `rendering` the text pages' previews and the last image files.
  * Work in flight is bounded (OCR pages and image encodings) so memory stays flat on long manuals.
  *
  * Progressive availability: a page's text is ready once it is extracted (a scanned page: once its
@@ -55,6 +56,8 @@ export class PagePass {
   private readonly cache = new Map<string, Promise<OcrResult>>();
   private ocrDone = 0;
   private imagesDone = 0;
+  /** Text pages whose previews the `rendering` stage draws. */
+  private readonly previews: number[] = [];
   /** Text pages whose figure regions are read after the pass (the figure-label pass). */
   private readonly deferred: Array<{ page: number; targets: ReturnType<typeof planOcr> }> = [];
   /** Scanned pages: their text is ready when their recognition ends (merged here as it does). */
@@ -147,25 +150,32 @@ export class PagePass {
         wholePage = await job.rendered;
         this.drawMs += performance.now() - t;
       }
-      while (pendingImages.size >= maxImages) await Promise.race(pendingImages);
+      // A scanned page's preview comes from its OCR render now; a text page's is drawn in the
+      // `rendering` stage, so drawing previews never holds back the next page's text.
       const preview = wholePage ? pageRenderSize(page.width, page.height, PAGE_SCALE) : undefined;
       const sharper = wholePage && preview && wholePage.width >= preview.width && wholePage.height >= preview.height ? wholePage : undefined;
-      const t = performance.now();
-      const raw = sharper ?? (await doc.renderPageRaw(n, { scale: PAGE_SCALE }));
-      this.drawMs += performance.now() - t;
-      const write = writePageImagesRaw(opts.manualId, n, raw, sharper ? preview : undefined).then(() => {
-        this.imagesDone++;
-      });
-      this.imageJobs.push(write);
-      const settled = write.then(noop, noop);
-      pendingImages.add(settled);
-      void settled.then(() => pendingImages.delete(settled));
-      // No render is in flight here (both above were awaited; OCR runs off the document):
+      if (sharper) {
+        while (pendingImages.size >= maxImages) await Promise.race(pendingImages);
+        const settled = this.writeImages(n, sharper, preview);
+        pendingImages.add(settled);
+        void settled.then(() => pendingImages.delete(settled));
+      } else this.previews.push(n);
+      // No render is in flight here (the OCR render was awaited; OCR runs off the document):
       // drop pdf.js's per-document caches now and then so they do not grow with the manual.
       if (n % CLEANUP_EVERY === 0) await doc.cleanup();
       await tick(n);
     }
     return this.pages;
+  }
+
+  /** Encodes and writes a page's image files; the returned promise settles when they are written or failed. */
+  private writeImages(n: number, raw: RawImage, size?: { width: number; height: number }): Promise<void> {
+    const write = writePageImagesRaw(this.opts.manualId, n, raw, size).then(() => {
+      this.imagesDone++;
+    });
+    this.imageJobs.push(write);
+    const settled = write.then(noop, noop);
+    return settled;
   }
 
   /**
@@ -221,9 +231,22 @@ export class PagePass {
     return out;
   }
 
-  /** Stage `rendering`: waits for the last page images to be written. */
+  /** Stage `rendering`: draws the text pages' previews and waits for every page image to be written. */
   async images(tick: Tick): Promise<void> {
     await tick(this.imagesDone);
+    const pending = new Set<Promise<void>>();
+    for (const [i, n] of this.previews.entries()) {
+      while (pending.size >= (this.opts.imagesInFlight ?? 3)) await Promise.race(pending);
+      const t = performance.now();
+      const raw = await this.doc.renderPageRaw(n, { scale: PAGE_SCALE });
+      this.drawMs += performance.now() - t;
+      const settled = this.writeImages(n, raw);
+      pending.add(settled);
+      void settled.then(() => pending.delete(settled));
+      // As in parse(): no render in flight here, so pdf.js's caches can be dropped now and then.
+      if ((i + 1) % CLEANUP_EVERY === 0) await this.doc.cleanup();
+      await tick(this.imagesDone);
+    }
     for (const job of this.imageJobs) {
       await job;
       await tick(this.imagesDone);

@@ -29,7 +29,8 @@ describe('ingest progress as the library shows it', () => {
       at({ progressDone: 29, progressTotal: 30 }),
       at({ status: 'ocr', progressDone: 3, progressTotal: 4 }),
       at({ status: 'ocr', progressDone: 4, progressTotal: 4 }),
-      at({ status: 'rendering', progressDone: 30, progressTotal: 30 }),
+      // The text pages' previews are drawn now, one tick a page.
+      ...[0, 5, 10, 15, 20, 25, 30].map((n) => at({ status: 'rendering', progressDone: n, progressTotal: 30 })),
       at({ status: 'embedding', progressDone: 0, progressTotal: 80 }),
       at({ status: 'indexing', progressDone: 32, progressTotal: 32 }),
     ].map(overallPercent);
@@ -38,8 +39,9 @@ describe('ingest progress as the library shows it', () => {
       expect(figures[i] - figures[i - 1]).toBeLessThanOrEqual(15);
     }
     expect(scanned.at(-1)).toBeLessThan(100);
-    // A text manual halfway through reading is a third of the way, not a sixth (stage slots).
-    expect(overallPercent(at({ progressDone: 15, progressTotal: 30 }))).toBeGreaterThan(25);
+    // Reading a text manual is the cheap part; halfway through drawing its previews is past half.
+    expect(overallPercent(at({ progressDone: 30, progressTotal: 30 }))).toBeLessThan(35);
+    expect(overallPercent(at({ status: 'rendering', progressDone: 15, progressTotal: 30 }))).toBeGreaterThan(50);
     expect(overallPercent(at({ status: 'ready' }))).toBe(100);
   });
 

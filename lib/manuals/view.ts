@@ -85,14 +85,15 @@ export function stageLabel(m: Progress): string {
 }
 
 /**
- * Relative cost of each stage per page (a text page's reading pass = 1), measured on this machine
- * kind: the sample manual (10 text pages, one figure read by OCR) spends 3.4 s in the reading pass
- * and 1.3 s waiting for the figure's OCR, then 0.15 s on images, 0.07 s embedding and 0.22 s
- * indexing (offline embedder); `docs/benchmarks.md` has the same shape for the dev manuals. A
- * scanned page needs ~3–4 s of OCR (~8× a text page), and OCR runs inside the reading pass.
- * Embedding is given more than the offline embedder's share: a model embedder costs more.
+ * Relative cost of each stage per page (reading a text page and drawing its preview = 1), measured
+ * on this machine kind: the sample manual (10 text pages, one figure read by OCR) spends 3.4 s
+ * reading and drawing, 1.3 s waiting for the figure's OCR, 0.07 s embedding and 0.22 s indexing
+ * (offline embedder); drawing a text page's preview, done in `rendering`, is ~0.7 of reading and
+ * drawing it (`docs/benchmarks.md`, the quiet run of 2026-11-29). A scanned page needs ~3–4 s of OCR
+ * (~8× a text page), and OCR runs inside the reading pass. Embedding is given more than the offline
+ * embedder's share: a model embedder costs more.
  */
-const COST = { read: 1, ocr: 8, rendering: 0.05, embedding: 0.05, indexing: 0.07 };
+const COST = { read: 0.3, ocr: 8, rendering: 0.7, embedding: 0.05, indexing: 0.07 };
 
 /**
  * Overall progress 0–100, by pages weighted by what they cost. The reading pass (`parsing`) and
