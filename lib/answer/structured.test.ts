@@ -95,6 +95,29 @@ describe('reading a table cell', () => {
     expect(v.x >= x0 && v.y >= y0 && v.x + v.w <= x1 + 0.5 && v.y + v.h <= y1 + 0.5).toBe(true);
   });
 
+  it('reads a label cut short ("Max") as the word the question writes out', () => {
+    const table = manual.truth.tables.find((t) => t.id === 'rated-outputs')!;
+    const cell = table.cells.find((c) => c.column.at(-1) === 'Max' && c.value !== '–')!;
+    const [group] = cell.column;
+    const got = read(`What is the maximum ${cell.row.replace(/\s*\(.*\)/, '')} of the ${group}?`, cell.page)!;
+    expect(got.kind).toBe('cell');
+    expect(got.valueBoxes.map((b) => b.value)).toEqual([cell.value]);
+  });
+
+  it('answers a two-part question with two cells of one row, or of one column', () => {
+    const rated = manual.truth.tables.find((t) => t.id === 'rated-outputs')!;
+    const [min, max] = rated.cells.filter((c) => c.row === rated.rows[0] && c.column[0] === rated.cells[0].column[0]);
+    const byRow = read(`What are the minimum and the maximum ${min.row.replace(/\s*\(.*\)/, '')} of the ${min.column[0]}?`, min.page)!;
+    expect(byRow.valueBoxes.map((b) => b.value)).toEqual([min.value, max.value]);
+
+    const models = manual.truth.tables.find((t) => t.id === 'models')!;
+    const model = models.cells[models.cells.length - 1].column.at(-1)!;
+    const [a, b] = models.cells.filter((c) => c.column.at(-1) === model);
+    const byColumn = read(`What ${a.row.toLowerCase()} and ${b.row.toLowerCase()} does the ${model} have?`, a.page)!;
+    expect(byColumn.valueBoxes.map((v) => v.value)).toEqual([a.value, b.value]);
+    expect(norm(byColumn.text)).toContain(norm(model));
+  });
+
   it('never reads a row whose label contradicts the question', () => {
     // Ask for a row label the table does not have: no cell of another row may answer.
     const got = read('What is the Max voltage of the fan circuit for the Nonexistent variant?', 1);

@@ -108,6 +108,22 @@ function coverageOf(r: Reading, manualId: string, terms: Set<string>): number {
 /** Question terms that are not the device's name: the ones that must point at a row or column. */
 const askedTerms = (r: Reading, manualId: string) => new Set(r.qTerms.filter((t) => !r.isTopic(t, manualId)));
 const termSet = (...texts: string[]) => new Set(texts.flatMap((t) => matchTerms(t)));
+/** A label word cut short ("Max", "Temp", "Freq"): 3–4 letters that begin a longer question term. */
+const ABBREVIATION = /^\p{L}{3,4}$/u;
+/** Letters a question term must add to a cut word to be read as its full form ("max" → "maximum", never "port" → "porta"). */
+const MIN_CUT = 3;
+/**
+ * A label's terms, with the question's terms its cut-short words abbreviate: tables shorten their
+ * labels ("Max discharge") where a technician writes the word out ("maximum discharge").
+ */
+function labelTermSet(r: Reading, text: string): Set<string> {
+  const out = termSet(text);
+  for (const w of words(text)) {
+    if (!ABBREVIATION.test(w)) continue;
+    for (const t of r.qTerms) if (t.length >= w.length + MIN_CUT && t.startsWith(w)) out.add(t);
+  }
+  return out;
+}
 const meets = (a: Set<string>, b: Set<string>) => [...a].some((t) => b.has(t));
 
 /** The best reading of the units on the retrieved pages, or undefined when no unit fits the question. */
@@ -165,7 +181,7 @@ function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes
   if (u.kind === 'labelled_value') {
     const key = String(u.data.key ?? '');
     const value = String(u.data.value ?? '');
-    const keyTerms = termSet(key);
+    const keyTerms = labelTermSet(r, key);
     const box = u.regions[0]?.bbox;
     if (meets(keyTerms, wanted)) {
       const terms = new Set([...keyTerms, ...heading, ...termSet(value)]);
@@ -208,14 +224,17 @@ function tableReadings(
   missing: (value: string) => boolean,
 ): StructuredReading[] {
   const header = table.columns.map((c) => c.header.join(' '));
-  const headerTerms = header.map((h) => termSet(h));
-  const rowTerms = table.rows.map((row) => termSet(row.label));
+  const headerTerms = header.map((h) => labelTermSet(r, h));
+  const rowTerms = table.rows.map((row) => labelTermSet(r, row.label));
   // Labels of this table the question uses: each must be met by the row or column read.
   const labelTerms = new Set([...headerTerms, ...rowTerms].flatMap((s) => [...s]).filter((t) => wanted.has(t)));
   if (labelTerms.size === 0) return [];
   const out: StructuredReading[] = [];
   const cellsOfRow = new Map<number, TableData['cells']>();
   for (const c of table.cells) cellsOfRow.set(c.row, [...(cellsOfRow.get(c.row) ?? []), c]);
+  const uncovered = (labels: Set<string>) => [...labelTerms].filter((t) => !labels.has(t) && !heading.has(t));
+  // Cells a row or column label of the question points at; one whose labels leave a part unmet may pair with another.
+  const partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }> = [];
   table.rows.forEach((row, ri) => {
     const cells = (cellsOfRow.get(ri) ?? []).filter((c) => c.col > 0 && c.text);
     const rowMet = meets(rowTerms[ri], wanted);
@@ -225,7 +244,10 @@ function tableReadings(
       if (!rowMet && !colMet) continue;
       const labels = new Set([...rowTerms[ri], ...headerTerms[c.col], ...cellTerms]);
       // A label the question asks for that this row and column do not carry points elsewhere.
-      if ([...labelTerms].some((t) => !labels.has(t) && !heading.has(t))) continue;
+      if (uncovered(labels).length) {
+        partial.push({ ri, cell: c, labels });
+        continue;
+      }
       const terms = new Set([...labels, ...heading]);
       const label = [row.label, header[c.col]].filter(Boolean).join(' · ');
       out.push({
@@ -251,6 +273,50 @@ function tableReadings(
       });
     }
   });
+  out.push(...pairReadings(r, u, { table, header, headerTerms, rowTerms, wanted }, partial, uncovered, heading, base, missing));
+  return out;
+}
+
+/**
+ * A two-part question ("the continuous and the maximum discharge current of the B2") read as two
+ * cells of one column (or one row) that the question names: each cell's labels leave a part of the
+ * question unmet that the other's meet, and together they leave none. Two cells sharing no asked
+ * label are two things, not two parts of one.
+ */
+function pairReadings(
+  r: Reading,
+  u: PageUnit,
+  { table, header, headerTerms, rowTerms, wanted }: { table: TableData; header: string[]; headerTerms: Set<string>[]; rowTerms: Set<string>[]; wanted: Set<string> },
+  partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }>,
+  uncovered: (labels: Set<string>) => string[],
+  heading: Set<string>,
+  base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions' | 'ocr'>,
+  missing: (value: string) => boolean,
+): StructuredReading[] {
+  const out: StructuredReading[] = [];
+  for (const [i, a] of partial.entries()) {
+    for (const b of partial.slice(i + 1)) {
+      const sameCol = a.cell.col === b.cell.col && a.ri !== b.ri;
+      const sameRow = a.ri === b.ri && a.cell.col !== b.cell.col;
+      if (!sameCol && !sameRow) continue;
+      const labels = new Set([...a.labels, ...b.labels]);
+      if (uncovered(labels).length) continue;
+      if (!meets(sameCol ? headerTerms[a.cell.col] : rowTerms[a.ri], wanted)) continue;
+      const [shared, partA, partB] = sameCol
+        ? [header[a.cell.col], table.rows[a.ri].label, table.rows[b.ri].label]
+        : [table.rows[a.ri].label, header[a.cell.col], header[b.cell.col]];
+      const text = [shared, `${partA}: ${a.cell.text}`, `${partB}: ${b.cell.text}`].filter(Boolean).join(' · ');
+      const unitOf = (c: TableData['cells'][number]) => table.columns[c.col].unit ?? '';
+      out.push({
+        ...base,
+        kind: 'cell',
+        text: cite(text, base.ref),
+        coverage: coverageOf(r, u.manualId, new Set([...labels, ...heading])),
+        quantityMissing: missing(`${a.cell.text} ${unitOf(a.cell)} ${b.cell.text} ${unitOf(b.cell)}`),
+        valueBoxes: [a.cell, b.cell].map((c) => ({ ...c.bbox, page: c.page, value: c.text })),
+      });
+    }
+  }
   return out;
 }
 
