@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceWords } from '@/lib/device/identity';
+import { deviceWords, identitiesByDevice } from '@/lib/device/identity';
 import type { ChatTurn } from './contract';
 import { resolveFollowUp } from './follow-up';
 
@@ -28,6 +28,32 @@ describe('follow-up questions', () => {
     expect(searched('What current does the SKR Mini E3 bed output give?', history, identities)).toBe('What current does the SKR Mini E3 bed output give?');
     // a first question has nothing to follow
     expect(searched("and what's the max current then?", [], identities)).toBe("and what's the max current then?");
+  });
+});
+
+describe('a library holding copies of one manual', () => {
+  // Five copies of the HX-200 manual under other file names, and one other device.
+  const manuals = [
+    ...['hx200', 'hx200-long', 'hx200-copy', 'hx200-phone', 'hx200-scan'].map((f) => ({ id: f, title: 'Acme HX-200 Controller Manual', fileName: `${f}.pdf` })),
+    { id: 'ps3', title: 'Acme PS-3 Bench Supply Manual', fileName: 'ps3.pdf' },
+  ];
+  const perManual = new Map(manuals.map((m) => [m.id, new Set(['acme', ...m.title.toLowerCase().split(' ').slice(1), m.id])]));
+
+  it('counts the copies as one device, so their name still names it', () => {
+    const byDevice = identitiesByDevice(manuals, perManual);
+    expect(byDevice.size).toBe(2);
+    expect(deviceWords('What does error E05 mean on the HX-200?', byDevice)).toEqual(['hx-200']);
+    // Counted per file, the name is in five of six identities and names nothing.
+    expect(deviceWords('What does error E05 mean on the HX-200?', perManual)).toEqual([]);
+  });
+
+  it('reads a question naming the device on its own after another question', () => {
+    const history = [
+      { role: 'user' as const, content: 'What supply voltage does the HX-200 controller need?' },
+      { role: 'assistant' as const, content: '24 V DC [1].' },
+    ];
+    const question = 'What does error E05 mean on the HX-200?';
+    expect(searched(question, history, identitiesByDevice(manuals, perManual))).toBe(question);
   });
 });
 

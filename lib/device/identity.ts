@@ -247,9 +247,29 @@ export function manualsOfKind(question: string, profiles: ReadonlyMap<string, De
 export const DEVICE_WORD_SHARE = 1 / 3;
 
 /**
+ * Identity words per device: copies of one manual (the same title under other file names) are one
+ * device, so a library holding five copies of one manual and one other still has two devices, and
+ * the copies' shared name still names one of them.
+ */
+export function identitiesByDevice(
+  manuals: ReadonlyArray<{ id: string; title: string; fileName?: string }>,
+  identityWords: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of manuals) {
+    const key = deviceKey(m);
+    const set = out.get(key) ?? new Set<string>();
+    for (const w of identityWords.get(m.id) ?? []) set.add(w);
+    out.set(key, set);
+  }
+  return out;
+}
+
+/**
  * The question's words that name some device of the library, for reading a follow-up (a question
  * naming none keeps the previous question's device): words in the identity of at most
- * DEVICE_WORD_SHARE of the manuals. Any case: "and the hx-200?" names one.
+ * DEVICE_WORD_SHARE of the devices (`identities` per device: identitiesByDevice). Any case: "and
+ * the hx-200?" names one.
  */
 export function deviceWords(question: string, identities: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const n = identities.size;
