@@ -314,6 +314,22 @@ describe('extractive answer', () => {
     expect(checkValues(a.text, new Map([[1, `Power options:\n${item}`]])).unverified).toEqual([]);
   });
 
+  it("never quotes a row or a labelled line named by another designation than the asked one, but reads the asked one's row whatever its cells name", () => {
+    const codes = hits(['Code | Meaning\nE21 | Sensor open circuit\nE22 | Heater relay stuck\nE23 | Fan stalled', 'Error codes']);
+    const other = extractiveAnswer('What does error E53 mean?', codes);
+    expect(other.text).not.toMatch(/E2\d|circuit|stuck|stalled/);
+    expect(extractiveAnswer('What does error E22 mean?', codes).text).toMatch(/Heater relay stuck/);
+    const channels = hits(['CH1 max current: 3 A\nCH2 max current: 5 A', 'Outputs']);
+    expect(extractiveAnswer('What is the max current of CH2?', channels).text).toMatch(/5 A/);
+    expect(extractiveAnswer('What is the max current of CH2?', channels).text).not.toMatch(/3 A/);
+    // A label of another series may be the answer itself.
+    const wiring = hits(['Connector J3 (sensor): transducer B1, signal wire white.\nConnector J4 (fan): fan M1, supply wire red.', 'Wiring']);
+    expect(extractiveAnswer('Which connector does transducer B1 plug into?', wiring).text).toMatch(/J3/);
+    // Designations in a row's cells (a key combination) do not make it another thing's row.
+    const keys = hits(['Function | Model A | Model B\nSafe boot | SK1 + 0 | P3 + 0\nReset | SK2 | P4', 'Power-on keys']);
+    expect(extractiveAnswer('Which keys give a safe boot?', keys).text).toMatch(/SK1 \+ 0/);
+  });
+
   it("quotes only the turn's device when the question names none", () => {
     // The same error table in the device's manual's copy filed under another title ('m2'), found first.
     const table = 'Code | Meaning\nE05 | Overpressure above 360 bar\nE06 | Pump motor overload';

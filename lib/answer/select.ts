@@ -125,6 +125,30 @@ export function readQuestion(question: string, hits: RefHit[], topicTerms?: Map<
   };
 }
 
+/** A designation written as one word ("E21", "CH2", "TR-620"): a line labelled so is about that one thing. */
+const DESIGNATION_WORD = /\b[A-Z]{1,4}-?\d{1,4}[A-Z]?\b/gi;
+const designation = (word: string) => word.toUpperCase().replace(/[^A-Z0-9]/g, '');
+const designationsIn = (text: string) => new Set([...text.matchAll(DESIGNATION_WORD)].map((m) => designation(m[0])));
+
+/** The designations the question asks about, other than the name of `manualId`'s device ("E53" of "What does E53 mean on the TR-620?"). */
+export function askedDesignations(r: Reading, manualId: string): Set<string> {
+  const asked = [...r.question.matchAll(DESIGNATION_WORD)].filter((m) => !matchTerms(m[0]).some((t) => r.isTopic(t, manualId)));
+  return new Set(asked.map((m) => designation(m[0])));
+}
+
+/**
+ * A label (a row's first cell, a "label: value" line's key) naming designations of an asked one's
+ * series, none of them asked, is a neighbour's: "E21" when "E53" is asked, "CH1" for "CH2". One of
+ * another series may be the answer itself ("J3" for "which connector does B1 plug into?").
+ */
+export function namesOtherDesignation(text: string, asked: ReadonlySet<string>): boolean {
+  if (!asked.size) return false;
+  const series = new Set([...asked].map(seriesOf));
+  const named = [...designationsIn(text)];
+  return named.some((d) => series.has(seriesOf(d))) && !named.some((d) => asked.has(d));
+}
+const seriesOf = (d: string) => d.replace(/\d.*$/, '');
+
 /**
  * The manual whose device the question names: the one whose naming terms the question shares
  * most, each term weighted by how few manuals it names (BM25's idf over the manuals at hand,
@@ -173,8 +197,11 @@ function scoring(r: Reading): Scoring {
     // not an answer; a table row can be short.
     return u.kind === 'row' || isSentenceLike(u.text);
   };
+  const asked = new Map<string, Set<string>>();
+  const askedIn = (manualId: string) => asked.get(manualId) ?? asked.set(manualId, askedDesignations(r, manualId)).get(manualId)!;
   const eligible = (u: Unit) => {
     if (!answerLike(u) || (r.quotable && !r.quotable.includes(u.manualId))) return false;
+    if (namesOtherDesignation(u.labelText, askedIn(u.manualId))) return false;
     return qTerms.some((t) => (u.terms.has(t) || u.context.has(t)) && (!isTopic(t, u.manualId) || onlyTopic(u.manualId)) && (weight.get(t) ?? 0) > 0);
   };
   // Values, steps for "how do I" and better-ranked pages are preferred; so is a line whose label

@@ -14,7 +14,7 @@ import { citedRefs, stripCitations } from '@/lib/text/sentences';
 import { valueKinds } from '@/lib/text/quantities';
 import { groupWeight, type EvidenceRegion } from './decide';
 import { cite } from './quote';
-import type { Reading } from './select';
+import { askedDesignations, namesOtherDesignation, type Reading } from './select';
 
 type Box = { x: number; y: number; w: number; h: number };
 
@@ -176,7 +176,7 @@ function readingsOf(r: Reading, u: PageUnit, ref: number, asked: string[], codes
   }
 
   const table = u.data.table as TableData | undefined;
-  if (table && table.rows.length) out.push(...tableReadings(r, u, table, heading, wanted, base, missing));
+  if (table && table.rows.length) out.push(...tableReadings(r, u, table, heading, wanted, base, missing, askedDesignations(r, u.manualId)));
 
   if (u.kind === 'labelled_value') {
     const key = String(u.data.key ?? '');
@@ -222,6 +222,7 @@ function tableReadings(
   wanted: Set<string>,
   base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions' | 'ocr'>,
   missing: (value: string) => boolean,
+  askedDesignations: Set<string>,
 ): StructuredReading[] {
   const header = table.columns.map((c) => c.header.join(' '));
   const headerTerms = header.map((h) => labelTermSet(r, h));
@@ -236,6 +237,8 @@ function tableReadings(
   // Cells a row or column label of the question points at; one whose labels leave a part unmet may pair with another.
   const partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }> = [];
   table.rows.forEach((row, ri) => {
+    // A row labelled with another designation than the asked one is a neighbour ("E21" when "E53" is asked).
+    if (namesOtherDesignation(row.label, askedDesignations)) return;
     const cells = (cellsOfRow.get(ri) ?? []).filter((c) => c.col > 0 && c.text);
     const rowMet = meets(rowTerms[ri], wanted);
     for (const c of cells) {

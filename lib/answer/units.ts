@@ -33,6 +33,8 @@ export interface Unit {
   isIntro: boolean;
   /** Terms of the unit's label: a row's first cell, or the words before "label: value". */
   label: Set<string>;
+  /** That label as written. */
+  labelText: string;
 }
 
 const ROW_SEPARATOR = /\s\|\s|\s\|$|^\|\s/;
@@ -152,6 +154,7 @@ export function passageUnits(hit: RefHit, hitRank: number, pageRank: number): Un
       hasValue: VALUE.test(raw),
       isIntro: /:\s*$/.test(text),
       label: new Set(matchTerms(labelOf(kind, raw))),
+      labelText: labelOf(kind, raw),
     });
   };
   const lines = logicalLines(hit.text ?? '', hit.kind === 'chunk' && hit.ocr);
