@@ -47,6 +47,16 @@ describe('a library holding copies of one manual', () => {
     expect(deviceWords('What does error E05 mean on the HX-200?', perManual)).toEqual([]);
   });
 
+  it('counts a renamed copy (another title, the same pages) as the same device', () => {
+    const renamed = [...manuals, { id: 'renamed', title: 'Press controller', fileName: 'scan.pdf' }];
+    const words = new Map([...perManual, ['renamed', new Set(['press', 'controller', 'hx-200', 'scan'])]]);
+    const content = (id: string) => (id.startsWith('hx200') || id === 'renamed' ? 'the HX-200 pages' : id);
+    expect(identitiesByDevice(renamed, words, content).size).toBe(2);
+    expect(deviceWords('What does error E05 mean on the HX-200?', identitiesByDevice(renamed, words, content))).toEqual(['hx-200']);
+    // By title alone the renamed copy is a third device, and the name is in two of three.
+    expect(deviceWords('What does error E05 mean on the HX-200?', identitiesByDevice(renamed, words))).toEqual([]);
+  });
+
   it('reads a question naming the device on its own after another question', () => {
     const history = [
       { role: 'user' as const, content: 'What supply voltage does the HX-200 controller need?' },

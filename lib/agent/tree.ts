@@ -86,7 +86,9 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const asked = input.question.trim();
   // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
   const index = await input.services.libraryIndex().catch(() => null);
-  const followUp = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, index ? identitiesByDevice(index.manuals, index.identityWords) : new Map()) : undefined;
+  const followUp = input.history?.some((t) => t.role === 'user')
+    ? resolveFollowUp(asked, input.history, index ? identitiesByDevice(index.manuals, index.identityWords, (id) => index.contentKey(id)) : new Map())
+    : undefined;
   const question = followUp?.search ?? asked;
   const scope = turnScope(asked, input, index);
   const deciderKind = opts.decider ?? input.services.decider;

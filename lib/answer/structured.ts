@@ -289,7 +289,13 @@ function tableReadings(
 function pairReadings(
   r: Reading,
   u: PageUnit,
-  { table, header, headerTerms, rowTerms, wanted }: { table: TableData; header: string[]; headerTerms: Set<string>[]; rowTerms: Set<string>[]; wanted: Set<string> },
+  {
+    table,
+    header,
+    headerTerms,
+    rowTerms,
+    wanted,
+  }: { table: TableData; header: string[]; headerTerms: Set<string>[]; rowTerms: Set<string>[]; wanted: Set<string> },
   partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }>,
   uncovered: (labels: Set<string>) => string[],
   heading: Set<string>,

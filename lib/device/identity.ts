@@ -247,17 +247,22 @@ export function manualsOfKind(question: string, profiles: ReadonlyMap<string, De
 export const DEVICE_WORD_SHARE = 1 / 3;
 
 /**
- * Identity words per device: copies of one manual (the same title under other file names) are one
- * device, so a library holding five copies of one manual and one other still has two devices, and
- * the copies' shared name still names one of them.
+ * Identity words per device: copies of one manual are one device, so a library holding five copies
+ * of one manual and one other still has two devices, and the copies' shared name still names one
+ * of them. A copy has the same title under another file name, or the same pages under another
+ * title (a renamed copy): `contentOf` gives a manual's pages as a key (LibraryIndex.contentKey).
  */
 export function identitiesByDevice(
   manuals: ReadonlyArray<{ id: string; title: string; fileName?: string }>,
   identityWords: ReadonlyMap<string, ReadonlySet<string>>,
+  contentOf: (manualId: string) => string | undefined = () => undefined,
 ): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
+  const deviceOfContent = new Map<string, string>();
   for (const m of manuals) {
-    const key = deviceKey(m);
+    const content = contentOf(m.id);
+    const key = (content && deviceOfContent.get(content)) || deviceKey(m);
+    if (content && !deviceOfContent.has(content)) deviceOfContent.set(content, key);
     const set = out.get(key) ?? new Set<string>();
     for (const w of identityWords.get(m.id) ?? []) set.add(w);
     out.set(key, set);

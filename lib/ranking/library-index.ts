@@ -266,6 +266,16 @@ export class LibraryIndex {
     return perManual;
   }
 
+  /**
+   * A manual's page count and its first pages' text: the same for copies of one manual whatever
+   * their title or file name (a renamed copy), undefined when those pages hold no text.
+   */
+  contentKey(manualId: string): string | undefined {
+    const first = [1, 2, 3].map((n) => this.pageOf(manualId, n)).filter((i) => i !== undefined);
+    const text = first.map((i) => this.pages[i].text.trim()).join('\n');
+    return text ? `${this.withinManual.get(manualId)?.pages.length ?? 0}\u0000${text}` : undefined;
+  }
+
   pageOf(manualId: string, page: number): number | undefined {
     return this.pageIndexOf.get(pageKey(manualId, page));
   }
