@@ -2,7 +2,8 @@
  * Answers read from one structure unit of a page (the units ingest stores: a table, a procedure,
  * a labelled value, a code list), the way a technician reads them:
  *   - a quantity or a property: the table cell at the row and column whose labels cover the
- *     question ("CH2 · Max current: 3 A"), or the labelled value whose key does;
+ *     question ("CH2 · Max current: 3 A"), or the labelled value whose key does; two parts of one
+ *     thing: two cells of its row or column ("B2 · Continuous current: 200A · Max current: 350A");
  *   - a code: its entry ("E05: Overpressure");
  *   - "how do I …": the whole step list under the heading that matches the task.
  * A cell whose row or column labels contradict the question (it asks for a label the table gives
@@ -276,8 +277,20 @@ function tableReadings(
       });
     }
   });
-  out.push(...pairReadings(r, u, { table, header, headerTerms, rowTerms, wanted }, partial, uncovered, heading, base, missing));
+  out.push(...pairReadings(r, u, { table, header, headerTerms, rowTerms, heading, wanted, uncovered }, partial, base, missing));
   return out;
+}
+
+/** A table's labels as the question meets them (tableReadings). */
+interface TableLabels {
+  table: TableData;
+  header: string[];
+  headerTerms: Set<string>[];
+  rowTerms: Set<string>[];
+  heading: Set<string>;
+  wanted: Set<string>;
+  /** The asked labels a set of terms leaves unmet. */
+  uncovered: (labels: Set<string>) => string[];
 }
 
 /**
@@ -289,19 +302,12 @@ function tableReadings(
 function pairReadings(
   r: Reading,
   u: PageUnit,
-  {
-    table,
-    header,
-    headerTerms,
-    rowTerms,
-    wanted,
-  }: { table: TableData; header: string[]; headerTerms: Set<string>[]; rowTerms: Set<string>[]; wanted: Set<string> },
+  labelsOf: TableLabels,
   partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }>,
-  uncovered: (labels: Set<string>) => string[],
-  heading: Set<string>,
   base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions' | 'ocr'>,
   missing: (value: string) => boolean,
 ): StructuredReading[] {
+  const { table, header, headerTerms, rowTerms, heading, wanted, uncovered } = labelsOf;
   const out: StructuredReading[] = [];
   for (const [i, a] of partial.entries()) {
     for (const b of partial.slice(i + 1)) {
