@@ -125,12 +125,12 @@ export function readQuestion(question: string, hits: RefHit[], topicTerms?: Map<
   };
 }
 
-/** A designation written as one word ("E21", "CH2", "TR-620"): a line labelled so is about that one thing. */
+/** A designation written as one word ("E02", "CH2", "HX-200"): a line labelled so is about that one thing. */
 const DESIGNATION_WORD = /\b[A-Z]{1,4}-?\d{1,4}[A-Z]?\b/gi;
 const designation = (word: string) => word.toUpperCase().replace(/[^A-Z0-9]/g, '');
 const designationsIn = (text: string) => new Set([...text.matchAll(DESIGNATION_WORD)].map((m) => designation(m[0])));
 
-/** The designations the question asks about, other than the name of `manualId`'s device ("E53" of "What does E53 mean on the TR-620?"). */
+/** The designations the question asks about, other than the name of `manualId`'s device ("E05" of "What does E05 mean on the HX-200?"). */
 export function askedDesignations(r: Reading, manualId: string): Set<string> {
   const asked = [...r.question.matchAll(DESIGNATION_WORD)].filter((m) => !matchTerms(m[0]).some((t) => r.isTopic(t, manualId)));
   return new Set(asked.map((m) => designation(m[0])));
@@ -138,7 +138,7 @@ export function askedDesignations(r: Reading, manualId: string): Set<string> {
 
 /**
  * A label (a row's first cell, a "label: value" line's key) naming designations of an asked one's
- * series, none of them asked, is a neighbour's: "E21" when "E53" is asked, "CH1" for "CH2". One of
+ * series, none of them asked, is a neighbour's: "E02" when "E05" is asked, "CH1" for "CH2". One of
  * another series may be the answer itself ("J3" for "which connector does B1 plug into?").
  */
 export function namesOtherDesignation(text: string, asked: ReadonlySet<string>): boolean {

@@ -3,7 +3,7 @@
  * a labelled value, a code list), the way a technician reads them:
  *   - a quantity or a property: the table cell at the row and column whose labels cover the
  *     question ("CH2 · Max current: 3 A"), or the labelled value whose key does; two parts of one
- *     thing: two cells of its row or column ("B2 · Continuous current: 200A · Max current: 350A");
+ *     thing: two cells of its row or column ("CC4-P24S · Heater power: 2300 W · Fan current: 0.8 A");
  *   - a code: its entry ("E05: Overpressure");
  *   - "how do I …": the whole step list under the heading that matches the task.
  * A cell whose row or column labels contradict the question (it asks for a label the table gives
@@ -115,7 +115,7 @@ const ABBREVIATION = /^\p{L}{3,4}$/u;
 const MIN_CUT = 3;
 /**
  * A label's terms, with the question's terms its cut-short words abbreviate: tables shorten their
- * labels ("Max discharge") where a technician writes the word out ("maximum discharge").
+ * labels ("Max voltage") where a technician writes the word out ("maximum voltage").
  */
 function labelTermSet(r: Reading, text: string): Set<string> {
   const out = termSet(text);
@@ -238,7 +238,7 @@ function tableReadings(
   // Cells a row or column label of the question points at; one whose labels leave a part unmet may pair with another.
   const partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }> = [];
   table.rows.forEach((row, ri) => {
-    // A row labelled with another designation than the asked one is a neighbour ("E21" when "E53" is asked).
+    // A row labelled with another designation than the asked one is a neighbour ("E02" when "E05" is asked).
     if (namesOtherDesignation(row.label, askedDesignations)) return;
     const cells = (cellsOfRow.get(ri) ?? []).filter((c) => c.col > 0 && c.text);
     const rowMet = meets(rowTerms[ri], wanted);
@@ -294,7 +294,7 @@ interface TableLabels {
 }
 
 /**
- * A two-part question ("the continuous and the maximum discharge current of the B2") read as two
+ * A two-part question ("the minimum and the maximum voltage of the heater circuit") read as two
  * cells of one column (or one row) that the question names: each cell's labels leave a part of the
  * question unmet that the other's meet, and together they leave none. Two cells sharing no asked
  * label are two things, not two parts of one.
