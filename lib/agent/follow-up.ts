@@ -81,8 +81,8 @@ export interface FollowUpReading {
  * with the follow-up's qualifiers swapped in when that is all it asks, else the question with the
  * previous question's device words and the content words it does not repeat, in parentheses. The
  * parenthesised words are for the search; the reader is shown the earlier question instead.
+ * `identities`: each device's identity words (identitiesByDevice in lib/device/identity.ts).
  */
-/** `identities`: each device's identity words (identitiesByDevice in lib/device/identity.ts). */
 export function resolveFollowUp(question: string, history: readonly ChatTurn[], identities: ReadonlyMap<string, ReadonlySet<string>>): FollowUpReading {
   const same = { search: question, shown: question };
   const at = history.findLastIndex((t) => t.role === 'user');

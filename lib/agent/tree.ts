@@ -9,7 +9,7 @@ import { shownTools, type AgentServices, type AnyTool, type RefHit, type ToolCon
 import { numberCitations, renumberText, StreamedCitations } from '@/lib/answer/citations';
 import { checkValues } from '@/lib/answer/values';
 import { namedDevice, namedKind } from '@/lib/ranking/named-device';
-import { deviceKey, identitiesByDevice } from '@/lib/device/identity';
+import { deviceKey } from '@/lib/device/identity';
 import type { LibraryIndex } from '@/lib/ranking/library-index';
 import { resolveFollowUp } from './follow-up';
 import { chooseScope, type DeviceContext, type TurnScope } from './device-context';
@@ -86,9 +86,7 @@ export async function* runTurn(input: RunTurnInput): AsyncGenerator<AgentEvent> 
   const asked = input.question.trim();
   // A follow-up ("and the max current then?") is searched and answered with the previous turn's device and topic.
   const index = await input.services.libraryIndex().catch(() => null);
-  const followUp = input.history?.some((t) => t.role === 'user')
-    ? resolveFollowUp(asked, input.history, index ? identitiesByDevice(index.manuals, index.identityWords, (id) => index.contentKey(id)) : new Map())
-    : undefined;
+  const followUp = input.history?.some((t) => t.role === 'user') ? resolveFollowUp(asked, input.history, index?.identityWordsByDevice ?? new Map()) : undefined;
   const question = followUp?.search ?? asked;
   const scope = turnScope(asked, input, index);
   const deciderKind = opts.decider ?? input.services.decider;

@@ -236,7 +236,7 @@ function tableReadings(
   for (const c of table.cells) cellsOfRow.set(c.row, [...(cellsOfRow.get(c.row) ?? []), c]);
   const uncovered = (labels: Set<string>) => [...labelTerms].filter((t) => !labels.has(t) && !heading.has(t));
   // Cells a row or column label of the question points at; one whose labels leave a part unmet may pair with another.
-  const partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }> = [];
+  const partial: PartialCell[] = [];
   table.rows.forEach((row, ri) => {
     // A row labelled with another designation than the asked one is a neighbour ("E02" when "E05" is asked).
     if (namesOtherDesignation(row.label, askedDesignations)) return;
@@ -281,6 +281,9 @@ function tableReadings(
   return out;
 }
 
+/** A cell the question points at whose labels leave a part of it unmet (row index, cell, its labels' terms). */
+type PartialCell = { ri: number; cell: TableData['cells'][number]; labels: Set<string> };
+
 /** A table's labels as the question meets them (tableReadings). */
 interface TableLabels {
   table: TableData;
@@ -303,11 +306,12 @@ function pairReadings(
   r: Reading,
   u: PageUnit,
   labelsOf: TableLabels,
-  partial: Array<{ ri: number; cell: TableData['cells'][number]; labels: Set<string> }>,
+  partial: readonly PartialCell[],
   base: Pick<StructuredReading, 'manualId' | 'page' | 'ref' | 'regions' | 'ocr'>,
   missing: (value: string) => boolean,
 ): StructuredReading[] {
   const { table, header, headerTerms, rowTerms, heading, wanted, uncovered } = labelsOf;
+  const unitOf = (c: TableData['cells'][number]) => table.columns[c.col].unit ?? '';
   const out: StructuredReading[] = [];
   for (const [i, a] of partial.entries()) {
     for (const b of partial.slice(i + 1)) {
@@ -321,7 +325,6 @@ function pairReadings(
         ? [header[a.cell.col], table.rows[a.ri].label, table.rows[b.ri].label]
         : [table.rows[a.ri].label, header[a.cell.col], header[b.cell.col]];
       const text = [shared, `${partA}: ${a.cell.text}`, `${partB}: ${b.cell.text}`].filter(Boolean).join(' · ');
-      const unitOf = (c: TableData['cells'][number]) => table.columns[c.col].unit ?? '';
       out.push({
         ...base,
         kind: 'cell',

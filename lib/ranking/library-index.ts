@@ -9,7 +9,7 @@ import { Bm25Index } from '../text/bm25';
 import { charNgrams, terms, words } from '../text/analyze';
 import { modelCore, variantOf, writtenDesignations } from '../device/designations';
 import { fileNameText } from '../device/tokens';
-import type { StoredProfile } from '../device/identity';
+import { identitiesByDevice, type StoredProfile } from '../device/identity';
 import { valueKinds } from '../text/quantities';
 
 export interface CorpusManual {
@@ -264,6 +264,14 @@ export class LibraryIndex {
       this.pagesWithTerm.set(term, perManual);
     }
     return perManual;
+  }
+
+  private deviceIdentities?: Map<string, Set<string>>;
+
+  /** Each device's identity words, copies of one manual together (identitiesByDevice); built once per index. */
+  get identityWordsByDevice(): ReadonlyMap<string, ReadonlySet<string>> {
+    this.deviceIdentities ??= identitiesByDevice(this.manuals, this.identityWords, (id) => this.contentKey(id));
+    return this.deviceIdentities;
   }
 
   /**
